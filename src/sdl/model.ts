@@ -1,0 +1,150 @@
+/**
+ * The SchemaModel: everything the rest of the service derives from a user's schema text.
+ * Built once per upload by `buildSchemaModel` (sdl/build.ts) and never mutated afterwards.
+ */
+
+export type ScalarName = 'ID' | 'String' | 'Int' | 'Int64' | 'Float' | 'Boolean' | 'DateTime';
+
+export const SCALAR_NAMES: readonly ScalarName[] = ['ID', 'String', 'Int', 'Int64', 'Float', 'Boolean', 'DateTime'];
+
+/** Search index names accepted by `@search(by: [...])`. */
+export type SearchIndex =
+  | 'hash' | 'exact' | 'term' | 'fulltext' | 'trigram' | 'regexp'
+  | 'int' | 'int64' | 'float' | 'bool' | 'day' | 'month' | 'year' | 'hour';
+
+export interface SourceLocation {
+  line: number;
+  column: number;
+}
+
+/** What a field holds once the list/non-null wrappers are taken off. */
+export type FieldKind =
+  | { kind: 'scalar'; scalar: ScalarName }
+  | { kind: 'enum'; enumName: string }
+  | { kind: 'relation'; target: string };
+
+export interface FieldModel {
+  name: string;
+  /** The declared type text, e.g. `[Task!]!`, kept to print the generated API faithfully. */
+  typeText: string;
+  /** Named type at the core of the declared type (e.g. `Task` for `[Task!]!`). */
+  namedType: string;
+  of: FieldKind;
+  list: boolean;
+  nonNull: boolean;
+  /** For lists: whether the items are non-null (`[T!]`). */
+  itemNonNull: boolean;
+  /** The field is the type's `ID` field; its value is the document `_id`. */
+  isIdField: boolean;
+  /** `@id`: unique per type, usable in `getT` and as an upsert key. */
+  isUniqueId: boolean;
+  /** `@search(by: [...])` indexes; `@search` with no argument gives the scalar's default index. */
+  search: SearchIndex[];
+  /** `@hasInverse(field: ...)` as written on this field. */
+  hasInverse?: string;
+  /** Federation. */
+  external: boolean;
+  provides?: string[];
+  requires?: string[];
+  /** Custom logic: the field is resolved by a lambda or an HTTP call, never stored. */
+  lambda: boolean;
+  custom?: CustomHttpConfig;
+  /**
+   * Relations only. `storedHere`: this side's documents hold the related ids (a single id, or an array of
+   * ids for a list). Otherwise the field is derived by querying `inverse` on the target type, so the two
+   * sides of a `@hasInverse` pair can never disagree. Side choice: a single side stores over a list side;
+   * with equal cardinality the side that declares `@hasInverse` stores (both declare: the smaller
+   * `Type.field` name).
+   */
+  storedHere?: boolean;
+  /** Relations only: the paired field on the target type, from `@hasInverse` on either side. */
+  inverse?: { type: string; field: string };
+  /** Field arguments as written (only meaningful for @lambda / @custom fields). */
+  args: ArgumentModel[];
+  /** The interface that declared this field, when it is inherited. */
+  inheritedFrom?: string;
+  description?: string;
+  loc: SourceLocation;
+}
+
+export interface ArgumentModel {
+  name: string;
+  typeText: string;
+  namedType: string;
+}
+
+export interface CustomHttpConfig {
+  url: string;
+  method: string;
+  body?: string;
+  forwardHeaders: string[];
+  secretHeaders: string[];
+  mode: 'SINGLE' | 'BATCH';
+}
+
+export interface AuthRule {
+  /** Exactly one of these is set. */
+  rule?: string;
+  and?: AuthRule[];
+  or?: AuthRule[];
+  not?: AuthRule;
+}
+
+export interface AuthRules {
+  query?: AuthRule;
+  add?: AuthRule;
+  update?: AuthRule;
+  delete?: AuthRule;
+}
+
+export interface TypeModel {
+  name: string;
+  kind: 'type' | 'interface';
+  /** All fields, inherited interface fields first, in declaration order. */
+  fields: FieldModel[];
+  fieldsByName: ReadonlyMap<string, FieldModel>;
+  /** Interfaces this type implements. */
+  implements: string[];
+  /** The `ID` field, if the type has one. */
+  idField?: FieldModel;
+  /** Federation: the single `@key` field name. */
+  key?: string;
+  /** Federation: declared with `@extends` or `extend type`; the owner is another service. */
+  extended: boolean;
+  auth?: AuthRules;
+  description?: string;
+  loc: SourceLocation;
+}
+
+export interface EnumModel {
+  name: string;
+  values: string[];
+  loc: SourceLocation;
+}
+
+export interface AuthorizationConfig {
+  verificationKey: string;
+  header: string;
+  namespace: string;
+  algo: 'RS256' | 'HS256';
+  audience: string[];
+  closedByDefault: boolean;
+}
+
+export interface SchemaModel {
+  /** Object types and interfaces that get generated operations, by name. Excludes Query/Mutation. */
+  types: ReadonlyMap<string, TypeModel>;
+  enums: ReadonlyMap<string, EnumModel>;
+  /** Fields of user-declared `type Query` / `type Mutation` (custom logic: @lambda / @custom only). */
+  customQueries: FieldModel[];
+  customMutations: FieldModel[];
+  authorization?: AuthorizationConfig;
+  /** The schema text exactly as uploaded. */
+  source: string;
+}
+
+/** A schema error with where it happened; an upload answers with all of them together. */
+export interface SchemaError {
+  message: string;
+  locations: SourceLocation[];
+}

@@ -1,0 +1,108 @@
+/**
+ * The Store port: what the service needs from a database. Both adapters (embedded/ and mongo/) take
+ * MongoDB query documents, update documents and aggregation pipelines, so the translation in query/ is
+ * exercised for real on every backend.
+ */
+
+/** A stored object. `_id` is the object's ID value (always a string). */
+export type StoredDocument = { _id: string } & Record<string, unknown>;
+
+/** A MongoDB query document, e.g. `{ title: { $regex: "^a" }, done: true }`. */
+export type Filter = Record<string, unknown>;
+
+/** A MongoDB update document with operators (`$set`, `$unset`, `$addToSet`, `$pull`, `$push`, `$inc`). */
+export type UpdateDocument = Record<string, Record<string, unknown>>;
+
+/** A MongoDB aggregation pipeline. `$lookup` may name other collections of the same store. */
+export type Pipeline = Record<string, unknown>[];
+
+/** Key order matters, as in MongoDB: the first key sorts first. */
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  /** Inclusion projection (`{ field: 1 }`); `_id` is always returned. */
+  projection?: Record<string, 1>;
+}
+
+export interface IndexSpec {
+  /** Stable name; schema activation drops indexes of ours whose name is no longer wanted. */
+  name: string;
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  /** Unique indexes skip documents that lack the field. */
+  sparse?: boolean;
+}
+
+export interface IndexSync {
+  created: string[];
+  dropped: string[];
+}
+
+/** Opaque handle of a running transaction; pass it to every operation that belongs to it. */
+export interface Transaction {
+  readonly id: number;
+}
+
+export interface UpdateResult {
+  matched: number;
+  modified: number;
+}
+
+export interface Collection {
+  readonly name: string;
+  find(filter: Filter, options?: FindOptions, tx?: Transaction): Promise<StoredDocument[]>;
+  count(filter: Filter, tx?: Transaction): Promise<number>;
+  aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]>;
+  /** All or nothing: a duplicate `_id` or unique-index violation throws `DuplicateKeyError`, writing none. */
+  insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void>;
+  updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult>;
+  /** Returns how many documents were deleted. */
+  deleteMany(filter: Filter, tx?: Transaction): Promise<number>;
+}
+
+export interface Store {
+  /** A short name for logs and /health: `embedded` or `mongodb`. */
+  readonly kind: string;
+  collection(name: string): Collection;
+  /**
+   * Runs `work` as one unit: if it throws, none of its writes remain. Writes acknowledged after it
+   * resolves are durable.
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Makes the collection's indexes named with `prefix` exactly `specs`: creates missing, drops obsolete. */
+  syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync>;
+  listIndexes(collection: string): Promise<IndexSpec[]>;
+  /** Whether the backend can serve requests now (MongoDB may be unreachable). */
+  ready(): boolean;
+  close(): Promise<void>;
+}
+
+/** A write would break a unique index. */
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly field: string,
+    readonly value: unknown,
+  ) {
+    super(`duplicate value ${JSON.stringify(value)} for ${field} in ${collection}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+/** The backend cannot be reached (MongoDB down); requests answer "data store unavailable". */
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`data store unavailable: ${reason}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Collections the service keeps for itself; user type names cannot start with `_`, so none collide. */
+export const SYSTEM_COLLECTIONS = {
+  schema: '_autograph_schema',
+  lambda: '_autograph_lambda',
+  persistedQueries: '_autograph_persisted_queries',
+} as const;
