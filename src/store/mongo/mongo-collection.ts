@@ -1,0 +1,138 @@
+import { MongoBulkWriteError, type ClientSession, type Collection as DriverCollection, type Document } from 'mongodb';
+import type {
+  Collection,
+  Filter,
+  FindOptions,
+  Pipeline,
+  StoredDocument,
+  Transaction,
+  UpdateDocument,
+  UpdateResult,
+} from '../port.js';
+import { isDuplicateKeyError } from './errors.js';
+
+/** What a collection needs from its store: error translation, sessions and transactions. */
+export interface OperationRunner {
+  /**
+   * Runs one driver call on `collection`, with `tx`'s session when it has one, and translates errors
+   * into the port's (DuplicateKeyError, StoreUnavailableError).
+   */
+  run<T>(
+    collection: string,
+    tx: Transaction | undefined,
+    call: (collection: DriverCollection<StoredDocument>, session: ClientSession | undefined) => Promise<T>,
+  ): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  supportsTransactions(): boolean;
+}
+
+export class MongoCollection implements Collection {
+  constructor(
+    readonly name: string,
+    private readonly runner: OperationRunner,
+  ) {}
+
+  async find(filter: Filter, options: FindOptions = {}, tx?: Transaction): Promise<StoredDocument[]> {
+    checkWindow(this.name, options);
+    if (options.limit === 0) {
+      // MongoDB reads limit 0 as "no limit"; the port means "no documents".
+      return this.runner.run(this.name, tx, async () => []);
+    }
+    return this.runner.run(this.name, tx, async (collection, session) => {
+      const documents = await collection
+        .find(filter, {
+          session,
+          ...(options.sort && { sort: options.sort }),
+          ...(options.skip !== undefined && { skip: options.skip }),
+          ...(options.limit !== undefined && { limit: options.limit }),
+          ...(options.projection && { projection: options.projection }),
+        })
+        .toArray();
+      return documents.map((document) => asStoredDocument(this.name, document));
+    });
+  }
+
+  count(filter: Filter, tx?: Transaction): Promise<number> {
+    return this.runner.run(this.name, tx, (collection, session) => collection.countDocuments(filter, { session }));
+  }
+
+  aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]> {
+    return this.runner.run(this.name, tx, (collection, session) => collection.aggregate(pipeline, { session }).toArray());
+  }
+
+  /**
+   * All or nothing. Inside a real transaction a failed insert aborts it. Without a caller's transaction
+   * on a replica set, several documents get a transaction of their own. On a standalone server (no
+   * transactions) the insert is ordered, and after a duplicate-key failure the documents it had already
+   * written are deleted again; a reader may briefly see them in between.
+   */
+  async insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void> {
+    if (documents.length === 0) {
+      return;
+    }
+    if (tx === undefined && documents.length > 1 && this.runner.supportsTransactions()) {
+      return this.runner.transaction((own) => this.insertMany(documents, own));
+    }
+    await this.runner.run(this.name, tx, async (collection, session) => {
+      try {
+        await collection.insertMany(documents, { ordered: true, session });
+      } catch (error) {
+        if (!session?.inTransaction() && isDuplicateKeyError(error)) {
+          await deleteInsertedBeforeFailure(collection, documents, error, session);
+        }
+        throw error;
+      }
+    });
+  }
+
+  updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult> {
+    return this.runner.run(this.name, tx, async (collection, session) => {
+      const result = await collection.updateMany(filter, update, { session });
+      return { matched: result.matchedCount, modified: result.modifiedCount };
+    });
+  }
+
+  deleteMany(filter: Filter, tx?: Transaction): Promise<number> {
+    return this.runner.run(this.name, tx, async (collection, session) => {
+      const result = await collection.deleteMany(filter, { session });
+      return result.deletedCount;
+    });
+  }
+}
+
+function checkWindow(collection: string, options: FindOptions): void {
+  for (const key of ['skip', 'limit'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
+      throw new Error(`find on ${collection}: ${key} must be a non-negative integer, got ${value}`);
+    }
+  }
+}
+
+function asStoredDocument(collection: string, document: Document): StoredDocument {
+  if (typeof document._id !== 'string') {
+    throw new Error(
+      `collection ${collection} holds a document whose _id is not a string (${String(document._id)}); ` +
+        'this service stores every object under its string ID',
+    );
+  }
+  return document as StoredDocument;
+}
+
+/** An ordered insert stops at its first failure: every document before that index was written. */
+async function deleteInsertedBeforeFailure(
+  collection: DriverCollection<StoredDocument>,
+  documents: StoredDocument[],
+  error: unknown,
+  session: ClientSession | undefined,
+): Promise<void> {
+  if (!(error instanceof MongoBulkWriteError)) {
+    return;
+  }
+  const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  const failedAt = Math.min(...writeErrors.map((writeError) => writeError.index));
+  const written = documents.slice(0, Number.isFinite(failedAt) ? failedAt : error.insertedCount).map((d) => d._id);
+  if (written.length > 0) {
+    await collection.deleteMany({ _id: { $in: written } }, { session });
+  }
+}

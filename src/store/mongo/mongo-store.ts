@@ -1,0 +1,234 @@
+import type { ClientSession, Collection as DriverCollection, MongoClientOptions } from 'mongodb';
+import {
+  StoreUnavailableError,
+  type Collection,
+  type IndexSpec,
+  type IndexSync,
+  type Store,
+  type StoredDocument,
+  type Transaction,
+} from '../port.js';
+import { MongoConnection, type MongoStoreLogger } from './connection.js';
+import { DEFAULT_DATABASE_NAME, databaseNameFromUri } from './database-name.js';
+import { isTransientTransactionError, toStoreError } from './errors.js';
+import {
+  existingIndexFrom,
+  indexSpecFrom,
+  planIndexSync,
+  validateIndexSpecs,
+  type ExistingIndex,
+} from './index-sync.js';
+import { MongoCollection, type OperationRunner } from './mongo-collection.js';
+import { TransactionRegistry } from './transactions.js';
+
+export type { MongoStoreLogger } from './connection.js';
+
+export interface MongoStoreOptions {
+  /** Database to use; default: the one named in the URI, else `autograph`. */
+  dbName?: string;
+  logger?: MongoStoreLogger;
+  /** How long a request waits for a usable server before StoreUnavailableError (default 2000). */
+  serverSelectionTimeoutMS?: number;
+  /** Server re-check interval, i.e. how fast readiness comes back after an outage (default 2000). */
+  heartbeatFrequencyMS?: number;
+  /** Pause between connection attempts while MongoDB has never been reached (default 1000). */
+  reconnectDelayMS?: number;
+}
+
+const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 2000;
+const DEFAULT_HEARTBEAT_FREQUENCY_MS = 2000;
+const DEFAULT_RECONNECT_DELAY_MS = 1000;
+
+/**
+ * `withTransaction` retries a transaction after transient errors for up to 120 s. While MongoDB is down
+ * every attempt fails that way, so the work is given this many attempts, then the caller gets
+ * StoreUnavailableError instead of a two-minute wait.
+ */
+const MAX_TRANSACTION_ATTEMPTS = 3;
+
+const NAMESPACE_NOT_FOUND = 26;
+
+/**
+ * Opens the MongoDB store. Resolves after the first connection attempt (at most about
+ * `serverSelectionTimeoutMS`), connected or not: when MongoDB is unreachable the store is returned with
+ * `ready()` false, requests fail with StoreUnavailableError, and it keeps reconnecting by itself.
+ * Rejects only for a connection string the driver cannot parse.
+ */
+export async function openMongoStore(uri: string, options: MongoStoreOptions = {}): Promise<Store> {
+  let connection: MongoConnection;
+  try {
+    connection = new MongoConnection(uri, clientOptions(uri, options), {
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS,
+      heartbeatFrequencyMS: options.heartbeatFrequencyMS ?? DEFAULT_HEARTBEAT_FREQUENCY_MS,
+      reconnectDelayMS: options.reconnectDelayMS ?? DEFAULT_RECONNECT_DELAY_MS,
+      logger: options.logger,
+    });
+  } catch (error) {
+    // The driver's message names the problem; the URI itself is left out since it may hold a password.
+    throw new Error(`invalid MongoDB connection string: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const store = new MongoStore(connection, options.dbName ?? databaseNameFromUri(uri) ?? DEFAULT_DATABASE_NAME);
+  await connection.start();
+  return store;
+}
+
+/** Timeouts set in the URI win over our defaults; explicit options win over both. */
+function clientOptions(uri: string, options: MongoStoreOptions): MongoClientOptions {
+  const result: MongoClientOptions = {};
+  const fromUri = (name: string) => new RegExp(`[?&]${name}=`, 'i').test(uri);
+  if (options.serverSelectionTimeoutMS !== undefined || !fromUri('serverSelectionTimeoutMS')) {
+    result.serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  }
+  if (options.heartbeatFrequencyMS !== undefined || !fromUri('heartbeatFrequencyMS')) {
+    result.heartbeatFrequencyMS = options.heartbeatFrequencyMS ?? DEFAULT_HEARTBEAT_FREQUENCY_MS;
+  }
+  return result;
+}
+
+/** The Store port over the official driver; collections and `_id`s follow the shared storage layout. */
+export class MongoStore implements Store, OperationRunner {
+  readonly kind = 'mongodb';
+  private readonly collections = new Map<string, MongoCollection>();
+  private readonly transactions = new TransactionRegistry();
+
+  constructor(
+    private readonly connection: MongoConnection,
+    readonly databaseName: string,
+  ) {}
+
+  collection(name: string): Collection {
+    checkCollectionName(name);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new MongoCollection(name, this);
+      this.collections.set(name, collection);
+    }
+    return collection;
+  }
+
+  ready(): boolean {
+    return this.connection.ready();
+  }
+
+  supportsTransactions(): boolean {
+    try {
+      return this.connection.deployment().supportsTransactions;
+    } catch {
+      return false;
+    }
+  }
+
+  async run<T>(
+    collection: string,
+    tx: Transaction | undefined,
+    call: (collection: DriverCollection<StoredDocument>, session: ClientSession | undefined) => Promise<T>,
+  ): Promise<T> {
+    const session = this.transactions.sessionOf(tx);
+    const driverCollection = this.connection.database(this.databaseName).collection<StoredDocument>(collection);
+    try {
+      return await call(driverCollection, session);
+    } catch (error) {
+      if (session?.inTransaction() && isTransientTransactionError(error)) {
+        throw error; // untranslated, so withTransaction recognises it and retries the transaction
+      }
+      throw toStoreError(error, collection);
+    }
+  }
+
+  /**
+   * On a replica set or sharded cluster: one driver transaction (snapshot reads, majority-acknowledged
+   * commit), retried by the driver after transient errors.
+   *
+   * On a standalone server MongoDB has no multi-document transactions, so `work` runs without one and
+   * the guarantee shrinks to this: each single-document write is atomic, and insertMany undoes its own
+   * partial insert after a duplicate key; but when `work` fails after some writes, those writes remain
+   * (a multi-document mutation may be left half done), and concurrent readers can see intermediate state.
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (!this.connection.deployment().supportsTransactions) {
+      const tx = this.transactions.begin(undefined);
+      try {
+        return await work(tx);
+      } finally {
+        this.transactions.end(tx);
+      }
+    }
+    const session = this.connection.client.startSession();
+    const tx = this.transactions.begin(session);
+    let attempts = 0;
+    try {
+      return await session.withTransaction(
+        async () => {
+          attempts += 1;
+          if (attempts > MAX_TRANSACTION_ATTEMPTS) {
+            throw new StoreUnavailableError(`transaction still failing after ${MAX_TRANSACTION_ATTEMPTS} attempts`);
+          }
+          return work(tx);
+        },
+        { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } },
+      );
+    } catch (error) {
+      throw toStoreError(error, 'a transaction');
+    } finally {
+      this.transactions.end(tx);
+      await session.endSession();
+    }
+  }
+
+  async listIndexes(collection: string): Promise<IndexSpec[]> {
+    checkCollectionName(collection);
+    const existing = await this.existingIndexes(collection);
+    return existing
+      .filter((index) => index.name !== '_id_')
+      .map(indexSpecFrom)
+      .filter((spec): spec is IndexSpec => spec !== undefined);
+  }
+
+  async syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
+    checkCollectionName(collection);
+    validateIndexSpecs(collection, specs, prefix);
+    const plan = planIndexSync(await this.existingIndexes(collection), specs, prefix);
+    await this.run(collection, undefined, async (driverCollection) => {
+      for (const name of plan.drop) {
+        await driverCollection.dropIndex(name);
+      }
+      if (plan.create.length > 0) {
+        await driverCollection.createIndexes(
+          plan.create.map((spec) => ({
+            name: spec.name,
+            key: spec.keys,
+            ...(spec.unique && { unique: true }),
+            ...(spec.sparse && { sparse: true }),
+          })),
+        );
+      }
+    });
+    return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  private existingIndexes(collection: string): Promise<ExistingIndex[]> {
+    return this.run(collection, undefined, async (driverCollection) => {
+      try {
+        return (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
+      } catch (error) {
+        if (error instanceof Error && 'code' in error && error.code === NAMESPACE_NOT_FOUND) {
+          return []; // the collection does not exist yet
+        }
+        throw error;
+      }
+    });
+  }
+}
+
+/** MongoDB's own rules, checked here so the message names the collection instead of a driver internal. */
+function checkCollectionName(name: string): void {
+  if (name === '' || name.includes('$') || name.includes('\0') || name.startsWith('system.')) {
+    throw new Error(
+      `invalid collection name ${JSON.stringify(name)}: it must be non-empty, contain no "$" or NUL, and not start with "system."`,
+    );
+  }
+}
