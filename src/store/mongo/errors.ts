@@ -1,4 +1,5 @@
 import {
+  MongoClientClosedError,
   MongoError,
   MongoErrorLabel,
   MongoNetworkError,
@@ -35,6 +36,7 @@ export function isDuplicateKeyError(error: unknown): error is MongoServerError {
 export function isUnavailableError(error: unknown): boolean {
   if (
     error instanceof MongoNetworkError ||
+    error instanceof MongoClientClosedError ||
     error instanceof MongoServerSelectionError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoNotConnectedError
