@@ -1,0 +1,150 @@
+import type { FieldModel, SearchIndex, TypeModel } from '../sdl/model.js';
+import type { Filter } from '../store/port.js';
+import { matchNothing } from './combine.js';
+import { QueryArgumentError } from './errors.js';
+import { storedPath } from './schema-facts.js';
+import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf } from './text-index.js';
+
+/** The operators of a field's entry in `TFilter`, and how each becomes a MongoDB condition. */
+
+export type FilterOperator =
+  | 'eq' | 'in' | 'le' | 'lt' | 'ge' | 'gt' | 'between'
+  | 'allofterms' | 'anyofterms' | 'alloftext' | 'anyoftext' | 'regexp';
+
+const EQUALITY: FilterOperator[] = ['eq', 'in'];
+const ORDERED: FilterOperator[] = ['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between'];
+
+function stringOperators(index: SearchIndex): FilterOperator[] {
+  switch (index) {
+    case 'hash':
+      return EQUALITY;
+    case 'exact':
+      return ORDERED;
+    case 'term':
+      return ['allofterms', 'anyofterms'];
+    case 'fulltext':
+      return ['alloftext', 'anyoftext'];
+    case 'trigram':
+    case 'regexp':
+      return ['regexp'];
+    default:
+      return [];
+  }
+}
+
+/**
+ * What a field accepts in a filter: a plain Boolean (`bool` index on a Boolean field), a set of operators
+ * (the union over its indexes), or nothing (no `@search`).
+ */
+export type FieldFilterShape =
+  | { kind: 'boolean' }
+  | { kind: 'operators'; operators: ReadonlySet<FilterOperator> }
+  | { kind: 'none' };
+
+export function filterShapeOf(field: FieldModel): FieldFilterShape {
+  if (field.search.length === 0 || field.of.kind === 'relation') return { kind: 'none' };
+  if (field.of.kind === 'scalar' && field.of.scalar === 'Boolean') return { kind: 'boolean' };
+  const operators = new Set<FilterOperator>();
+  for (const index of field.search) {
+    const scalar = field.of.kind === 'scalar' ? field.of.scalar : undefined;
+    // Numbers and dates: every index on them (int, float, int64, day, month, year, hour) allows comparisons.
+    const ordered = scalar === 'Int' || scalar === 'Int64' || scalar === 'Float' || scalar === 'DateTime';
+    (ordered ? ORDERED : stringOperators(index)).forEach((operator) => operators.add(operator));
+  }
+  return operators.size === 0 ? { kind: 'none' } : { kind: 'operators', operators };
+}
+
+/** Checks and normalises one comparison value to the form stored (DateTime → ISO-8601 UTC string). */
+function storedValue(type: TypeModel, field: FieldModel, operator: string, value: unknown): unknown {
+  const where = `${type.name}.${field.name} ${operator}`;
+  if (field.of.kind === 'enum' || (field.of.kind === 'scalar' && (field.of.scalar === 'String' || field.of.scalar === 'ID'))) {
+    if (typeof value !== 'string') throw new QueryArgumentError(`${where}: expected a string, got ${JSON.stringify(value)}`);
+    return value;
+  }
+  if (field.of.kind !== 'scalar') return value;
+  switch (field.of.scalar) {
+    case 'Int':
+    case 'Int64':
+    case 'Float':
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        throw new QueryArgumentError(`${where}: expected a number, got ${JSON.stringify(value)}`);
+      }
+      return value;
+    case 'DateTime': {
+      const date = typeof value === 'string' || typeof value === 'number' || value instanceof Date ? new Date(value) : undefined;
+      if (!date || Number.isNaN(date.getTime())) {
+        throw new QueryArgumentError(`${where}: ${JSON.stringify(value)} is not a valid DateTime`);
+      }
+      return date.toISOString();
+    }
+    default:
+      return value;
+  }
+}
+
+const REGEXP_LITERAL = /^\/(.*)\/([a-z]*)$/s;
+const REGEXP_FLAGS = new Set(['i', 'm', 's']);
+
+/** `/pattern/flags` → `$regex`/`$options`; an invalid pattern is an error naming the field. */
+function regexpCondition(type: TypeModel, field: FieldModel, value: unknown): Record<string, string> {
+  const where = `${type.name}.${field.name} regexp`;
+  const literal = typeof value === 'string' ? REGEXP_LITERAL.exec(value) : null;
+  if (!literal) throw new QueryArgumentError(`${where}: expected a regular expression written /pattern/ or /pattern/i, got ${JSON.stringify(value)}`);
+  const [, pattern, flags] = literal;
+  const badFlag = [...flags].find((flag, position) => !REGEXP_FLAGS.has(flag) || flags.indexOf(flag) !== position);
+  if (badFlag !== undefined) throw new QueryArgumentError(`${where}: flag "${badFlag}" is not allowed (allowed once each: i, m, s)`);
+  if (pattern.length === 0) throw new QueryArgumentError(`${where}: the pattern is empty`);
+  try {
+    new RegExp(pattern, flags);
+  } catch (error) {
+    throw new QueryArgumentError(`${where}: invalid regular expression ${value as string}: ${(error as Error).message}`);
+  }
+  return flags ? { $regex: pattern, $options: flags } : { $regex: pattern };
+}
+
+function textCondition(path: string, tokens: string[], mode: '$all' | '$in'): Filter {
+  return tokens.length === 0 ? matchNothing() : { [path]: { [mode]: tokens } };
+}
+
+function listOf(type: TypeModel, field: FieldModel, operator: string, value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw new QueryArgumentError(`${type.name}.${field.name} ${operator}: expected a list, got ${JSON.stringify(value)}`);
+  return value.filter((item) => item !== null && item !== undefined).map((item) => storedValue(type, field, operator, item));
+}
+
+/** One operator of a field's filter entry as a MongoDB condition. `value` is not null. */
+export function operatorCondition(type: TypeModel, field: FieldModel, operator: FilterOperator, value: unknown): Filter {
+  const path = storedPath(field);
+  switch (operator) {
+    case 'eq':
+      return { [path]: { $eq: storedValue(type, field, operator, value) } };
+    case 'in':
+      return { [path]: { $in: listOf(type, field, operator, value) } };
+    case 'le':
+      return { [path]: { $lte: storedValue(type, field, operator, value) } };
+    case 'lt':
+      return { [path]: { $lt: storedValue(type, field, operator, value) } };
+    case 'ge':
+      return { [path]: { $gte: storedValue(type, field, operator, value) } };
+    case 'gt':
+      return { [path]: { $gt: storedValue(type, field, operator, value) } };
+    case 'between': {
+      const range = value as { min?: unknown; max?: unknown };
+      if (typeof value !== 'object' || range.min === null || range.min === undefined || range.max === null || range.max === undefined) {
+        throw new QueryArgumentError(`${type.name}.${field.name} between: expected { min, max } with both given, got ${JSON.stringify(value)}`);
+      }
+      return { [path]: { $gte: storedValue(type, field, operator, range.min), $lte: storedValue(type, field, operator, range.max) } };
+    }
+    case 'allofterms':
+    case 'anyofterms':
+      return textCondition(termFieldName(field.name), termsOf(storedValue(type, field, operator, value) as string), operator === 'allofterms' ? '$all' : '$in');
+    case 'alloftext':
+    case 'anyoftext':
+      return textCondition(fulltextFieldName(field.name), fulltextTokensOf(storedValue(type, field, operator, value) as string), operator === 'alloftext' ? '$all' : '$in');
+    case 'regexp':
+      return { [path]: regexpCondition(type, field, value) };
+  }
+}
+
+export function isFilterOperator(name: string): name is FilterOperator {
+  return ['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between', 'allofterms', 'anyofterms', 'alloftext', 'anyoftext', 'regexp'].includes(name);
+}

@@ -1,0 +1,48 @@
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import type { SortSpec } from '../store/port.js';
+import { QueryArgumentError } from './errors.js';
+import { isKeptHere, typeOf } from './schema-facts.js';
+
+const ORDERABLE_SCALARS = new Set(['String', 'Int', 'Int64', 'Float', 'DateTime']);
+
+/** Single-valued String/Int/Int64/Float/DateTime fields this service stores (not the ID). */
+export function isOrderable(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
+  return field.of.kind === 'scalar' && ORDERABLE_SCALARS.has(field.of.scalar) && !field.list && !field.isIdField && isKeptHere(model, type, field);
+}
+
+function orderField(model: SchemaModel, type: TypeModel, name: unknown, direction: string): string {
+  const field = typeof name === 'string' ? type.fieldsByName.get(name) : undefined;
+  if (!field || !isOrderable(model, type, field)) {
+    throw new QueryArgumentError(`${type.name}Order.${direction}: ${JSON.stringify(name)} is not an orderable field of ${type.name} (orderable: single String, Int, Int64, Float or DateTime fields)`);
+  }
+  return field.name;
+}
+
+/**
+ * `{ asc | desc: field, then: { ... } }` → a MongoDB sort, always ending with `_id: 1` so that equal keys
+ * keep one order and pages never overlap. A field named again further down the `then` chain keeps its
+ * first place. No order (or `{}`) sorts by `_id`, which is creation order.
+ */
+export function compileOrder(model: SchemaModel, typeName: string, order: Record<string, unknown> | null | undefined): SortSpec {
+  const type = typeOf(model, typeName);
+  const sort: SortSpec = {};
+  let level: unknown = order;
+  while (level !== null && level !== undefined) {
+    if (typeof level !== 'object' || Array.isArray(level)) {
+      throw new QueryArgumentError(`${type.name}Order: expected an object like { asc: field }, got ${JSON.stringify(level)}`);
+    }
+    const { asc, desc, then, ...unknown } = level as Record<string, unknown>;
+    const extra = Object.keys(unknown);
+    if (extra.length > 0) throw new QueryArgumentError(`${type.name}Order has no key "${extra[0]}" (keys: asc, desc, then)`);
+    const hasAsc = asc !== null && asc !== undefined;
+    const hasDesc = desc !== null && desc !== undefined;
+    if (hasAsc && hasDesc) throw new QueryArgumentError(`${type.name}Order: give either asc or desc in one order object, not both`);
+    if (hasAsc || hasDesc) {
+      const name = orderField(model, type, hasAsc ? asc : desc, hasAsc ? 'asc' : 'desc');
+      if (!(name in sort)) sort[name] = hasAsc ? 1 : -1;
+    }
+    level = then;
+  }
+  sort._id = 1;
+  return sort;
+}

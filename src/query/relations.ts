@@ -1,0 +1,223 @@
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.js';
+import { aggregateOutputs, aggregateResultOf, arrayAggregateExpressions, groupAccumulators } from './aggregate.js';
+import { allOf, isMatchAll, matchNothing } from './combine.js';
+import { QueryArgumentError } from './errors.js';
+import { compileFilter, planStages, stripTemporaryFields, type FilterPlan } from './filter.js';
+import { compileOrder } from './order.js';
+import { compilePage, type Page, type PageArgs, type PageLimits } from './pagination.js';
+import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath, typeOf } from './schema-facts.js';
+import { compareBySort } from './sort-compare.js';
+
+/**
+ * Loading one relation level for many parents at once, so a request costs one store call per level (per
+ * target collection), never one per parent. Which function to use:
+ *
+ * | relation field                | load with                                                    | store call per result               |
+ * |-------------------------------|--------------------------------------------------------------|-------------------------------------|
+ * | stored here, single or list   | `storedRelationQueries`, then `pagePerParent` for lists      | `find(plan.match, { sort })` (or `aggregate([...plan.lookups, {$match}, {$sort}])` when `plan.lookups` is not empty) |
+ * | derived (`storedHere: false`) | `derivedRelationPipeline`, then `readGroupedRelation`        | `aggregate(pipeline)` on `collection` |
+ * | `<field>Aggregate(filter)`    | `relationAggregatePipeline`, then `readRelationAggregates`   | `aggregate(pipeline)` on `collection` |
+ *
+ * A relation to an interface reads every implementing type's collection: stored relations give one query
+ * per collection, pipelines union them with `$unionWith`.
+ */
+
+export interface RelationArgs extends PageArgs {
+  filter?: Record<string, unknown> | null;
+  order?: Record<string, unknown> | null;
+}
+
+/** A filtered, ordered read of one collection. */
+export interface CollectionQuery {
+  collection: string;
+  plan: FilterPlan;
+  sort: SortSpec;
+}
+
+/** An aggregation pipeline and the collection to run it on. */
+export interface CollectionPipeline {
+  collection: string;
+  pipeline: Pipeline;
+}
+
+interface Relation {
+  parent: TypeModel;
+  field: FieldModel;
+  target: string;
+}
+
+export function relationOf(model: SchemaModel, parentTypeName: string, fieldName: string): Relation {
+  const parent = typeOf(model, parentTypeName);
+  const field = parent.fieldsByName.get(fieldName);
+  if (!field || field.of.kind !== 'relation') throw new QueryArgumentError(`${parent.name}.${fieldName} is not a relation field`);
+  return { parent, field, target: field.of.target };
+}
+
+function withConstraint(plan: FilterPlan, constraint: Filter): FilterPlan {
+  return { lookups: plan.lookups, match: allOf([constraint, plan.match]) };
+}
+
+/** The related ids a parent document holds under a stored relation field (a single id or an array). */
+export function childIdsOf(field: FieldModel, parent: Record<string, unknown>): string[] {
+  const value = parent[storedPath(field)];
+  const ids = Array.isArray(value) ? value : [value];
+  return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/** For a stored list relation: each parent's `_id` → the child ids it holds, in stored order. */
+export function childIdsByParent(field: FieldModel, parents: readonly StoredDocument[]): Map<string, string[]> {
+  return new Map(parents.map((parent) => [parent._id, childIdsOf(field, parent)]));
+}
+
+/**
+ * A relation stored on the parents' side: one query per target collection for the children of all
+ * `parents` that match the field's `filter`, in the field's `order`. Single relations: each parent's child
+ * is the result document whose `_id` the parent holds (none if the filter excluded it). Lists: slice per
+ * parent with `pagePerParent`.
+ */
+export function storedRelationQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], args: RelationArgs = {}): CollectionQuery[] {
+  const { field, target } = relationOf(model, parentTypeName, fieldName);
+  if (isDerivedRelation(field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is derived, load it with derivedRelationPipeline`);
+  const ids = [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
+  const sort = compileOrder(model, target, args.order);
+  return concreteTypesOf(model, target).map((type) => ({
+    collection: type.name,
+    plan: withConstraint(compileFilter(model, type.name, args.filter), { _id: { $in: ids } }),
+    sort,
+  }));
+}
+
+/**
+ * Each parent's page of a stored list relation: its children among `children` (the results of all of
+ * `storedRelationQueries`' queries, in any order), ordered by `sort`, then `skip`/`limit` per parent.
+ */
+export function pagePerParent(childIds: ReadonlyMap<string, readonly string[]>, children: readonly StoredDocument[], sort: SortSpec, page: Page): Map<string, StoredDocument[]> {
+  const sorted = [...children].sort((a, b) => compareBySort(a, b, sort));
+  const rank = new Map(sorted.map((child, position) => [child._id, position]));
+  const pages = new Map<string, StoredDocument[]>();
+  for (const [parentId, ids] of childIds) {
+    const positions = [...new Set(ids)].flatMap((id) => {
+      const position = rank.get(id);
+      return position === undefined ? [] : [position];
+    });
+    positions.sort((a, b) => a - b);
+    pages.set(parentId, positions.slice(page.skip, page.skip + page.limit).map((position) => sorted[position]));
+  }
+  return pages;
+}
+
+/** Runs `stagesFor` on each type's collection and unions the results into one stream (or none for no types). */
+function unionOf(types: readonly TypeModel[], fallbackCollection: string, stagesFor: (type: TypeModel) => Pipeline, rest: Pipeline): CollectionPipeline {
+  const [first, ...others] = types;
+  if (!first) return { collection: fallbackCollection, pipeline: [{ $match: matchNothing() }] };
+  const unions = others.map((type) => ({ $unionWith: { coll: type.name, pipeline: stagesFor(type) } }));
+  return { collection: first.name, pipeline: [...stagesFor(first), ...unions, ...rest] };
+}
+
+const PARENT_FIELD = '__parent';
+
+/**
+ * Stages that, after the children were selected, give each child the parent id it belongs to under
+ * `groupKey`: the inverse field itself when it holds one id; for a list inverse, one copy per listed
+ * parent in `parentIds` (the stored list itself stays untouched in the document).
+ */
+function parentKeyStages(inverse: FieldModel, parentIds: readonly string[]): { stages: Pipeline; groupKey: string } {
+  const path = storedPath(inverse);
+  if (!inverse.list) return { stages: [], groupKey: `$${path}` };
+  return {
+    stages: [
+      { $addFields: { [PARENT_FIELD]: `$${path}` } },
+      { $unwind: `$${PARENT_FIELD}` },
+      { $match: { [PARENT_FIELD]: { $in: [...parentIds] } } },
+    ],
+    groupKey: `$${PARENT_FIELD}`,
+  };
+}
+
+function derivedSelection(model: SchemaModel, relation: Relation, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined) {
+  const inverse = inverseFieldOf(model, relation.parent, relation.field);
+  const stagesFor = (type: TypeModel): Pipeline =>
+    planStages(withConstraint(compileFilter(model, type.name, filter), { [storedPath(inverse)]: { $in: [...parentIds] } }));
+  return { inverse, stagesFor, targets: concreteTypesOf(model, relation.target) };
+}
+
+function sliceExpression(page: Page): unknown {
+  return page.limit === 0 ? { $literal: [] } : { $slice: ['$items', page.skip, page.limit] };
+}
+
+/**
+ * A derived relation (`storedHere: false`): one pipeline on the target collection(s) selecting children
+ * whose inverse field holds one of `parentIds` and that match the field's filter, sorted by its order and
+ * grouped per parent with its own offset/first. A single derived relation takes the first child.
+ * Output rows: `{ _id: parentId, items: [child, ...] }` (parents without children have no row); read
+ * them with `readGroupedRelation`.
+ */
+export function derivedRelationPipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>): CollectionPipeline {
+  const relation = relationOf(model, parentTypeName, fieldName);
+  if (!isDerivedRelation(relation.field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is stored on ${parentTypeName}, load it with storedRelationQueries`);
+  const page = relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 };
+  const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, args.filter);
+  const { stages, groupKey } = parentKeyStages(inverse, parentIds);
+  return unionOf(targets, relation.target, stagesFor, [
+    { $sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined) },
+    ...stages,
+    { $group: { _id: groupKey, items: { $push: '$$ROOT' } } },
+    { $project: { items: sliceExpression(page) } },
+  ]);
+}
+
+/** Rows of `derivedRelationPipeline` → each parent's children (temporary fields removed); [] for parents without any. */
+export function readGroupedRelation(rows: readonly Record<string, unknown>[], parentIds: readonly string[]): Map<string, StoredDocument[]> {
+  const byParent = new Map<string, StoredDocument[]>(parentIds.map((id) => [id, []]));
+  for (const row of rows) {
+    const items = Array.isArray(row.items) ? (row.items as StoredDocument[]) : [];
+    byParent.set(String(row._id), items.map((item) => stripTemporaryFields(item)));
+  }
+  return byParent;
+}
+
+/**
+ * `<field>Aggregate(filter)` for every parent in one pipeline. Output rows: `{ _id: parentId, count, ... }`;
+ * read them with `readRelationAggregates`.
+ * - derived list: on the target collection(s), children grouped by parent (`$group` accumulators);
+ * - stored list: on the parent collection(s), a `$lookup` of each parent's children, then array aggregates.
+ */
+export function relationAggregatePipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined, requested: readonly string[]): CollectionPipeline {
+  const relation = relationOf(model, parentTypeName, fieldName);
+  if (!relation.field.list) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is not a list, so it has no ${fieldName}Aggregate`);
+  const outputs = aggregateOutputs(model, relation.target, requested);
+
+  if (isDerivedRelation(relation.field)) {
+    const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, filter);
+    const { stages, groupKey } = parentKeyStages(inverse, parentIds);
+    return unionOf(targets, relation.target, stagesFor, [...stages, { $group: { _id: groupKey, ...groupAccumulators(outputs) } }]);
+  }
+
+  const childIdsPath = storedPath(relation.field);
+  const targets = concreteTypesOf(model, relation.target);
+  const relatedName = (type: TypeModel): string => (targets.length === 1 ? '__related' : `__related_${type.name}`);
+  const projection: Record<string, 1> = { _id: 1 };
+  outputs.forEach((output) => { if (output.path) projection[output.path] = 1; });
+  const lookups = targets.map((type) => {
+    const plan = compileFilter(model, type.name, filter);
+    const pipeline: Pipeline = [{ $match: { $expr: { $in: ['$_id', '$$childIds'] } } }, ...plan.lookups];
+    if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
+    pipeline.push({ $project: projection });
+    return { $lookup: { from: type.name, let: { childIds: { $ifNull: [`$${childIdsPath}`, []] } }, pipeline, as: relatedName(type) } };
+  });
+  const related: Pipeline = targets.length > 1
+    ? [{ $addFields: { __related: { $concatArrays: targets.map((type) => `$${relatedName(type)}`) } } }]
+    : targets.length === 0 ? [{ $addFields: { __related: [] } }] : [];
+  return unionOf(concreteTypesOf(model, relation.parent.name), relation.parent.name, () => [{ $match: { _id: { $in: [...parentIds] } } }], [
+    ...lookups,
+    ...related,
+    { $project: { _id: 1, ...arrayAggregateExpressions(outputs, '__related') } },
+  ]);
+}
+
+/** Rows of `relationAggregatePipeline` → each parent's `TAggregateResult` (count 0 and nulls when nothing matched). */
+export function readRelationAggregates(rows: readonly Record<string, unknown>[], parentIds: readonly string[], requested: readonly string[]): Map<string, Record<string, unknown>> {
+  const rowsByParent = new Map(rows.map((row) => [String(row._id), row]));
+  return new Map(parentIds.map((id) => [id, aggregateResultOf(rowsByParent.get(id), requested)]));
+}

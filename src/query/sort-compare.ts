@@ -1,0 +1,33 @@
+import type { SortSpec } from '../store/port.js';
+
+/**
+ * MongoDB's order for the values this service stores (missing/null, numbers, strings, arrays, booleans),
+ * so that JavaScript can order documents exactly as the store would.
+ */
+function typeRank(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number') return 1;
+  if (typeof value === 'string') return 2;
+  if (Array.isArray(value)) return 4;
+  if (typeof value === 'object') return 3;
+  if (typeof value === 'boolean') return 5;
+  return 6;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const rankDifference = typeRank(a) - typeRank(b);
+  if (rankDifference !== 0) return rankDifference;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return 0;
+}
+
+/** Compares two documents by a sort spec; for `Array#sort`. */
+export function compareBySort(a: Record<string, unknown>, b: Record<string, unknown>, sort: SortSpec): number {
+  for (const [field, direction] of Object.entries(sort)) {
+    const difference = compareValues(a[field], b[field]);
+    if (difference !== 0) return difference * direction;
+  }
+  return 0;
+}
