@@ -1,4 +1,4 @@
-import type { ClientSession, Collection as DriverCollection, MongoClientOptions } from 'mongodb';
+import { MongoServerError, type ClientSession, type Collection as DriverCollection, type MongoClientOptions } from 'mongodb';
 import {
   StoreUnavailableError,
   type Collection,
@@ -10,7 +10,7 @@ import {
 } from '../port.js';
 import { MongoConnection, type MongoStoreLogger } from './connection.js';
 import { DEFAULT_DATABASE_NAME, databaseNameFromUri } from './database-name.js';
-import { isTransientTransactionError, toStoreError } from './errors.js';
+import { isDuplicateKeyError, isTransientTransactionError, isUnavailableError, toStoreError } from './errors.js';
 import {
   existingIndexFrom,
   indexSpecFrom,
@@ -40,13 +40,14 @@ const DEFAULT_HEARTBEAT_FREQUENCY_MS = 2000;
 const DEFAULT_RECONNECT_DELAY_MS = 1000;
 
 /**
- * `withTransaction` retries a transaction after transient errors for up to 120 s. While MongoDB is down
- * every attempt fails that way, so the work is given this many attempts, then the caller gets
- * StoreUnavailableError instead of a two-minute wait.
+ * `withTransaction` retries a transaction after transient errors (write conflicts, a lost primary) for up
+ * to 120 s. The work gets this many attempts instead, and none once MongoDB is known to be unreachable,
+ * so a caller is not kept waiting for minutes during an outage.
  */
-const MAX_TRANSACTION_ATTEMPTS = 3;
+const MAX_TRANSACTION_ATTEMPTS = 5;
 
 const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 
 /**
  * Opens the MongoDB store. Resolves after the first connection attempt (at most about
@@ -156,14 +157,22 @@ export class MongoStore implements Store, OperationRunner {
     const session = this.connection.client.startSession();
     const tx = this.transactions.begin(session);
     let attempts = 0;
+    let lastTransientError: unknown;
     try {
       return await session.withTransaction(
         async () => {
           attempts += 1;
-          if (attempts > MAX_TRANSACTION_ATTEMPTS) {
-            throw new StoreUnavailableError(`transaction still failing after ${MAX_TRANSACTION_ATTEMPTS} attempts`);
+          if (attempts > 1) {
+            this.giveUpRetrying(attempts, lastTransientError);
           }
-          return work(tx);
+          try {
+            return await work(tx);
+          } catch (error) {
+            if (isTransientTransactionError(error)) {
+              lastTransientError = error;
+            }
+            throw error;
+          }
         },
         { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } },
       );
@@ -172,6 +181,18 @@ export class MongoStore implements Store, OperationRunner {
     } finally {
       this.transactions.end(tx);
       await session.endSession();
+    }
+  }
+
+  /** Throws (ending withTransaction's retry loop) when another attempt is pointless. */
+  private giveUpRetrying(attempt: number, lastError: unknown): void {
+    // Transient failures of the commit itself reach withTransaction without passing through our callback.
+    const reason = lastError instanceof Error ? lastError.message : 'a transient error while committing';
+    if (!this.connection.ready()) {
+      throw new StoreUnavailableError(`transaction interrupted: ${reason}`);
+    }
+    if (attempt > MAX_TRANSACTION_ATTEMPTS) {
+      throw new Error(`transaction abandoned after ${MAX_TRANSACTION_ATTEMPTS} attempts, the last failing with: ${reason}`);
     }
   }
 
@@ -190,17 +211,10 @@ export class MongoStore implements Store, OperationRunner {
     const plan = planIndexSync(await this.existingIndexes(collection), specs, prefix);
     await this.run(collection, undefined, async (driverCollection) => {
       for (const name of plan.drop) {
-        await driverCollection.dropIndex(name);
+        await dropIndexIfPresent(driverCollection, name);
       }
       if (plan.create.length > 0) {
-        await driverCollection.createIndexes(
-          plan.create.map((spec) => ({
-            name: spec.name,
-            key: spec.keys,
-            ...(spec.unique && { unique: true }),
-            ...(spec.sparse && { sparse: true }),
-          })),
-        );
+        await createIndexes(driverCollection, plan.create);
       }
     });
     return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
@@ -215,12 +229,48 @@ export class MongoStore implements Store, OperationRunner {
       try {
         return (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
       } catch (error) {
-        if (error instanceof Error && 'code' in error && error.code === NAMESPACE_NOT_FOUND) {
+        if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) {
           return []; // the collection does not exist yet
         }
         throw error;
       }
     });
+  }
+}
+
+/** Another instance activating the same schema may have dropped it first. */
+async function dropIndexIfPresent(collection: DriverCollection<StoredDocument>, name: string): Promise<void> {
+  try {
+    await collection.dropIndex(name);
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) {
+      throw error;
+    }
+  }
+}
+
+/**
+ * Creating an index that already exists identically is a no-op, so instances syncing concurrently agree.
+ * Existing documents that break a new unique index surface as DuplicateKeyError (via `run`); any other
+ * refusal (the same keys indexed under a foreign name, say) is reported with the index names.
+ */
+async function createIndexes(collection: DriverCollection<StoredDocument>, specs: IndexSpec[]): Promise<void> {
+  try {
+    await collection.createIndexes(
+      specs.map((spec) => ({
+        name: spec.name,
+        key: spec.keys,
+        ...(spec.unique && { unique: true }),
+        ...(spec.sparse && { sparse: true }),
+      })),
+    );
+  } catch (error) {
+    if (isDuplicateKeyError(error) || isUnavailableError(error)) {
+      throw error;
+    }
+    const names = specs.map((spec) => spec.name).join(', ');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`creating indexes ${names} on ${collection.collectionName} failed: ${reason}`, { cause: error });
   }
 }
 
