@@ -1,0 +1,46 @@
+import type { SourceLocation } from '../sdl/model.js';
+
+/** A lambda script that cannot be loaded: a syntax error, a top-level throw, or a bad registration. */
+export class LambdaScriptError extends Error {
+  override readonly name = 'LambdaScriptError';
+
+  constructor(
+    message: string,
+    /** Where in the script the problem is, when the engine reports it (1-based line and column). */
+    readonly location?: SourceLocation,
+  ) {
+    super(location ? `${message} (line ${location.line}, column ${location.column})` : message);
+  }
+}
+
+/**
+ * Why a lambda call failed:
+ * - `not-registered`: no resolver is registered under the name;
+ * - `thrown`: the resolver threw or its promise rejected;
+ * - `timeout`: the call did not finish within the time limit;
+ * - `bad-input`: the parent, args or auth header given to the call cannot be sent to the script as JSON;
+ * - `bad-result`: the resolver answered with a value that is not JSON-like, or a batch of the wrong length;
+ * - `worker-stopped`: the script's worker stopped (memory limit, or it was restarted after another call overran);
+ * - `closed`: the host was closed.
+ */
+export type LambdaCallFailure =
+  | 'not-registered'
+  | 'thrown'
+  | 'timeout'
+  | 'bad-input'
+  | 'bad-result'
+  | 'worker-stopped'
+  | 'closed';
+
+/** A lambda resolver call that failed; the message names the resolver. */
+export class LambdaCallError extends Error {
+  override readonly name = 'LambdaCallError';
+
+  constructor(
+    readonly resolver: string,
+    readonly failure: LambdaCallFailure,
+    detail: string,
+  ) {
+    super(`Lambda resolver ${resolver} failed: ${detail}`);
+  }
+}

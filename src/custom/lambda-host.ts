@@ -1,0 +1,197 @@
+import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
+import { ScriptWorker } from './lambda-worker.js';
+import type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
+
+export type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
+
+export interface LambdaHostOptions {
+  /** Time limit of one call (and of loading the script's top level), in ms. Default 2000. */
+  timeoutMs?: number;
+  /** Heap limit of the script's worker thread, in MB. Default 128. */
+  memoryMb?: number;
+  /** Receives the script's `console` output (prefixed `lambda: `) and worker restarts. */
+  logger?: LambdaLogger;
+}
+
+/** Dgraph passes the configured auth header to lambdas as `{ key, value }`. */
+export interface LambdaAuthHeader {
+  key: string;
+  value: string;
+}
+
+export interface LambdaCallInput {
+  /** The object the field belongs to; `null`/absent for `Query.*` and `Mutation.*` resolvers. */
+  parent?: unknown;
+  args?: Record<string, unknown>;
+  authHeader?: LambdaAuthHeader;
+}
+
+export interface LambdaBatchInput {
+  parents: readonly unknown[];
+  args?: Record<string, unknown>;
+  authHeader?: LambdaAuthHeader;
+}
+
+export interface LambdaHost {
+  /**
+   * Replaces the running script. The new script is loaded in a fresh worker; only when it loads does it
+   * replace the old one (calls in flight on the old worker finish there). On failure throws
+   * LambdaScriptError and the previous script keeps serving.
+   */
+  load(scriptText: string): Promise<{ resolvers: string[] }>;
+  /** Whether the loaded script registers `name` ("Type.field"). */
+  has(name: string): boolean;
+  /** Registered resolver names, sorted. */
+  names(): string[];
+  /** How `name` was registered, or undefined. Either kind may be called with `call` or `callBatch`. */
+  kindOf(name: string): LambdaResolverKind | undefined;
+  /** Resolves one field value. Rejects with LambdaCallError. */
+  call(name: string, input: LambdaCallInput, graphql: LambdaGraphqlExecutor): Promise<unknown>;
+  /** Resolves the field for all parents at once; the answer has one entry per parent. Rejects with LambdaCallError. */
+  callBatch(name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor): Promise<unknown[]>;
+  /** Stops the worker; calls in flight and later calls fail. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 2_000;
+const DEFAULT_MEMORY_MB = 128;
+
+export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
+  const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  const memoryMb = positive(options.memoryMb, DEFAULT_MEMORY_MB, 'memoryMb');
+  const logger = options.logger;
+
+  let script: string | undefined;
+  let current: ScriptWorker | undefined;
+  let restarting: Promise<ScriptWorker> | undefined;
+  let resolvers: ReadonlyMap<string, LambdaResolverKind> = new Map();
+  let loading: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  /** Every worker not yet terminated, including retired ones still finishing calls, so close() reaches all. */
+  const live = new Set<ScriptWorker>();
+
+  async function startWorker(text: string): Promise<ScriptWorker> {
+    const worker = await ScriptWorker.start(text, {
+      timeoutMs,
+      memoryMb,
+      logger,
+      onStopped: (stopped, reason) => {
+        live.delete(stopped);
+        logger?.warn(`lambda: ${reason}`);
+        if (stopped === current) replaceStoppedWorker();
+      },
+    });
+    live.add(worker);
+    void worker.exited.then(() => live.delete(worker));
+    return worker;
+  }
+
+  function replaceStoppedWorker(): void {
+    if (closed || script === undefined || restarting) return;
+    const text = script;
+    const restart = startWorker(text).then(
+      (worker) => {
+        if (closed || script !== text) {
+          void worker.terminate();
+        } else {
+          current = worker;
+        }
+        return worker;
+      },
+    );
+    restarting = restart;
+    restart.then(
+      () => { if (restarting === restart) restarting = undefined; },
+      (error: Error) => {
+        if (restarting === restart) restarting = undefined;
+        logger?.error(`lambda: restarting the worker failed: ${error.message}`);
+      },
+    );
+  }
+
+  async function workerFor(name: string): Promise<ScriptWorker> {
+    if (closed) throw new LambdaCallError(name, 'closed', 'the lambda host was closed');
+    if (!resolvers.has(name)) throw new LambdaCallError(name, 'not-registered', notRegisteredReason());
+    if (current && !current.isStopped) return current;
+    if (!restarting) replaceStoppedWorker();
+    try {
+      return await restarting!;
+    } catch (error) {
+      throw new LambdaCallError(name, 'worker-stopped', `the lambda worker could not be restarted: ${(error as Error).message}`);
+    }
+  }
+
+  function notRegisteredReason(): string {
+    return script === undefined ? 'no lambda script is loaded' : 'the lambda script registers no resolver with this name';
+  }
+
+  function payloadOf(name: string, value: object): string {
+    try {
+      return JSON.stringify(value);
+    } catch (error) {
+      throw new LambdaCallError(name, 'bad-input', `its input cannot be sent to the script as JSON: ${(error as Error).message}`);
+    }
+  }
+
+  return {
+    load(scriptText) {
+      const attempt = loading.then(async () => {
+        if (closed) throw new LambdaScriptError('the lambda host was closed');
+        if (typeof scriptText !== 'string') throw new LambdaScriptError('the lambda script must be JavaScript text');
+        const worker = await startWorker(scriptText);
+        if (closed) {
+          await worker.terminate();
+          throw new LambdaScriptError('the lambda host was closed');
+        }
+        const previous = current;
+        script = scriptText;
+        current = worker;
+        resolvers = worker.resolvers;
+        restarting = undefined;
+        previous?.retire();
+        return { resolvers: [...resolvers.keys()].sort() };
+      });
+      loading = attempt.catch(() => undefined);
+      return attempt;
+    },
+
+    has: (name) => resolvers.has(name),
+    names: () => [...resolvers.keys()].sort(),
+    kindOf: (name) => resolvers.get(name),
+
+    async call(name, input, graphql) {
+      const payload = payloadOf(name, { parent: input.parent ?? null, args: input.args ?? {}, authHeader: input.authHeader });
+      const worker = await workerFor(name);
+      return worker.call(name, false, payload, graphql);
+    },
+
+    async callBatch(name, input, graphql) {
+      if (!Array.isArray(input.parents)) throw new LambdaCallError(name, 'bad-input', 'callBatch needs an array of parents');
+      if (input.parents.length === 0) return [];
+      const payload = payloadOf(name, { parents: input.parents, args: input.args ?? {}, authHeader: input.authHeader });
+      const worker = await workerFor(name);
+      const values = await worker.call(name, true, payload, graphql);
+      if (!Array.isArray(values) || values.length !== input.parents.length) {
+        throw new LambdaCallError(name, 'bad-result', `expected ${input.parents.length} results, one per parent`);
+      }
+      return values;
+    },
+
+    async close() {
+      closed = true;
+      await restarting?.catch(() => undefined);
+      current = undefined;
+      restarting = undefined;
+      const workers = [...live];
+      live.clear();
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`lambda host option ${name} must be a positive number, got ${value}`);
+  return value;
+}
