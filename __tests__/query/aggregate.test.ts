@@ -1,0 +1,60 @@
+import { compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
+import { QueryArgumentError } from '../../src/query/errors.js';
+import { compileFilter } from '../../src/query/filter.js';
+import { model } from './fixtures.js';
+
+const noFilter = { lookups: [], match: {} };
+
+describe('compileAggregate', () => {
+  test.each<[string, string[], Record<string, unknown>]>([
+    ['count only', ['count'], { _id: null, count: { $sum: 1 } }],
+    ['__typename is ignored', ['__typename', 'count'], { _id: null, count: { $sum: 1 } }],
+    ['Min/Max of a String', ['titleMin', 'titleMax'], { _id: null, titleMin: { $min: '$title' }, titleMax: { $max: '$title' } }],
+    ['Min/Max of a DateTime', ['dueMin', 'dueMax'], { _id: null, dueMin: { $min: '$due' }, dueMax: { $max: '$due' } }],
+    ['Avg of an Int', ['priorityAvg'], { _id: null, priorityAvg: { $avg: '$priority' } }],
+    ['Sum computes a hidden average to tell "no values" from 0', ['scoreSum'], { _id: null, scoreSum: { $sum: '$score' }, __scoreAvg: { $avg: '$score' } }],
+    ['Int64 Sum and Min', ['sizeSum', 'sizeMin'], { _id: null, sizeSum: { $sum: '$size' }, __sizeAvg: { $avg: '$size' }, sizeMin: { $min: '$size' } }],
+    ['nothing requested still gives one row', [], { _id: null }],
+  ])('%s', (_name, requested, group) => {
+    expect(compileAggregate(model, 'Task', noFilter, requested)).toEqual([{ $group: group }]);
+  });
+
+  test('the filter runs first: lookups, then $match', () => {
+    const plan = compileFilter(model, 'User', { has: ['tasks'], age: { gt: 20 } });
+    expect(compileAggregate(model, 'User', plan, ['count', 'ageMax'])).toEqual([
+      ...plan.lookups,
+      { $match: { '__has_tasks.0': { $exists: true }, age: { $gt: 20 } } },
+      { $group: { _id: null, count: { $sum: 1 }, ageMax: { $max: '$age' } } },
+    ]);
+  });
+
+  test.each<[string, string]>([
+    ['completedMin', 'TaskAggregateResult has no field "completedMin"'],
+    ['titleSum', 'TaskAggregateResult has no field "titleSum"'],
+    ['dueAvg', 'TaskAggregateResult has no field "dueAvg"'],
+    ['tagsMin', 'TaskAggregateResult has no field "tagsMin"'],
+    ['idMax', 'TaskAggregateResult has no field "idMax"'],
+    ['total', 'TaskAggregateResult has no field "total"'],
+  ])('%s is refused', (name, message) => {
+    expect(() => compileAggregate(model, 'Task', noFilter, [name])).toThrow(QueryArgumentError);
+    expect(() => compileAggregate(model, 'Task', noFilter, [name])).toThrow(message);
+  });
+});
+
+describe('readAggregateResult', () => {
+  const requested = ['__typename', 'count', 'priorityMin', 'prioritySum', 'priorityAvg'];
+
+  test('nothing matched: count 0 and nulls', () => {
+    expect(readAggregateResult([], requested)).toEqual({ count: 0, priorityMin: null, prioritySum: null, priorityAvg: null });
+  });
+
+  test('values from the row; only the requested ones', () => {
+    expect(readAggregateResult([{ _id: null, count: 3, priorityMin: 1, prioritySum: 6, __priorityAvg: 2, priorityAvg: 2 }], requested))
+      .toEqual({ count: 3, priorityMin: 1, prioritySum: 6, priorityAvg: 2 });
+  });
+
+  test('documents matched but none had the field: Sum is null, not 0', () => {
+    expect(readAggregateResult([{ _id: null, count: 2, priorityMin: null, prioritySum: 0, __priorityAvg: null, priorityAvg: null }], requested))
+      .toEqual({ count: 2, priorityMin: null, prioritySum: null, priorityAvg: null });
+  });
+});
