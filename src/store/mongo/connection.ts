@@ -18,6 +18,17 @@ export interface ConnectionSettings {
   logger?: MongoStoreLogger;
 }
 
+/** What the store needs from its connection (MongoConnection; tests substitute a fake). */
+export interface StoreConnection {
+  readonly client: Pick<MongoClient, 'startSession'>;
+  /** The database handle, or StoreUnavailableError while MongoDB has never been reached. */
+  database(name: string): Db;
+  /** The deployment found on connecting, or StoreUnavailableError while MongoDB has never been reached. */
+  deployment(): DeploymentInfo;
+  ready(): boolean;
+  close(): Promise<void>;
+}
+
 /**
  * Owns the MongoClient and answers "can we serve requests now?".
  *
@@ -26,7 +37,7 @@ export interface ConnectionSettings {
  * After that the driver's own monitors keep reconnecting; readiness then follows the driver's topology
  * events (a writable server known or not).
  */
-export class MongoConnection {
+export class MongoConnection implements StoreConnection {
   readonly client: MongoClient;
   private connected = false;
   private writable = false;
@@ -57,7 +68,6 @@ export class MongoConnection {
     return this.connected && this.writable && !this.closed;
   }
 
-  /** The database handle, or StoreUnavailableError while MongoDB has never been reached. */
   database(name: string): Db {
     this.assertConnected();
     return this.client.db(name);

@@ -8,7 +8,7 @@ import {
   type StoredDocument,
   type Transaction,
 } from '../port.js';
-import { MongoConnection, type MongoStoreLogger } from './connection.js';
+import { MongoConnection, type MongoStoreLogger, type StoreConnection } from './connection.js';
 import { DEFAULT_DATABASE_NAME, databaseNameFromUri } from './database-name.js';
 import { isDuplicateKeyError, isTransientTransactionError, isUnavailableError, toStoreError } from './errors.js';
 import {
@@ -93,7 +93,7 @@ export class MongoStore implements Store, OperationRunner {
   private readonly transactions = new TransactionRegistry();
 
   constructor(
-    private readonly connection: MongoConnection,
+    private readonly connection: StoreConnection,
     readonly databaseName: string,
   ) {}
 

@@ -1,0 +1,372 @@
+/**
+ * The adapter's own logic (sessions, compensation, retries, index sync) against a fake driver, since no
+ * MongoDB runs here. The behaviour of MongoDB itself is covered by the contract suite (mongo-store.test.ts).
+ */
+import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, type ClientSession, type Db } from 'mongodb';
+import type { StoreConnection } from '../../src/store/mongo/connection.js';
+import { MongoStore } from '../../src/store/mongo/mongo-store.js';
+import { deploymentFromHello, type DeploymentInfo } from '../../src/store/mongo/topology.js';
+import { DuplicateKeyError, StoreUnavailableError, type Transaction } from '../../src/store/port.js';
+
+const STANDALONE = deploymentFromHello({ isWritablePrimary: true });
+const REPLICA_SET = deploymentFromHello({ isWritablePrimary: true, setName: 'rs0' });
+
+function fakeDriverCollection(name: string) {
+  return {
+    collectionName: name,
+    find: jest.fn((_filter: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
+    countDocuments: jest.fn(async (_filter: unknown, _options: unknown) => 0),
+    aggregate: jest.fn((_pipeline: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
+    insertMany: jest.fn(async (_documents: unknown, _options: unknown): Promise<unknown> => ({})),
+    updateMany: jest.fn(async (_filter: unknown, _update: unknown, _options: unknown) => ({ matchedCount: 0, modifiedCount: 0 })),
+    deleteMany: jest.fn(async (_filter: unknown, _options: unknown) => ({ deletedCount: 0 })),
+    listIndexes: jest.fn(() => ({ toArray: async (): Promise<unknown[]> => [] })),
+    dropIndex: jest.fn(async (_name: string): Promise<unknown> => ({})),
+    createIndexes: jest.fn(async (_specs: unknown[]): Promise<unknown> => []),
+  };
+}
+type FakeDriverCollection = ReturnType<typeof fakeDriverCollection>;
+
+/** Mirrors the driver's withTransaction: reruns the callback after errors labelled TransientTransactionError. */
+class FakeSession {
+  active = false;
+  ended = false;
+  attempts = 0;
+  options: unknown;
+  inTransaction(): boolean {
+    return this.active;
+  }
+  async withTransaction<T>(fn: (session: FakeSession) => Promise<T>, options: unknown): Promise<T> {
+    this.options = options;
+    for (;;) {
+      this.active = true;
+      this.attempts += 1;
+      try {
+        const result = await fn(this);
+        this.active = false;
+        return result;
+      } catch (error) {
+        this.active = false;
+        if (error instanceof MongoError && error.hasErrorLabel('TransientTransactionError') && this.attempts < 50) {
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+  async endSession(): Promise<void> {
+    this.ended = true;
+  }
+}
+
+class FakeConnection implements StoreConnection {
+  readonly driverCollections = new Map<string, FakeDriverCollection>();
+  readonly sessions: FakeSession[] = [];
+  isReady = true;
+  readonly client = {
+    startSession: (): ClientSession => {
+      const session = new FakeSession();
+      this.sessions.push(session);
+      return session as unknown as ClientSession;
+    },
+  };
+  constructor(private readonly info: DeploymentInfo) {}
+  driverCollection(name: string): FakeDriverCollection {
+    let collection = this.driverCollections.get(name);
+    if (!collection) {
+      collection = fakeDriverCollection(name);
+      this.driverCollections.set(name, collection);
+    }
+    return collection;
+  }
+  database(): Db {
+    return { collection: (name: string) => this.driverCollection(name) } as unknown as Db;
+  }
+  deployment(): DeploymentInfo {
+    return this.info;
+  }
+  ready(): boolean {
+    return this.isReady;
+  }
+  async close(): Promise<void> {}
+}
+
+function duplicateIdAt(index: number, id: string): MongoBulkWriteError {
+  return new MongoBulkWriteError(
+    {
+      message: `E11000 duplicate key error collection: app.Task index: _id_ dup key: { _id: "${id}" }`,
+      code: 11000,
+      writeErrors: [{ index, err: { index, code: 11000, errmsg: 'E11000', keyValue: { _id: id } } } as never],
+    },
+    { insertedCount: index } as never,
+  );
+}
+
+function transient(message: string): MongoServerError {
+  return new MongoServerError({ message, code: 112, errorLabels: ['TransientTransactionError'] });
+}
+
+describe('MongoStore on a standalone server', () => {
+  let connection: FakeConnection;
+  let store: MongoStore;
+  beforeEach(() => {
+    connection = new FakeConnection(STANDALONE);
+    store = new MongoStore(connection, 'app');
+  });
+
+  it('undoes the documents an ordered insert wrote before a duplicate key, then reports the duplicate', async () => {
+    const driver = connection.driverCollection('Task');
+    driver.insertMany.mockRejectedValueOnce(duplicateIdAt(2, 'a'));
+    const failure = store.collection('Task').insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'a' }, { _id: 'c' }]);
+    await expect(failure).rejects.toEqual(new DuplicateKeyError('Task', '_id', 'a'));
+    expect(driver.insertMany).toHaveBeenCalledWith([{ _id: 'a' }, { _id: 'b' }, { _id: 'a' }, { _id: 'c' }], {
+      ordered: true,
+      session: undefined,
+    });
+    expect(driver.deleteMany).toHaveBeenCalledWith({ _id: { $in: ['a', 'b'] } }, { session: undefined });
+  });
+
+  it('deletes nothing when the first document is the duplicate', async () => {
+    const driver = connection.driverCollection('Task');
+    driver.insertMany.mockRejectedValueOnce(duplicateIdAt(0, 'a'));
+    await expect(store.collection('Task').insertMany([{ _id: 'a' }, { _id: 'b' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(driver.deleteMany).not.toHaveBeenCalled();
+  });
+
+  it('runs transaction work without a session and retires the handle afterwards', async () => {
+    const driver = connection.driverCollection('Task');
+    let handle: Transaction | undefined;
+    const result = await store.transaction(async (tx) => {
+      handle = tx;
+      await store.collection('Task').updateMany({ done: false }, { $set: { done: true } }, tx);
+      return 'ok';
+    });
+    expect(result).toBe('ok');
+    expect(connection.sessions).toHaveLength(0);
+    expect(driver.updateMany).toHaveBeenCalledWith({ done: false }, { $set: { done: true } }, { session: undefined });
+    await expect(store.collection('Task').count({}, handle)).rejects.toThrow(`transaction ${handle?.id} is not running`);
+  });
+
+  it('leaves the writes of failed transaction work in place (no multi-document transactions)', async () => {
+    const driver = connection.driverCollection('Task');
+    await expect(
+      store.transaction(async (tx) => {
+        await store.collection('Task').deleteMany({ done: true }, tx);
+        throw new Error('resolver failed');
+      }),
+    ).rejects.toThrow('resolver failed');
+    expect(driver.deleteMany).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('MongoStore on a replica set', () => {
+  let connection: FakeConnection;
+  let store: MongoStore;
+  beforeEach(() => {
+    connection = new FakeConnection(REPLICA_SET);
+    store = new MongoStore(connection, 'app');
+  });
+
+  it('runs transaction work in one driver transaction and passes its session to every operation', async () => {
+    const task = connection.driverCollection('Task');
+    const user = connection.driverCollection('User');
+    await store.transaction(async (tx) => {
+      await store.collection('Task').insertMany([{ _id: 't1', user: 'u1' }], tx);
+      await store.collection('User').find({ _id: 'u1' }, {}, tx);
+    });
+    const [session] = connection.sessions;
+    expect(connection.sessions).toHaveLength(1);
+    expect(task.insertMany.mock.calls[0][1]).toEqual({ ordered: true, session });
+    expect(user.find.mock.calls[0][1]).toEqual({ session });
+    expect(session.options).toEqual({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+    expect(session.ended).toBe(true);
+  });
+
+  it('gives a multi-document insert without a caller transaction a transaction of its own', async () => {
+    const task = connection.driverCollection('Task');
+    await store.collection('Task').insertMany([{ _id: 'a' }, { _id: 'b' }]);
+    expect(connection.sessions).toHaveLength(1);
+    expect(task.insertMany.mock.calls[0][1]).toEqual({ ordered: true, session: connection.sessions[0] });
+  });
+
+  it('does not compensate inside a transaction: the aborted transaction already undid the insert', async () => {
+    const task = connection.driverCollection('Task');
+    task.insertMany.mockRejectedValueOnce(duplicateIdAt(1, 'a'));
+    await expect(store.collection('Task').insertMany([{ _id: 'a' }, { _id: 'a' }])).rejects.toEqual(
+      new DuplicateKeyError('Task', '_id', 'a'),
+    );
+    expect(task.deleteMany).not.toHaveBeenCalled();
+  });
+
+  it('lets the driver retry after a transient error, and returns the work result', async () => {
+    const task = connection.driverCollection('Task');
+    task.updateMany.mockRejectedValueOnce(transient('WriteConflict'));
+    const result = await store.transaction(async (tx) => {
+      const { matched } = await store.collection('Task').updateMany({}, { $set: { done: true } }, tx);
+      return matched;
+    });
+    expect(result).toBe(0);
+    expect(connection.sessions[0].attempts).toBe(2);
+  });
+
+  it('keeps a transient network error untranslated inside the transaction, so the driver can retry it', async () => {
+    const blip = new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed');
+    blip.addErrorLabel('TransientTransactionError');
+    connection.driverCollection('Task').deleteMany.mockRejectedValueOnce(blip);
+    const deleted = await store.transaction((tx) => store.collection('Task').deleteMany({ done: true }, tx));
+    expect(deleted).toBe(0);
+    expect(connection.sessions[0].attempts).toBe(2);
+  });
+
+  it('abandons a transaction after five attempts instead of retrying for two minutes', async () => {
+    connection.driverCollection('Task').updateMany.mockRejectedValue(transient('WriteConflict'));
+    const work = jest.fn((tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, tx));
+    await expect(store.transaction(work)).rejects.toThrow(
+      'transaction abandoned after 5 attempts, the last failing with: WriteConflict',
+    );
+    expect(work).toHaveBeenCalledTimes(5);
+  });
+
+  it('stops retrying at once when MongoDB has become unreachable', async () => {
+    connection.driverCollection('Task').updateMany.mockImplementation(async () => {
+      connection.isReady = false;
+      throw transient('connection reset');
+    });
+    const work = jest.fn((tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, tx));
+    const failure = store.transaction(work);
+    await expect(failure).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(failure).rejects.toThrow('data store unavailable: transaction interrupted: connection reset');
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('MongoStore reads', () => {
+  const connection = new FakeConnection(STANDALONE);
+  const store = new MongoStore(connection, 'app');
+  const driver = connection.driverCollection('Task');
+
+  it('passes sort, skip, limit and projection through', async () => {
+    driver.find.mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] });
+    const found = await store
+      .collection('Task')
+      .find({ done: true }, { sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } });
+    expect(found).toEqual([{ _id: 'a', title: 'x' }]);
+    expect(driver.find).toHaveBeenLastCalledWith(
+      { done: true },
+      { session: undefined, sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } },
+    );
+  });
+
+  it('answers limit 0 with no documents (MongoDB would read it as "no limit")', async () => {
+    driver.find.mockClear();
+    await expect(store.collection('Task').find({}, { limit: 0 })).resolves.toEqual([]);
+    expect(driver.find).not.toHaveBeenCalled();
+  });
+
+  it('rejects a negative or fractional window', async () => {
+    await expect(store.collection('Task').find({}, { skip: -1 })).rejects.toThrow(
+      'find on Task: skip must be a non-negative integer, got -1',
+    );
+    await expect(store.collection('Task').find({}, { limit: 1.5 })).rejects.toThrow(
+      'find on Task: limit must be a non-negative integer, got 1.5',
+    );
+  });
+
+  it('refuses documents whose _id is not a string, naming the collection', async () => {
+    driver.find.mockReturnValueOnce({ toArray: async () => [{ _id: 42 }] });
+    await expect(store.collection('Task').find({})).rejects.toThrow(
+      'collection Task holds a document whose _id is not a string (42)',
+    );
+  });
+});
+
+describe('MongoStore index sync', () => {
+  let connection: FakeConnection;
+  let store: MongoStore;
+  let driver: FakeDriverCollection;
+  beforeEach(() => {
+    connection = new FakeConnection(REPLICA_SET);
+    store = new MongoStore(connection, 'app');
+    driver = connection.driverCollection('User');
+    driver.listIndexes.mockReturnValue({
+      toArray: async () => [
+        { v: 2, name: '_id_', key: { _id: 1 } },
+        { v: 2, name: 'ag_id_username', key: { username: 1 }, unique: true, sparse: true },
+        { v: 2, name: 'ag_search_name', key: { name: 1 } },
+        { v: 2, name: 'reporting_by_age', key: { age: -1 } },
+      ],
+    });
+  });
+
+  it('drops obsolete indexes of ours and creates missing ones, never touching foreign indexes', async () => {
+    const sync = await store.syncIndexes(
+      'User',
+      [
+        { name: 'ag_id_username', keys: { username: 1 }, unique: true, sparse: true },
+        { name: 'ag_rel_tasks', keys: { tasks: 1 } },
+      ],
+      'ag_',
+    );
+    expect(sync).toEqual({ created: ['ag_rel_tasks'], dropped: ['ag_search_name'] });
+    expect(driver.dropIndex.mock.calls).toEqual([['ag_search_name']]);
+    expect(driver.createIndexes).toHaveBeenCalledWith([{ name: 'ag_rel_tasks', key: { tasks: 1 } }]);
+  });
+
+  it('sends unique and sparse with the index', async () => {
+    await store.syncIndexes('Team', [{ name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true }], 'ag_');
+    expect(connection.driverCollection('Team').createIndexes).toHaveBeenCalledWith([
+      { name: 'ag_id_code', key: { code: 1 }, unique: true, sparse: true },
+    ]);
+  });
+
+  it('tolerates an index that another instance dropped first', async () => {
+    driver.dropIndex.mockRejectedValueOnce(new MongoServerError({ message: 'index not found with name [ag_search_name]', code: 27 }));
+    await expect(store.syncIndexes('User', [], 'ag_')).resolves.toEqual({
+      created: [],
+      dropped: ['ag_id_username', 'ag_search_name'],
+    });
+  });
+
+  it('names the indexes when MongoDB refuses to create them', async () => {
+    driver.createIndexes.mockRejectedValueOnce(
+      new MongoServerError({ message: 'Index already exists with a different name: reporting_by_age', code: 85 }),
+    );
+    await expect(store.syncIndexes('User', [{ name: 'ag_search_age', keys: { age: -1 } }], 'ag_')).rejects.toThrow(
+      'creating indexes ag_search_age on User failed: Index already exists with a different name: reporting_by_age',
+    );
+  });
+
+  it('reports existing documents that break a new unique index as DuplicateKeyError', async () => {
+    driver.createIndexes.mockRejectedValueOnce(
+      new MongoServerError({ message: 'E11000 duplicate key error', code: 11000, keyValue: { email: 'a@example.com' } }),
+    );
+    await expect(
+      store.syncIndexes('User', [{ name: 'ag_id_email', keys: { email: 1 }, unique: true, sparse: true }], 'ag_'),
+    ).rejects.toEqual(new DuplicateKeyError('User', 'email', 'a@example.com'));
+  });
+
+  it('validates the specs before dropping anything', async () => {
+    await expect(store.syncIndexes('User', [{ name: 'email_1', keys: { email: 1 } }], 'ag_')).rejects.toThrow(
+      'index "email_1" does not start with the prefix "ag_"',
+    );
+    expect(driver.listIndexes).not.toHaveBeenCalled();
+    expect(driver.dropIndex).not.toHaveBeenCalled();
+  });
+
+  it('lists the indexes the port can express, without _id_', async () => {
+    await expect(store.listIndexes('User')).resolves.toEqual([
+      { name: 'ag_id_username', keys: { username: 1 }, unique: true, sparse: true },
+      { name: 'ag_search_name', keys: { name: 1 } },
+      { name: 'reporting_by_age', keys: { age: -1 } },
+    ]);
+  });
+
+  it('lists no indexes for a collection that does not exist yet', async () => {
+    connection.driverCollection('Nothing').listIndexes.mockReturnValue({
+      toArray: async () => {
+        throw new MongoServerError({ message: 'ns does not exist: app.Nothing', code: 26 });
+      },
+    });
+    await expect(store.listIndexes('Nothing')).resolves.toEqual([]);
+  });
+});
