@@ -1,0 +1,20 @@
+import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import type { RunningService } from './owner.js';
+
+/** An Apollo Gateway composing the demo's subgraphs (Federation v1, composed by introspection). */
+export async function startGateway(subgraphs: Array<{ name: string; url: string }>, port = 0): Promise<RunningService> {
+  const gateway = new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs }) });
+  const server = new ApolloServer({ gateway });
+  const { url } = await startStandaloneServer(server, { listen: { port, host: '127.0.0.1' } });
+  return { url, close: () => server.stop() };
+}
+
+if (require.main === module) {
+  const subgraphs = [
+    { name: 'astronauts', url: process.env.OWNER_URL ?? 'http://127.0.0.1:4001/' },
+    { name: 'missions', url: process.env.AUTOGRAPH_URL ?? 'http://127.0.0.1:8080/graphql' },
+  ];
+  startGateway(subgraphs, Number(process.env.PORT ?? 4000)).then(({ url }) => console.log(`gateway at ${url}`));
+}

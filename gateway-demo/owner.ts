@@ -1,0 +1,70 @@
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { randomUUID } from 'node:crypto';
+import gql from 'graphql-tag';
+
+/**
+ * The service that owns `Astronaut` in the demo: a small hand-written subgraph, as another team would
+ * write it. Autograph extends `Astronaut` with `missions`.
+ */
+
+interface Astronaut {
+  id: string;
+  name: string;
+  nationality?: string;
+  firstFlightYear?: number;
+}
+
+const typeDefs = gql`
+  type Astronaut @key(fields: "id") {
+    id: ID!
+    name: String!
+    nationality: String
+    firstFlightYear: Int
+  }
+
+  type Query {
+    astronaut(id: ID!): Astronaut
+    astronauts: [Astronaut!]!
+  }
+
+  type Mutation {
+    addAstronaut(name: String!, nationality: String, firstFlightYear: Int): Astronaut!
+  }
+`;
+
+export interface RunningService {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startOwnerService(port = 0): Promise<RunningService> {
+  const astronauts = new Map<string, Astronaut>();
+  const schema = buildSubgraphSchema({
+    typeDefs,
+    resolvers: {
+      Query: {
+        astronaut: (_: unknown, { id }: { id: string }) => astronauts.get(id) ?? null,
+        astronauts: () => [...astronauts.values()],
+      },
+      Mutation: {
+        addAstronaut: (_: unknown, input: Omit<Astronaut, 'id'>) => {
+          const astronaut = { id: randomUUID(), ...input };
+          astronauts.set(astronaut.id, astronaut);
+          return astronaut;
+        },
+      },
+      Astronaut: {
+        __resolveReference: (reference: { id: string }) => astronauts.get(reference.id) ?? null,
+      },
+    },
+  });
+  const server = new ApolloServer({ schema });
+  const { url } = await startStandaloneServer(server, { listen: { port, host: '127.0.0.1' } });
+  return { url, close: () => server.stop() };
+}
+
+if (require.main === module) {
+  startOwnerService(Number(process.env.PORT ?? 4001)).then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
+}

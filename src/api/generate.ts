@@ -1,0 +1,229 @@
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import {
+  hasFilterFields, inputFields, isCustomLogic, isKeptHere, isNumeric, orderableFields,
+  scalarOf, uniqueIdFields,
+} from './fields.js';
+import { names } from './names.js';
+import { filterFor } from './search-filters.js';
+
+/**
+ * SchemaModel → the SDL of the generated API (Dgraph's GraphQL shapes), and the federation view of it
+ * that `_service { sdl }` gives the gateway: the same SDL without the queries of extended types, which
+ * the gateway reaches through `_entities`.
+ */
+export interface GeneratedApi {
+  sdl: string;
+  gatewaySdl: string;
+}
+
+interface Operation {
+  sdl: string;
+  /** Left out of the gateway's view. */
+  localOnly: boolean;
+}
+
+export function generateApi(model: SchemaModel): GeneratedApi {
+  const blocks = new Map<string, string>();
+  const queries: Operation[] = [];
+  const mutations: Operation[] = [];
+
+  blocks.set('DateTime', 'scalar DateTime');
+  blocks.set('Int64', 'scalar Int64');
+  for (const enumModel of model.enums.values()) {
+    blocks.set(enumModel.name, `enum ${enumModel.name} {\n${enumModel.values.map((value) => `  ${value}`).join('\n')}\n}`);
+  }
+
+  for (const type of model.types.values()) {
+    addTypeBlocks(model, type, blocks);
+    queries.push(...queryOperations(model, type));
+    mutations.push(...mutationOperations(type));
+  }
+  for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
+  for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
+
+  const print = (includeLocalOnly: boolean): string => {
+    const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
+    return [...blocks.values(), rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
+      .filter((block) => block !== '')
+      .join('\n\n') + '\n';
+  };
+  return { sdl: print(true), gatewaySdl: print(false) };
+}
+
+function rootType(name: string, operations: Operation[]): string {
+  if (operations.length === 0) return '';
+  return `type ${name} {\n${operations.map((operation) => `  ${operation.sdl}`).join('\n')}\n}`;
+}
+
+function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, string>): void {
+  const T = type.name;
+  blocks.set(T, objectType(model, type));
+
+  const filterLines: string[] = [];
+  if (type.idField) filterLines.push('id: [ID!]');
+  for (const field of type.fields) {
+    if (!isKeptHere(model, type, field)) continue;
+    const fieldFilter = filterFor(field);
+    if (!fieldFilter) continue;
+    filterLines.push(`${field.name}: ${fieldFilter.typeName}`);
+    for (const [name, sdl] of fieldFilter.definitions) blocks.set(name, sdl);
+  }
+  const hasFields = hasFilterFields(model, type);
+  if (hasFields.length > 0) {
+    filterLines.push(`has: [${names.hasFilter(T)}]`);
+    blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => field.name)));
+  }
+  filterLines.push(`and: [${names.filter(T)}]`, `or: [${names.filter(T)}]`, `not: ${names.filter(T)}`);
+  blocks.set(names.filter(T), inputBlock(names.filter(T), filterLines));
+
+  const orderable = orderableFields(model, type);
+  if (orderable.length > 0) {
+    blocks.set(names.orderable(T), enumBlock(names.orderable(T), orderable.map((field) => field.name)));
+    blocks.set(names.order(T), inputBlock(names.order(T), [`asc: ${names.orderable(T)}`, `desc: ${names.orderable(T)}`, `then: ${names.order(T)}`]));
+  }
+
+  blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type));
+
+  const fields = inputFields(model, type);
+  if (type.kind === 'type') {
+    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map((field) => `${field.name}: ${inputTypeText(model, field, true)}`)));
+  }
+  const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
+  if (patchFields.length > 0) {
+    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, field, false)}`)));
+  }
+  const updateLines = [`filter: ${names.filter(T)}!`];
+  if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
+  blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines));
+  blocks.set(names.ref(T), refBlock(model, type, fields));
+
+  const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
+  if (type.kind === 'type') blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int']));
+  blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int']));
+  blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int']));
+}
+
+function objectType(model: SchemaModel, type: TypeModel): string {
+  const header = [type.kind === 'interface' ? 'interface' : 'type', type.name];
+  if (type.implements.length > 0) header.push('implements', type.implements.join(' & '));
+  if (type.key) header.push(`@key(fields: "${type.key}")`);
+  if (type.extended) header.push('@extends');
+  const lines: string[] = [];
+  for (const field of type.fields) {
+    lines.push(outputField(model, field));
+    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field)) {
+      lines.push(`${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`);
+    }
+  }
+  return describe(type.description, `${header.join(' ')} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`);
+}
+
+function outputField(model: SchemaModel, field: FieldModel): string {
+  let args = '';
+  if (isCustomLogic(field)) args = argumentList(field);
+  else if (field.of.kind === 'relation') {
+    args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
+  }
+  const directives: string[] = [];
+  if (field.external) directives.push('@external');
+  if (field.provides) directives.push(`@provides(fields: "${field.provides.join(' ')}")`);
+  if (field.requires) directives.push(`@requires(fields: "${field.requires.join(' ')}")`);
+  const line = `${field.name}${args}: ${field.typeText}${directives.map((directive) => ` ${directive}`).join('')}`;
+  return field.description ? `${JSON.stringify(field.description)} ${line}` : line;
+}
+
+function listArgs(model: SchemaModel, target: string): string {
+  const targetType = model.types.get(target);
+  const order = targetType && orderableFields(model, targetType).length > 0 ? `, order: ${names.order(target)}` : '';
+  return `(filter: ${names.filter(target)}${order}, first: Int, offset: Int)`;
+}
+
+function argumentList(field: FieldModel): string {
+  if (field.args.length === 0) return '';
+  return `(${field.args.map((arg) => `${arg.name}: ${arg.typeText}`).join(', ')})`;
+}
+
+/** The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs. */
+function inputTypeText(model: SchemaModel, field: FieldModel, required: boolean): string {
+  const named = field.of.kind === 'relation' ? names.ref(field.of.target) : field.namedType;
+  let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
+  if (required && field.nonNull) text += '!';
+  return text;
+}
+
+function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[]): string {
+  const lines: string[] = [];
+  if (type.idField) lines.push('id: ID');
+  if (type.kind === 'type') {
+    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, field, false)}`);
+  } else {
+    for (const field of uniqueIdFields(type)) lines.push(`${field.name}: ${field.namedType}`);
+  }
+  return inputBlock(names.ref(type.name), lines.length > 0 ? lines : ['id: ID']);
+}
+
+function aggregateResultBlock(model: SchemaModel, type: TypeModel): string {
+  const lines = ['count: Int'];
+  for (const field of orderableFields(model, type)) {
+    const scalar = scalarOf(field);
+    lines.push(`${field.name}Min: ${scalar}`, `${field.name}Max: ${scalar}`);
+    if (isNumeric(field)) lines.push(`${field.name}Sum: ${scalar}`, `${field.name}Avg: Float`);
+  }
+  return objectBlock(names.aggregateResult(type.name), lines);
+}
+
+function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
+  const T = type.name;
+  const localOnly = type.extended;
+  const operations: Operation[] = [];
+  const getArgs = getArguments(type);
+  if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}`, localOnly });
+  const order = `, order: ${names.order(T)}`;
+  operations.push(
+    { sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]`, localOnly },
+    { sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}`, localOnly },
+  );
+  return operations;
+}
+
+/** `getT(id: ID!)`, or with `@id` fields every key optional (exactly one must be given at run time). */
+function getArguments(type: TypeModel): string | undefined {
+  const keys: string[] = [];
+  if (type.idField) keys.push('id: ID');
+  for (const field of uniqueIdFields(type)) if (!field.isIdField) keys.push(`${field.name}: ${field.namedType}`);
+  if (keys.length === 0) return undefined;
+  return keys.length === 1 ? `${keys[0]}!` : keys.join(', ');
+}
+
+function mutationOperations(type: TypeModel): Operation[] {
+  const T = type.name;
+  const operations: Operation[] = [];
+  if (type.kind === 'type') {
+    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}`, localOnly: false });
+  }
+  operations.push(
+    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}`, localOnly: false },
+    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}`, localOnly: false },
+  );
+  return operations;
+}
+
+function customOperation(field: FieldModel): string {
+  return `${field.name}${argumentList(field)}: ${field.typeText}`;
+}
+
+function inputBlock(name: string, lines: string[]): string {
+  return `input ${name} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
+}
+
+function objectBlock(name: string, lines: string[]): string {
+  return `type ${name} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
+}
+
+function enumBlock(name: string, values: string[]): string {
+  return `enum ${name} {\n${values.map((value) => `  ${value}`).join('\n')}\n}`;
+}
+
+function describe(description: string | undefined, block: string): string {
+  return description ? `${JSON.stringify(description)}\n${block}` : block;
+}

@@ -1,0 +1,3 @@
+export { generateApi, type GeneratedApi } from './generate.js';
+export { names, type OperationKind } from './names.js';
+export * from './fields.js';

@@ -1,0 +1,35 @@
+import type DataLoader from 'dataloader';
+import type { Logger } from 'pino';
+import type { Store } from '../store/port.js';
+
+/** Long-lived dependencies of the resolvers, shared by every request. */
+export interface ResolverServices {
+  store: Store;
+  logger?: Logger;
+}
+
+export interface IncomingRequest {
+  headers: Record<string, string | undefined>;
+}
+
+/** Per-request state: the caller's headers and the batching loaders of this request only. */
+export interface RequestContext {
+  headers: Record<string, string | undefined>;
+  /** Keyed by relation and arguments; a loader never outlives its request, so it never serves stale data. */
+  loaders: Map<string, DataLoader<unknown, unknown>>;
+}
+
+/** The server's per-request context factory; `services` are the same for every request. */
+export function createRequestContext(_services: ResolverServices, request: IncomingRequest): RequestContext {
+  return { headers: request.headers, loaders: new Map() };
+}
+
+/** The loader for `key`, created on first use within this request. */
+export function loaderFor<K, V>(context: RequestContext, key: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
+  let loader = context.loaders.get(key) as DataLoader<K, V> | undefined;
+  if (!loader) {
+    loader = create();
+    context.loaders.set(key, loader as DataLoader<unknown, unknown>);
+  }
+  return loader;
+}

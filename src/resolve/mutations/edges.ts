@@ -1,0 +1,75 @@
+import type { FieldModel, SchemaModel } from '../../sdl/model.js';
+import type { Store, Transaction } from '../../store/port.js';
+
+/**
+ * Edge writes. An edge lives on exactly one side (the field with `storedHere`); its partner is derived
+ * by query. So linking from the derived side writes the partner's stored field, and a one-to-one edge
+ * first detaches whoever held the target before.
+ */
+
+interface Edge {
+  /** Type whose documents hold the edge. */
+  holderType: string;
+  holderField: FieldModel;
+  holderId: string;
+  targetId: string;
+}
+
+function storedEdge(model: SchemaModel, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Edge {
+  if (field.storedHere !== false) return { holderType: ownerType, holderField: field, holderId: ownerId, targetId };
+  const inverse = field.inverse;
+  const holder = inverse ? model.types.get(inverse.type)?.fieldsByName.get(inverse.field) : undefined;
+  if (!inverse || !holder) throw new Error(`${ownerType}.${field.name} is derived but has no stored inverse`);
+  return { holderType: inverse.type, holderField: holder, holderId: targetId, targetId: ownerId };
+}
+
+/** The stored partner of a single-valued derived side is single too: one-to-one. */
+function isOneToOne(model: SchemaModel, edge: Edge): boolean {
+  if (edge.holderField.list || !edge.holderField.inverse) return false;
+  const partner = model.types.get(edge.holderField.inverse.type)?.fieldsByName.get(edge.holderField.inverse.field);
+  return partner !== undefined && !partner.list;
+}
+
+export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Promise<void> {
+  const edge = storedEdge(model, ownerType, field, ownerId, targetId);
+  const collection = store.collection(edge.holderType);
+  const name = edge.holderField.name;
+  if (edge.holderField.list) {
+    await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, tx);
+    return;
+  }
+  if (isOneToOne(model, edge)) {
+    await collection.updateMany({ [name]: edge.targetId, _id: { $ne: edge.holderId } }, { $unset: { [name]: '' } }, tx);
+  }
+  await collection.updateMany({ _id: edge.holderId }, { $set: { [name]: edge.targetId } }, tx);
+}
+
+export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Promise<void> {
+  const edge = storedEdge(model, ownerType, field, ownerId, targetId);
+  const collection = store.collection(edge.holderType);
+  const name = edge.holderField.name;
+  if (edge.holderField.list) {
+    await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, tx);
+  } else {
+    await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, tx);
+  }
+}
+
+/** After deleting objects of `typeName`, no stored edge may point at them. */
+export async function detachDeleted(model: SchemaModel, store: Store, tx: Transaction, typeName: string, ids: string[]): Promise<void> {
+  const deletedType = model.types.get(typeName);
+  const targets = new Set([typeName, ...(deletedType?.implements ?? [])]);
+  for (const type of model.types.values()) {
+    if (type.kind !== 'type') continue;
+    for (const field of type.fields) {
+      if (field.of.kind !== 'relation' || field.storedHere === false || !targets.has(field.of.target)) continue;
+      if (field.lambda || field.custom) continue;
+      const collection = store.collection(type.name);
+      if (field.list) {
+        await collection.updateMany({ [field.name]: { $in: ids } }, { $pull: { [field.name]: { $in: ids } } }, tx);
+      } else {
+        await collection.updateMany({ [field.name]: { $in: ids } }, { $unset: { [field.name]: '' } }, tx);
+      }
+    }
+  }
+}

@@ -1,0 +1,218 @@
+import { GraphQLError } from 'graphql';
+import { ObjectId } from 'mongodb';
+import { concreteTypesOf, isKeptHere } from '../../api/fields.js';
+import { searchFieldsFor } from '../../query/text-index.js';
+import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
+import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
+import { linkEdge, unlinkEdge } from './edges.js';
+
+/** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
+export interface Write {
+  model: SchemaModel;
+  store: Store;
+  tx: Transaction;
+  created: number;
+}
+
+type Input = Record<string, unknown>;
+
+export function typeOf(model: SchemaModel, typeName: string): TypeModel {
+  const type = model.types.get(typeName);
+  if (!type) throw new GraphQLError(`Unknown type ${typeName}`);
+  return type;
+}
+
+/** Dgraph's wording, so clients moving over keep matching on it. */
+export function duplicateError(typeName: string, field: string, value: unknown): GraphQLError {
+  return new GraphQLError(`id ${String(value)} already exists for field ${field} inside type ${typeName}`, {
+    extensions: { code: 'DUPLICATE_ID', type: typeName, field, value },
+  });
+}
+
+function keyFieldName(type: TypeModel): string {
+  return type.key ?? type.idField?.name ?? 'id';
+}
+
+/** Writes a DuplicateKeyError from the store as the GraphQL error a client expects. */
+export function asDuplicateError(error: unknown, type: TypeModel): unknown {
+  if (!(error instanceof DuplicateKeyError)) return error;
+  return duplicateError(type.name, error.field === '_id' ? keyFieldName(type) : error.field, error.value);
+}
+
+function relationFields(model: SchemaModel, type: TypeModel, input: Input): Array<[FieldModel, Input[]]> {
+  const relations: Array<[FieldModel, Input[]]> = [];
+  for (const field of type.fields) {
+    const value = input[field.name];
+    if (field.of.kind !== 'relation' || value === undefined || value === null || !isKeptHere(model, type, field)) continue;
+    const refs = (Array.isArray(value) ? value : [value]).filter((ref): ref is Input => ref !== null);
+    relations.push([field, refs]);
+  }
+  return relations;
+}
+
+/** Scalar and enum values of an input, ready to store: nulls mean "remove". */
+function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set: Input; unset: string[] } {
+  const set: Input = {};
+  const unset: string[] = [];
+  for (const field of type.fields) {
+    if (field.of.kind === 'relation' || field.isIdField || !isKeptHere(model, type, field) || !(field.name in input)) continue;
+    const value = input[field.name];
+    if (value === null || value === undefined) unset.push(field.name);
+    else set[field.name] = value;
+  }
+  for (const [name, tokens] of Object.entries(searchFieldsFor(type, { ...set, ...Object.fromEntries(unset.map((name) => [name, null])) }))) {
+    if (tokens === undefined) unset.push(name);
+    else set[name] = tokens;
+  }
+  return { set, unset };
+}
+
+async function findExisting(write: Write, type: TypeModel, input: Input): Promise<{ id: string; field: string; value: unknown } | undefined> {
+  const collection = write.store.collection(type.name);
+  if (type.extended) {
+    const key = input[keyFieldName(type)];
+    const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, write.tx);
+    return found ? { id: found._id, field: keyFieldName(type), value: key } : undefined;
+  }
+  for (const field of type.fields) {
+    if (!field.isUniqueId || field.isIdField) continue;
+    const value = input[field.name];
+    if (value === undefined || value === null) continue;
+    const [found] = await collection.find({ [field.name]: value }, { limit: 1 }, write.tx);
+    if (found) return { id: found._id, field: field.name, value };
+  }
+  return undefined;
+}
+
+function newId(type: TypeModel, input: Input): string {
+  if (!type.extended) return new ObjectId().toHexString();
+  const key = input[keyFieldName(type)];
+  if (key === undefined || key === null || key === '') {
+    throw new GraphQLError(`${type.name} is owned by another service: give its key ${keyFieldName(type)} (the owner's id)`);
+  }
+  return String(key);
+}
+
+/**
+ * Creates an object from an Add input (nested objects included) and returns its id. With `upsert`, an
+ * object with the same `@id` (or key) is updated instead.
+ */
+export async function createObject(write: Write, typeName: string, input: Input, upsert: boolean): Promise<string> {
+  const type = typeOf(write.model, typeName);
+  if (type.kind !== 'type') throw new GraphQLError(`${typeName} is an interface: add one of its implementing types`);
+  const existing = await findExisting(write, type, input);
+  if (existing) {
+    if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
+    await patchObject(write, type, existing.id, input, {});
+    return existing.id;
+  }
+
+  const id = newId(type, input);
+  const { set } = scalarValues(write.model, type, input);
+  const document: StoredDocument = { _id: id, ...set };
+  const deferredLinks: Array<[FieldModel, string]> = [];
+  for (const [field, refs] of relationFields(write.model, type, input)) {
+    const targetIds: string[] = [];
+    for (const ref of refs) targetIds.push(await resolveRef(write, field.namedType, ref));
+    if (field.storedHere !== false && (field.list || !isOneToOneHolder(write.model, field))) {
+      document[field.name] = field.list ? [...new Set(targetIds)] : targetIds[0];
+    } else {
+      targetIds.forEach((targetId) => deferredLinks.push([field, targetId]));
+    }
+  }
+  try {
+    await write.store.collection(type.name).insertMany([document], write.tx);
+  } catch (error) {
+    throw asDuplicateError(error, type);
+  }
+  write.created += 1;
+  for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
+  return id;
+}
+
+function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
+  if (field.list || !field.inverse) return false;
+  const partner = model.types.get(field.inverse.type)?.fieldsByName.get(field.inverse.field);
+  return partner !== undefined && !partner.list;
+}
+
+/**
+ * A Ref input names an existing object (by `id`, or by an `@id`/key value that exists) or describes a
+ * new one to create.
+ */
+export async function resolveRef(write: Write, targetTypeName: string, ref: Input): Promise<string> {
+  const candidates = concreteTypesOf(write.model, targetTypeName);
+  const id = ref.id;
+  if (typeof id === 'string') {
+    for (const type of candidates) {
+      const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, write.tx);
+      if (found) return found._id;
+    }
+    const target = write.model.types.get(targetTypeName);
+    if (!target?.extended) throw new GraphQLError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
+  }
+  const [type] = candidates;
+  if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
+    throw new GraphQLError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
+  }
+  const existing = await findExisting(write, type, ref);
+  if (existing) return existing.id;
+  return createObject(write, type.name, ref, false);
+}
+
+/** Applies `set` then `remove` (Update input semantics) to one object. */
+export async function patchObject(write: Write, type: TypeModel, id: string, set: Input, remove: Input): Promise<void> {
+  const collection = write.store.collection(type.name);
+  const values = scalarValues(write.model, type, set);
+  const update: Record<string, Record<string, unknown>> = {};
+  if (Object.keys(values.set).length > 0) update.$set = values.set;
+  if (values.unset.length > 0) update.$unset = Object.fromEntries(values.unset.map((name) => [name, '']));
+  if (Object.keys(update).length > 0) {
+    try {
+      await collection.updateMany({ _id: id }, update, write.tx);
+    } catch (error) {
+      throw asDuplicateError(error, type);
+    }
+  }
+  // Linking a single-valued edge replaces the previous one (a `$set` on the holder), so no unlink first.
+  for (const [field, refs] of relationFields(write.model, type, set)) {
+    for (const ref of refs) {
+      await linkEdge(write.model, write.store, write.tx, type.name, field, id, await resolveRef(write, field.namedType, ref));
+    }
+  }
+  await removeValues(write, type, id, remove);
+}
+
+async function removeValues(write: Write, type: TypeModel, id: string, remove: Input): Promise<void> {
+  const collection = write.store.collection(type.name);
+  for (const field of type.fields) {
+    if (!(field.name in remove) || !isKeptHere(write.model, type, field) || field.isIdField) continue;
+    const value = remove[field.name];
+    if (field.of.kind === 'relation') {
+      const refs = (Array.isArray(value) ? value : [value]).filter((ref): ref is Input => ref !== null && ref !== undefined);
+      for (const ref of refs) {
+        const targetId = await existingRefId(write, field.namedType, ref);
+        if (targetId) await unlinkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
+      }
+      continue;
+    }
+    // A scalar is removed when the given value is the stored one (or null is given); list items are pulled.
+    if (field.list && Array.isArray(value)) {
+      await collection.updateMany({ _id: id }, { $pull: { [field.name]: { $in: value } } }, write.tx);
+    } else {
+      const matching = value === null ? { _id: id } : { _id: id, [field.name]: value };
+      const derived = Object.keys(searchFieldsFor(type, { [field.name]: null }));
+      const unset = Object.fromEntries([field.name, ...derived].map((name) => [name, '']));
+      await collection.updateMany(matching, { $unset: unset }, write.tx);
+    }
+  }
+}
+
+async function existingRefId(write: Write, targetTypeName: string, ref: Input): Promise<string | undefined> {
+  if (typeof ref.id === 'string') return ref.id;
+  for (const type of concreteTypesOf(write.model, targetTypeName)) {
+    const existing = await findExisting(write, type, ref);
+    if (existing) return existing.id;
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+import { concreteTypesOf } from '../../api/fields.js';
+import { compileFilter } from '../../query/filter.js';
+import type { SchemaModel } from '../../sdl/model.js';
+import type { Store, Transaction } from '../../store/port.js';
+import { runPlan } from '../read.js';
+import { detachDeleted } from './edges.js';
+import { createObject, patchObject, typeOf, type Write } from './objects.js';
+
+/** Mutations run each as one store transaction: all inputs are written, or none. */
+
+export interface MutationOutcome {
+  /** Objects the payload lists, per concrete type. */
+  ids: Map<string, string[]>;
+  numUids: number;
+}
+
+async function inTransaction(model: SchemaModel, store: Store, work: (write: Write) => Promise<Map<string, string[]>>): Promise<MutationOutcome> {
+  return store.transaction(async (tx) => {
+    const write: Write = { model, store, tx, created: 0 };
+    const ids = await work(write);
+    return { ids, numUids: write.created };
+  });
+}
+
+export function addObjects(model: SchemaModel, store: Store, typeName: string, inputs: Record<string, unknown>[], upsert: boolean): Promise<MutationOutcome> {
+  return inTransaction(model, store, async (write) => {
+    const ids: string[] = [];
+    for (const input of inputs) ids.push(await createObject(write, typeName, input, upsert));
+    return new Map([[typeName, [...new Set(ids)]]]);
+  });
+}
+
+/** The ids `filter` selects in each concrete type, read inside the transaction. */
+async function matchingIds(write: Write, typeName: string, filter: Record<string, unknown> | null | undefined): Promise<Map<string, string[]>> {
+  const matches = new Map<string, string[]>();
+  for (const type of concreteTypesOf(write.model, typeName)) {
+    const documents = await runPlan(write.store.collection(type.name), compileFilter(write.model, type.name, filter), { _id: 1 }, 0, undefined, write.tx);
+    matches.set(type.name, documents.map((document) => document._id));
+  }
+  return matches;
+}
+
+export async function updateObjects(model: SchemaModel, store: Store, typeName: string, input: { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null }): Promise<MutationOutcome> {
+  const outcome = await inTransaction(model, store, async (write) => {
+    const matches = await matchingIds(write, typeName, input.filter);
+    for (const [concrete, ids] of matches) {
+      const type = typeOf(model, concrete);
+      for (const id of ids) await patchObject(write, type, id, input.set ?? {}, input.remove ?? {});
+    }
+    return matches;
+  });
+  const updated = [...outcome.ids.values()].reduce((sum, ids) => sum + ids.length, 0);
+  return { ids: outcome.ids, numUids: updated };
+}
+
+export async function deleteObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown>, beforeDelete: (ids: Map<string, string[]>, tx: Transaction) => Promise<void>): Promise<MutationOutcome> {
+  const outcome = await inTransaction(model, store, async (write) => {
+    const matches = await matchingIds(write, typeName, filter);
+    await beforeDelete(matches, write.tx);
+    for (const [concrete, ids] of matches) {
+      if (ids.length === 0) continue;
+      await store.collection(concrete).deleteMany({ _id: { $in: ids } }, write.tx);
+      await detachDeleted(model, store, write.tx, concrete, ids);
+    }
+    return matches;
+  });
+  const deleted = [...outcome.ids.values()].reduce((sum, ids) => sum + ids.length, 0);
+  return { ids: outcome.ids, numUids: deleted };
+}

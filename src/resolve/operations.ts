@@ -1,0 +1,80 @@
+import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { names } from '../api/names.js';
+import { uniqueIdFields } from '../api/fields.js';
+import type { SchemaModel, TypeModel } from '../sdl/model.js';
+import type { Store } from '../store/port.js';
+import type { RequestContext } from './context.js';
+import { addObjects, deleteObjects, updateObjects, type MutationOutcome } from './mutations/run.js';
+import { aggregateObjects, findObjects, type GraphObject, type ListArgs } from './read.js';
+import { selectedFieldNames, selectionsOf } from './selections.js';
+
+type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
+
+/** What a mutation resolver hands to its payload type's field resolvers. */
+export interface Payload {
+  typeName: string;
+  outcome: MutationOutcome;
+  /** Delete payloads: the deleted objects, read before deletion, per response key of the list field. */
+  deleted?: Map<string, GraphObject[]>;
+  msg?: string;
+}
+
+function allIds(outcome: MutationOutcome): string[] {
+  return [...outcome.ids.values()].flat();
+}
+
+/** `getT(id)` or `getT(<@id field>: value)`: exactly one key. */
+function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<string, unknown> {
+  const given = Object.entries(args).filter(([, value]) => value !== null && value !== undefined);
+  if (given.length !== 1) {
+    const keys = [type.idField ? 'id' : undefined, ...uniqueIdFields(type).filter((field) => !field.isIdField).map((field) => field.name)].filter(Boolean);
+    throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  const [[name, value]] = given;
+  return name === 'id' ? { _id: value } : { [name]: value };
+}
+
+export function queryResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
+  const T = type.name;
+  return {
+    [names.get(T)]: async (_root, args) => {
+      const [found] = await findObjects(model, store, T, { first: 1 }, getConstraint(type, args));
+      return found ?? null;
+    },
+    [names.query(T)]: (_root, args: ListArgs) => findObjects(model, store, T, args),
+    [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, _context, info) =>
+      aggregateObjects(model, store, T, args.filter, selectedFieldNames(info)),
+  };
+}
+
+export function mutationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
+  const T = type.name;
+  const resolvers: Record<string, Resolver> = {
+    [names.update(T)]: async (_root, args): Promise<Payload> => ({ typeName: T, outcome: await updateObjects(model, store, T, args.input) }),
+    [names.delete(T)]: async (_root, args, _context, info): Promise<Payload> => {
+      const deleted = new Map<string, GraphObject[]>();
+      const outcome = await deleteObjects(model, store, T, args.filter, async (ids, tx) => {
+        const constraint = { _id: { $in: [...ids.values()].flat() } };
+        for (const selection of selectionsOf(info, names.payloadField(T))) {
+          deleted.set(selection.responseKey, await findObjects(model, store, T, selection.args, constraint, tx));
+        }
+      });
+      return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
+    },
+  };
+  if (type.kind === 'type') {
+    resolvers[names.add(T)] = async (_root, args): Promise<Payload> => ({
+      typeName: T,
+      outcome: await addObjects(model, store, T, args.input, args.upsert === true),
+    });
+  }
+  return resolvers;
+}
+
+/** The list field of Add/Update/Delete payloads (`task(filter, order, first, offset)`). */
+export function payloadListResolver(model: SchemaModel, store: Store): Resolver {
+  return async (payload: Payload, args: ListArgs, _context, info) => {
+    if (payload.deleted) return payload.deleted.get(info.path.key as string) ?? [];
+    return findObjects(model, store, payload.typeName, args, { _id: { $in: allIds(payload.outcome) } });
+  };
+}

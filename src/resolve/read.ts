@@ -1,0 +1,86 @@
+import { concreteTypesOf } from '../api/fields.js';
+import { compileAggregate, readAggregateResult } from '../query/aggregate.js';
+import { compileFilter, stripTemporaryFields, type FilterPlan } from '../query/filter.js';
+import { compileOrder } from '../query/order.js';
+import { compilePage } from '../query/pagination.js';
+import type { SchemaModel } from '../sdl/model.js';
+import type { Collection, Filter, SortSpec, Store, StoredDocument, Transaction } from '../store/port.js';
+import { compareBySort } from '../query/sort-compare.js';
+
+/** A stored document handed to GraphQL, tagged with its concrete type (interfaces need it). */
+export type GraphObject = StoredDocument & { __typename: string };
+
+export interface ListArgs {
+  filter?: Record<string, unknown> | null;
+  order?: Record<string, unknown> | null;
+  first?: number | null;
+  offset?: number | null;
+}
+
+/** Adds a constraint (e.g. "related to these parents", or an auth rule) to a compiled filter. */
+export function constrain(plan: FilterPlan, constraint: Filter | undefined): FilterPlan {
+  if (!constraint || Object.keys(constraint).length === 0) return plan;
+  if (Object.keys(plan.match).length === 0) return { lookups: plan.lookups, match: constraint };
+  return { lookups: plan.lookups, match: { $and: [plan.match, constraint] } };
+}
+
+/** One store call: `find` for plain filters, an aggregation when the filter needs other collections. */
+export async function runPlan(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
+  if (plan.lookups.length === 0) return collection.find(plan.match, { sort, skip, limit }, tx);
+  const pipeline: Record<string, unknown>[] = [...plan.lookups, { $match: plan.match }, { $sort: sort }];
+  if (skip > 0) pipeline.push({ $skip: skip });
+  if (limit !== undefined) pipeline.push({ $limit: limit });
+  const rows = await collection.aggregate(pipeline, tx);
+  return rows.map((row) => stripTemporaryFields(row) as StoredDocument);
+}
+
+function tag(documents: StoredDocument[], typeName: string): GraphObject[] {
+  return documents.map((document) => ({ ...document, __typename: typeName }));
+}
+
+export interface Selection {
+  filter?: Record<string, unknown> | null;
+  sort: SortSpec;
+  skip: number;
+  /** Undefined: every match (relation loaders page per parent themselves). */
+  limit?: number;
+}
+
+/**
+ * Filter, order and page over a type or an interface. An interface spans the collections of its
+ * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
+ * the result is the same as over one collection.
+ */
+export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction): Promise<GraphObject[]> {
+  const { filter, sort, skip, limit } = selection;
+  const types = concreteTypesOf(model, typeName);
+  if (types.length === 1) {
+    const [type] = types;
+    const plan = constrain(compileFilter(model, type.name, filter), constraint);
+    return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
+  }
+  const pages = await Promise.all(types.map(async (type) => {
+    const plan = constrain(compileFilter(model, type.name, filter), constraint);
+    return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
+  }));
+  const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
+  return merged.slice(skip, limit === undefined ? undefined : skip + limit);
+}
+
+/** `queryT(filter, order, first, offset)` semantics, with the documented default and maximum page size. */
+export function findObjects(model: SchemaModel, store: Store, typeName: string, args: ListArgs, constraint?: Filter, tx?: Transaction): Promise<GraphObject[]> {
+  const sort = compileOrder(model, typeName, args.order ?? undefined);
+  const { skip, limit } = compilePage({ first: args.first ?? undefined, offset: args.offset ?? undefined });
+  return selectObjects(model, store, typeName, { filter: args.filter, sort, skip, limit }, constraint, tx);
+}
+
+/** `aggregateT`: one pipeline; an interface unions its implementing types' collections into it. */
+export async function aggregateObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter): Promise<Record<string, unknown>> {
+  const [first, ...others] = concreteTypesOf(model, typeName);
+  if (!first) return readAggregateResult([], requested);
+  const plan = constrain(compileFilter(model, first.name, filter), constraint);
+  const pipeline = compileAggregate(model, first.name, plan, requested);
+  const unions = others.map((type) => ({ $unionWith: { coll: type.name, pipeline: [] } }));
+  const rows = await store.collection(first.name).aggregate([...unions, ...pipeline]);
+  return readAggregateResult(rows, requested);
+}

@@ -1,0 +1,90 @@
+import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
+import { isCustomLogic } from '../api/fields.js';
+import { names } from '../api/names.js';
+import { compilePage } from '../query/pagination.js';
+import {
+  childIdsByParent, derivedRelationPipeline, pagePerParent, readGroupedRelation, readRelationAggregates,
+  relationAggregatePipeline, storedRelationQueries, type RelationArgs,
+} from '../query/relations.js';
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import type { Store, StoredDocument } from '../store/port.js';
+import { loaderFor, type RequestContext } from './context.js';
+import { runPlan, type GraphObject } from './read.js';
+import { selectedFieldNames } from './selections.js';
+
+/**
+ * Relation fields load one level at a time: all parents at a level ask one DataLoader, which makes one
+ * store call (per target collection) for all of them. A query's store round trips are therefore bounded
+ * by its depth, never by how many objects it returns.
+ */
+
+function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unknown): string {
+  return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
+}
+
+function tag(documents: StoredDocument[], typeName: string): GraphObject[] {
+  return documents.map((document) => ({ ...document, __typename: typeName }));
+}
+
+/** The parents hold the child ids: one `$in` read of the children for the whole level. */
+function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+  return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
+    const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
+      const queries = storedRelationQueries(model, type.name, field.name, parents, args);
+      const children = (await Promise.all(queries.map(async (query) =>
+        tag(await runPlan(store.collection(query.collection), query.plan, query.sort, 0, undefined), query.collection)))).flat();
+      if (!field.list) {
+        const byId = new Map(children.map((child) => [child._id, child]));
+        return parents.map((one) => {
+          const child = byId.get(String(one[field.name]));
+          return child ? [child] : [];
+        });
+      }
+      const sort = queries[0]?.sort ?? { _id: 1 };
+      const pages = pagePerParent(childIdsByParent(field, parents), children, sort, compilePage(args));
+      return parents.map((one) => (pages.get(one._id) ?? []) as GraphObject[]);
+    }, { cacheKeyFn: (one) => one._id }));
+    const children = await loader.load(parent);
+    return field.list ? children : children[0] ?? null;
+  };
+}
+
+/** The partner type stores the edge: one grouped pipeline over the children of all parents. */
+function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+  return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
+    const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+      const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args);
+      const grouped = readGroupedRelation(await store.collection(collection).aggregate(pipeline), parentIds);
+      return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
+    }));
+    const children = await loader.load(parent._id);
+    return field.list ? children : children[0] ?? null;
+  };
+}
+
+/** `<field>Aggregate(filter)`: one pipeline for every parent of the level. */
+function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+  return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
+    const requested = selectedFieldNames(info);
+    const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<string, Record<string, unknown>>(async (parentIds) => {
+      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parentIds, args.filter, requested);
+      const results = readRelationAggregates(await store.collection(collection).aggregate(pipeline), parentIds, requested);
+      return parentIds.map((id) => results.get(id) ?? {});
+    }));
+    return loader.load(parent._id);
+  };
+}
+
+export function relationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, unknown> {
+  const resolvers: Record<string, unknown> = {};
+  if (type.kind !== 'type') return resolvers;
+  for (const field of type.fields) {
+    if (field.of.kind !== 'relation' || isCustomLogic(field)) continue;
+    resolvers[field.name] = field.storedHere === false
+      ? derivedRelation(model, store, type, field)
+      : storedRelation(model, store, type, field);
+    if (field.list) resolvers[names.relationAggregate(field.name)] = relationAggregate(model, store, type, field);
+  }
+  return resolvers;
+}

@@ -1,0 +1,52 @@
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+
+/**
+ * `DateTime` travels as an RFC 3339 string and is stored as `Date#toISOString()` (UTC), so that string
+ * order is time order on every backend. `Int64` travels as a JSON number or a numeric string.
+ */
+
+function toIsoDateTime(value: unknown): string {
+  if (typeof value !== 'string' && !(value instanceof Date)) {
+    throw new GraphQLError(`DateTime must be a string like "2026-01-31T12:00:00Z", got ${JSON.stringify(value)}`);
+  }
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new GraphQLError(`DateTime cannot represent ${JSON.stringify(value)}: not an RFC 3339 date-time`);
+  }
+  return date.toISOString();
+}
+
+export const DateTimeScalar = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'An RFC 3339 date-time, e.g. "2026-01-31T12:00:00Z"; returned in UTC.',
+  serialize: toIsoDateTime,
+  parseValue: toIsoDateTime,
+  parseLiteral(node: ValueNode) {
+    if (node.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string literal', { nodes: node });
+    return toIsoDateTime(node.value);
+  },
+});
+
+function toInt64(value: unknown): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number)) {
+    throw new GraphQLError(`Int64 cannot represent ${JSON.stringify(value)}: not an integer`);
+  }
+  if (!Number.isSafeInteger(number)) {
+    throw new GraphQLError(`Int64 value ${JSON.stringify(value)} is outside ±2^53-1, the range kept exactly`);
+  }
+  return number;
+}
+
+export const Int64Scalar = new GraphQLScalarType({
+  name: 'Int64',
+  description: 'A 64-bit integer, given as a number or a numeric string; exact within ±2^53-1.',
+  serialize: toInt64,
+  parseValue: toInt64,
+  parseLiteral(node: ValueNode) {
+    if (node.kind !== Kind.INT && node.kind !== Kind.STRING) {
+      throw new GraphQLError('Int64 must be an integer or a numeric string', { nodes: node });
+    }
+    return toInt64(node.value);
+  },
+});
