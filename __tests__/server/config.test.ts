@@ -1,0 +1,84 @@
+import { ConfigError, helpText, parseCommandLine, type ServerConfig } from '../../src/server/config';
+
+function run(argv: string[], env: Record<string, string | undefined> = {}): ServerConfig {
+  const parsed = parseCommandLine(argv, env);
+  if (parsed.kind !== 'run') throw new Error(`expected a run config, got ${parsed.kind}`);
+  return parsed.config;
+}
+
+function errorOf(argv: string[], env: Record<string, string | undefined> = {}): string {
+  try {
+    parseCommandLine(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseCommandLine', () => {
+  it('uses the defaults when nothing is given', () => {
+    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info' });
+  });
+
+  it('reads every flag, in both "--flag value" and "--flag=value" forms', () => {
+    expect(
+      run([
+        '--port', '4001', '--host=0.0.0.0', '--data', '/tmp/x', '--schema=schema.graphql',
+        '--mongo', 'mongodb://db:27017/app', '--admin-token', 's3cret', '--log-level=debug',
+      ]),
+    ).toEqual({
+      port: 4001,
+      host: '0.0.0.0',
+      dataDir: '/tmp/x',
+      schemaFile: 'schema.graphql',
+      mongoUri: 'mongodb://db:27017/app',
+      adminToken: 's3cret',
+      logLevel: 'debug',
+    });
+  });
+
+  it('reads the environment equivalents', () => {
+    expect(
+      run([], {
+        PORT: '0', HOST: '::1', DATA_DIR: 'd', SCHEMA_FILE: 's.graphql',
+        MONGODB_URI: 'mongodb+srv://cluster.example.net', ADMIN_TOKEN: 't', LOG_LEVEL: 'warn',
+      }),
+    ).toEqual({
+      port: 0, host: '::1', dataDir: 'd', schemaFile: 's.graphql',
+      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn',
+    });
+  });
+
+  it('lets a flag win over its environment variable, and treats an empty variable as unset', () => {
+    expect(run(['--port', '5000'], { PORT: '6000', HOST: '' })).toMatchObject({ port: 5000, host: '127.0.0.1' });
+  });
+
+  it('answers help for --help and -h, whatever else is given', () => {
+    expect(parseCommandLine(['--port', 'x', '--help'], {})).toEqual({ kind: 'help' });
+    expect(parseCommandLine(['-h'], {})).toEqual({ kind: 'help' });
+    expect(helpText()).toMatch(/--data DIR .*\[DATA_DIR\]/);
+  });
+
+  it.each([
+    [['--prot', '1'], 'unknown option --prot (see --help)'],
+    [['serve'], 'unexpected argument "serve": options start with -- (see --help)'],
+    [['--port'], '--port needs a value: --port N'],
+    [['--port', '--host', 'x'], '--port needs a value: --port N'],
+    [['--port', '80a'], '--port: expected a port number from 0 to 65535, got "80a"'],
+    [['--port', '65536'], '--port: expected a port number from 0 to 65535, got "65536"'],
+    [['--port', '-1'], '--port: expected a port number from 0 to 65535, got "-1"'],
+    [['--port=-1'], '--port: expected a port number from 0 to 65535, got "-1"'],
+    [['--log-level', 'loud'], '--log-level: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [['--mongo', 'localhost:27017'], '--mongo: expected a URI starting with mongodb:// or mongodb+srv://, got "localhost:27017"'],
+    [['--data='], '--data: the value must not be empty'],
+    [['--port', '1', '--port', '2'], '--port is given more than once'],
+  ])('rejects %j: %s', (argv, message) => {
+    expect(errorOf(argv)).toBe(message);
+  });
+
+  it('names the environment variable that holds a bad value', () => {
+    expect(errorOf([], { PORT: 'eighty' })).toBe('PORT: expected a port number from 0 to 65535, got "eighty"');
+    expect(errorOf([], { LOG_LEVEL: 'INFO' })).toBe('LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "INFO"');
+  });
+});

@@ -1,0 +1,172 @@
+import type { GraphQLSchema } from 'graphql';
+import type { SchemaError, SchemaModel, SourceLocation } from '../sdl/model.js';
+import { indexesFor, INDEX_PREFIX } from '../store/indexes.js';
+import { DuplicateKeyError, StoreUnavailableError, SYSTEM_COLLECTIONS, type IndexSpec, type IndexSync, type Store } from '../store/port.js';
+
+/** The schema being served: one immutable value, replaced as a whole by an activation. */
+export interface ActiveSchema {
+  readonly text: string;
+  readonly model: SchemaModel;
+  readonly schema: GraphQLSchema;
+  readonly activatedAt: Date;
+}
+
+export interface ActivationError {
+  message: string;
+  /** Present when the error points into the uploaded text. */
+  locations?: SourceLocation[];
+}
+
+export type ActivationResult =
+  | { ok: true; active: ActiveSchema; types: string[]; indexes: IndexSync }
+  | {
+      ok: false;
+      /** 400: the schema (or the stored data it would have to index) is at fault; 503: the store is down. */
+      httpStatus: 400 | 500 | 503;
+      errors: ActivationError[];
+    };
+
+export interface ActivationSteps {
+  store: Store;
+  buildModel: (source: string) => { model?: SchemaModel; errors: SchemaError[] };
+  buildSchema: (model: SchemaModel) => GraphQLSchema;
+}
+
+/** The single document of SYSTEM_COLLECTIONS.schema. */
+export type StoredSchemaDocument = {
+  _id: 'active';
+  text: string;
+  updatedAt: string;
+};
+
+const ACTIVE_ID = 'active';
+
+/**
+ * Builds everything the new schema needs, in the order that keeps a failure harmless: model, executable
+ * schema (both pure), then indexes (rolled back on failure), then the stored text. The caller swaps the
+ * returned value in only when it is `ok`; nothing here touches user data.
+ */
+export async function prepareActivation(
+  text: string,
+  previous: ActiveSchema | undefined,
+  steps: ActivationSteps,
+  options: { persist: boolean },
+): Promise<ActivationResult> {
+  if (text.trim() === '') {
+    return rejected(400, [{ message: 'the schema is empty: send the schema text as the request body' }]);
+  }
+  const built = steps.buildModel(text);
+  if (!built.model || built.errors.length > 0) {
+    return rejected(400, built.errors.map(toActivationError));
+  }
+  const model = built.model;
+
+  let schema: GraphQLSchema;
+  try {
+    schema = steps.buildSchema(model);
+  } catch (error) {
+    return rejected(400, [{ message: `the generated API does not build: ${messageOf(error)}` }]);
+  }
+
+  let indexes: IndexSync;
+  try {
+    indexes = await syncIndexes(steps.store, model, previous?.model);
+  } catch (error) {
+    return storeFailure('could not create the indexes of the schema', error);
+  }
+
+  if (options.persist) {
+    try {
+      await saveActiveSchemaText(steps.store, text);
+    } catch (error) {
+      await restoreIndexes(steps.store, collectionsOf(model, previous?.model), previous?.model);
+      return storeFailure('could not store the schema', error);
+    }
+  }
+
+  const active: ActiveSchema = Object.freeze({ text, model, schema, activatedAt: new Date() });
+  return { ok: true, active, types: [...model.types.keys()], indexes };
+}
+
+/** The text stored by the last successful activation, if any. */
+export async function loadActiveSchemaText(store: Store): Promise<string | undefined> {
+  const [document] = await store.collection(SYSTEM_COLLECTIONS.schema).find({ _id: ACTIVE_ID });
+  return typeof document?.text === 'string' ? document.text : undefined;
+}
+
+async function saveActiveSchemaText(store: Store, text: string): Promise<void> {
+  const document: StoredSchemaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString() };
+  await store.transaction(async (tx) => {
+    const collection = store.collection(SYSTEM_COLLECTIONS.schema);
+    await collection.deleteMany({ _id: ACTIVE_ID }, tx);
+    await collection.insertMany([document], tx);
+  });
+}
+
+/**
+ * Makes every collection's `ag_` indexes what `model` wants; collections of types the previous model had
+ * and this one drops lose theirs. On failure the collections already changed go back to the previous
+ * model's indexes, so a rejected upload leaves the indexes as they were.
+ */
+async function syncIndexes(store: Store, model: SchemaModel, previous: SchemaModel | undefined): Promise<IndexSync> {
+  const wanted = indexesFor(model);
+  const total: IndexSync = { created: [], dropped: [] };
+  const changed: string[] = [];
+  try {
+    for (const collection of collectionsOf(model, previous)) {
+      changed.push(collection);
+      const sync = await store.syncIndexes(collection, wanted.get(collection) ?? [], INDEX_PREFIX);
+      total.created.push(...sync.created.map((name) => `${collection}.${name}`));
+      total.dropped.push(...sync.dropped.map((name) => `${collection}.${name}`));
+    }
+  } catch (error) {
+    await restoreIndexes(store, changed, previous);
+    throw error;
+  }
+  return total;
+}
+
+/** Best effort: the activation already failed, and its error is the one to report. */
+async function restoreIndexes(store: Store, collections: string[], previous: SchemaModel | undefined): Promise<void> {
+  const before = previous ? indexesFor(previous) : new Map<string, IndexSpec[]>();
+  for (const collection of collections) {
+    await store.syncIndexes(collection, before.get(collection) ?? [], INDEX_PREFIX).catch(() => undefined);
+  }
+}
+
+/** Collections of the new model's object types, then those only the previous model had. */
+function collectionsOf(model: SchemaModel, previous: SchemaModel | undefined): string[] {
+  const names = new Set(indexesFor(model).keys());
+  for (const name of previous ? indexesFor(previous).keys() : []) {
+    names.add(name);
+  }
+  return [...names];
+}
+
+function storeFailure(what: string, error: unknown): ActivationResult {
+  if (error instanceof StoreUnavailableError) {
+    return rejected(503, [{ message: `${what}: ${error.message}` }]);
+  }
+  if (error instanceof DuplicateKeyError) {
+    return rejected(400, [
+      {
+        message:
+          `${what}: the stored ${error.collection} objects already hold duplicate values of ${error.field} ` +
+          `(${JSON.stringify(error.value)}), so it cannot be an @id field`,
+      },
+    ]);
+  }
+  return rejected(500, [{ message: `${what}: ${messageOf(error)}` }]);
+}
+
+function rejected(httpStatus: 400 | 500 | 503, errors: ActivationError[]): ActivationResult {
+  return { ok: false, httpStatus, errors };
+}
+
+function toActivationError(error: SchemaError): ActivationError {
+  return error.locations.length > 0 ? { message: error.message, locations: error.locations } : { message: error.message };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,145 @@
+/**
+ * Command-line flags and their environment equivalents. A flag wins over its environment variable, which
+ * wins over the default; an empty environment variable counts as unset.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Folder of the embedded store; unused when `mongoUri` is set. */
+  dataDir: string;
+  /** A schema file to activate at start; it replaces the stored active schema. */
+  schemaFile?: string;
+  /** Use MongoDB at this URI instead of the embedded store. */
+  mongoUri?: string;
+  /** When set, `/admin/*` requires `Authorization: Bearer <token>`; otherwise only loopback callers. */
+  adminToken?: string;
+  logLevel: LogLevel;
+}
+
+export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
+
+/** A bad flag or value: the CLI prints the message and exits with code 2. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+interface OptionDefinition {
+  flag: string;
+  env: string;
+  key: keyof ServerConfig;
+  valueName: string;
+  description: string;
+  parse: (raw: string, source: string) => ServerConfig[keyof ServerConfig];
+}
+
+const OPTIONS: readonly OptionDefinition[] = [
+  { flag: '--port', env: 'PORT', key: 'port', valueName: 'N', description: 'TCP port, 0 picks a free one (default 8080)', parse: parsePort },
+  { flag: '--host', env: 'HOST', key: 'host', valueName: 'ADDR', description: 'interface to listen on (default 127.0.0.1)', parse: nonEmpty },
+  { flag: '--data', env: 'DATA_DIR', key: 'dataDir', valueName: 'DIR', description: 'folder of the embedded store (default ./data)', parse: nonEmpty },
+  { flag: '--schema', env: 'SCHEMA_FILE', key: 'schemaFile', valueName: 'FILE', description: 'schema to activate at start, replacing the stored one', parse: nonEmpty },
+  { flag: '--mongo', env: 'MONGODB_URI', key: 'mongoUri', valueName: 'URI', description: 'use MongoDB at URI instead of the embedded store', parse: parseMongoUri },
+  { flag: '--admin-token', env: 'ADMIN_TOKEN', key: 'adminToken', valueName: 'TOKEN', description: 'bearer token required by /admin/* (without it: loopback callers only)', parse: nonEmpty },
+  { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', valueName: 'LEVEL', description: `one of ${LOG_LEVELS.join(', ')} (default info)`, parse: parseLogLevel },
+];
+
+const DEFAULTS: ServerConfig = { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info' };
+
+export function helpText(): string {
+  const lines = [
+    'Usage: autograph [options]',
+    '',
+    'Serves a GraphQL API generated from the schema POSTed to /admin/schema.',
+    '',
+    'Options (environment variable in brackets):',
+  ];
+  for (const option of OPTIONS) {
+    const left = `  ${option.flag} ${option.valueName}`.padEnd(26);
+    lines.push(`${left}${option.description} [${option.env}]`);
+  }
+  lines.push(`${'  --help'.padEnd(26)}print this help and exit`);
+  return lines.join('\n');
+}
+
+/** Reads `argv` (without the node and script paths) and `env`; throws ConfigError on anything unknown or bad. */
+export function parseCommandLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedCommandLine {
+  const fromFlags = new Map<OptionDefinition, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      return { kind: 'help' };
+    }
+    if (!arg.startsWith('--')) {
+      throw new ConfigError(`unexpected argument "${arg}": options start with -- (see --help)`);
+    }
+    const equals = arg.indexOf('=');
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    const option = OPTIONS.find((candidate) => candidate.flag === flag);
+    if (!option) {
+      throw new ConfigError(`unknown option ${flag} (see --help)`);
+    }
+    let value: string;
+    if (equals !== -1) {
+      value = arg.slice(equals + 1);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) {
+        throw new ConfigError(`${flag} needs a value: ${flag} ${option.valueName}`);
+      }
+      value = next;
+      i++;
+    }
+    if (fromFlags.has(option)) {
+      throw new ConfigError(`${flag} is given more than once`);
+    }
+    fromFlags.set(option, value);
+  }
+
+  const config: ServerConfig = { ...DEFAULTS };
+  const assign = config as unknown as Record<string, unknown>;
+  for (const option of OPTIONS) {
+    const flagValue = fromFlags.get(option);
+    const envValue = env[option.env];
+    if (flagValue !== undefined) {
+      assign[option.key] = option.parse(flagValue, option.flag);
+    } else if (envValue !== undefined && envValue !== '') {
+      assign[option.key] = option.parse(envValue, option.env);
+    }
+  }
+  return { kind: 'run', config };
+}
+
+function parsePort(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`${source}: expected a port number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function nonEmpty(raw: string, source: string): string {
+  if (raw.trim() === '') {
+    throw new ConfigError(`${source}: the value must not be empty`);
+  }
+  return raw;
+}
+
+function parseMongoUri(raw: string, source: string): string {
+  if (!/^mongodb(\+srv)?:\/\/./.test(raw)) {
+    throw new ConfigError(`${source}: expected a URI starting with mongodb:// or mongodb+srv://, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseLogLevel(raw: string, source: string): LogLevel {
+  const level = LOG_LEVELS.find((candidate) => candidate === raw);
+  if (!level) {
+    throw new ConfigError(`${source}: expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return level;
+}

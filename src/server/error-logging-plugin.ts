@@ -1,0 +1,39 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { Logger } from 'pino';
+
+/** Error codes that describe a bad request rather than a fault of the service. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+]);
+
+/**
+ * Logs each GraphQL error of a request as one line: at `debug` when the request was at fault (so normal
+ * client mistakes do not flood the log), at `warn` otherwise.
+ */
+export function errorLoggingPlugin<TContext extends BaseContext>(logger: Logger): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, operationName }) {
+          for (const error of errors) {
+            const code = typeof error.extensions.code === 'string' ? error.extensions.code : undefined;
+            const entry = { code, operationName, path: error.path, err: error.originalError ?? error };
+            if (code !== undefined && CLIENT_ERROR_CODES.has(code)) {
+              logger.debug(entry, 'graphql request rejected');
+            } else {
+              logger.warn(entry, 'graphql request error');
+            }
+          }
+        },
+      };
+    },
+  };
+}

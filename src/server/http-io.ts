@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A request the server refuses with `status`; the body is `{ errors: [{ message, extensions: { code } }] }`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export function sendHttpError(res: ServerResponse, error: HttpError): void {
+  sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.code } }] }, error.headers);
+}
+
+/**
+ * The whole request body, refused with 413 once it passes `limit` bytes. Past the limit the rest is read
+ * and discarded rather than the socket destroyed, so the client still receives the 413 answer.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${limit} bytes`);
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(tooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) {
+        return;
+      }
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!refused) {
+        resolve(Buffer.concat(chunks));
+      }
+    });
+    req.on('error', reject);
+  });
+}
