@@ -88,6 +88,7 @@ export function pair(storing: [string, string], derived: [string, string]): { st
 const userTasks = pair(['Task', 'user'], ['User', 'tasks']);
 const userGroups = pair(['Group', 'members'], ['User', 'groups']);
 const itemOwner = pair(['Item', 'owner'], ['User', 'items']);
+const mentoring = pair(['User', 'mentor'], ['User', 'mentees']);
 
 /**
  * The schema most tests use:
@@ -95,7 +96,8 @@ const itemOwner = pair(['Item', 'owner'], ['User', 'items']);
  *   enum Status { OPEN DONE }
  *   type User { id: ID! username: String! @id @search(by: [hash]) name: String @search(by: [exact])
  *     age: Int @search  tasks: [Task] @hasInverse(field: user)  groups: [Group]  items: [Item]
- *     friends: [User]  bestFriend: User  nickname: String @lambda }
+ *     friends: [User]  bestFriend: User  favourites: [Item]  mentor: User
+ *     mentees: [User] @hasInverse(field: mentor)  nickname: String @lambda }
  *   type Task { id: ID! title: String! @search(by: [fulltext, term]) description: String @search(by: [regexp])
  *     completed: Boolean! @search  priority: Int @search  score: Float @search(by: [float])
  *     due: DateTime @search(by: [day])  size: Int64 @search  status: Status @search(by: [hash])
@@ -119,6 +121,9 @@ export const model = schemaModel(
         f('items', '[Item]', itemOwner.derived),
         f('friends', '[User]', { storedHere: true }),
         f('bestFriend', 'User', { storedHere: true }),
+        f('favourites', '[Item]', { storedHere: true }),
+        f('mentor', 'User', mentoring.stored),
+        f('mentees', '[User]', { ...mentoring.derived, hasInverse: 'mentor' }),
         f('nickname', 'String', { lambda: true }),
       ],
     },

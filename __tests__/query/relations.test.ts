@@ -1,0 +1,227 @@
+import { QueryArgumentError } from '../../src/query/errors.js';
+import {
+  childIdsByParent,
+  derivedRelationPipeline,
+  pagePerParent,
+  readGroupedRelation,
+  readRelationAggregates,
+  relationAggregatePipeline,
+  storedRelationQueries,
+} from '../../src/query/relations.js';
+import type { StoredDocument } from '../../src/store/port.js';
+import { f, model, pair, schemaModel } from './fixtures.js';
+
+function schemaModelWithSingleDerived() {
+  const holder = pair(['Passport', 'holder'], ['Person', 'passport']);
+  return schemaModel([
+    { name: 'Person', fields: [f('id', 'ID!'), f('passport', 'Passport', holder.derived)] },
+    { name: 'Passport', fields: [f('id', 'ID!'), f('holder', 'Person', { ...holder.stored, hasInverse: 'passport' })] },
+  ]);
+}
+
+describe('stored relations: one find per target collection', () => {
+  test('single: the ids the parents hold, with the field filter', () => {
+    const parents = [{ _id: 't1', user: 'u1' }, { _id: 't2', user: 'u2' }, { _id: 't3', user: 'u1' }, { _id: 't4' }];
+    expect(storedRelationQueries(model, 'Task', 'user', parents, { filter: { age: { gt: 20 } } })).toEqual([
+      { collection: 'User', plan: { lookups: [], match: { _id: { $in: ['u1', 'u2'] }, age: { $gt: 20 } } }, sort: { _id: 1 } },
+    ]);
+  });
+
+  test('list: all child ids of all parents, filter and order', () => {
+    const parents = [{ _id: 'u1', friends: ['u2', 'u3'] }, { _id: 'u2', friends: ['u3'] }, { _id: 'u3' }];
+    expect(storedRelationQueries(model, 'User', 'friends', parents, { filter: { name: { ge: 'B' } }, order: { desc: 'age' }, first: 1 })).toEqual([
+      { collection: 'User', plan: { lookups: [], match: { _id: { $in: ['u2', 'u3'] }, name: { $gte: 'B' } } }, sort: { age: -1, _id: 1 } },
+    ]);
+  });
+
+  test('a filter on the same key as the constraint is ANDed, not merged away', () => {
+    const [query] = storedRelationQueries(model, 'User', 'friends', [{ _id: 'u1', friends: ['u2'] }], { filter: { id: ['u9'] } });
+    expect(query.plan.match).toEqual({ $and: [{ _id: { $in: ['u2'] } }, { _id: { $in: ['u9'] } }] });
+  });
+
+  test('a relation to an interface gives one query per implementing type', () => {
+    const parents = [{ _id: 'u1', favourites: ['b1', 'm1'] }];
+    expect(storedRelationQueries(model, 'User', 'favourites', parents, { order: { asc: 'label' } })).toEqual([
+      { collection: 'Book', plan: { lookups: [], match: { _id: { $in: ['b1', 'm1'] } } }, sort: { label: 1, _id: 1 } },
+      { collection: 'Movie', plan: { lookups: [], match: { _id: { $in: ['b1', 'm1'] } } }, sort: { label: 1, _id: 1 } },
+    ]);
+  });
+
+  test('a derived relation is refused', () => {
+    expect(() => storedRelationQueries(model, 'User', 'tasks', [], {})).toThrow('User.tasks is derived, load it with derivedRelationPipeline');
+  });
+
+  test('a field that is not a relation is refused', () => {
+    expect(() => storedRelationQueries(model, 'User', 'name', [], {})).toThrow(QueryArgumentError);
+  });
+});
+
+describe('pagePerParent', () => {
+  const children: StoredDocument[] = [
+    { _id: 'u4', age: 20 },
+    { _id: 'u2', age: 40 },
+    { _id: 'u3', age: 30 },
+    { _id: 'u5' },
+  ];
+  const childIds = childIdsByParent(model.types.get('User')!.fieldsByName.get('friends')!, [
+    { _id: 'u1', friends: ['u2', 'u3', 'u4', 'u9'] },
+    { _id: 'u6', friends: ['u5', 'u3'] },
+    { _id: 'u7' },
+  ]);
+
+  test.each<[string, Record<string, 1 | -1>, { skip: number; limit: number }, Record<string, string[]>]>([
+    ['order by age desc, first 2', { age: -1, _id: 1 }, { skip: 0, limit: 2 }, { u1: ['u2', 'u3'], u6: ['u3', 'u5'], u7: [] }],
+    ['offset 1', { age: -1, _id: 1 }, { skip: 1, limit: 10 }, { u1: ['u3', 'u4'], u6: ['u5'], u7: [] }],
+    ['default _id order; missing values sort first ascending', { age: 1, _id: 1 }, { skip: 0, limit: 10 }, { u1: ['u4', 'u3', 'u2'], u6: ['u5', 'u3'], u7: [] }],
+    ['first 0', { _id: 1 }, { skip: 0, limit: 0 }, { u1: [], u6: [], u7: [] }],
+  ])('%s', (_name, sort, page, expected) => {
+    const pages = pagePerParent(childIds, children, sort, page);
+    expect(Object.fromEntries([...pages].map(([parent, items]) => [parent, items.map((item) => item._id)]))).toEqual(expected);
+  });
+});
+
+describe('derived relations: one grouped pipeline on the target collection', () => {
+  test('inverse holds one id: match, sort, group by it, slice per parent', () => {
+    expect(derivedRelationPipeline(model, 'User', 'tasks', ['u1', 'u2'], { filter: { completed: false }, order: { desc: 'priority' }, first: 2, offset: 1 })).toEqual({
+      collection: 'Task',
+      pipeline: [
+        { $match: { user: { $in: ['u1', 'u2'] }, completed: { $eq: false } } },
+        { $sort: { priority: -1, _id: 1 } },
+        { $group: { _id: '$user', items: { $push: '$$ROOT' } } },
+        { $project: { items: { $slice: ['$items', 1, 2] } } },
+      ],
+    });
+  });
+
+  test('inverse is a list: a copy per parent, matched again against the parents', () => {
+    expect(derivedRelationPipeline(model, 'User', 'groups', ['u1'], {})).toEqual({
+      collection: 'Group',
+      pipeline: [
+        { $match: { members: { $in: ['u1'] } } },
+        { $sort: { _id: 1 } },
+        { $addFields: { __parent: '$members' } },
+        { $unwind: '$__parent' },
+        { $match: { __parent: { $in: ['u1'] } } },
+        { $group: { _id: '$__parent', items: { $push: '$$ROOT' } } },
+        { $project: { items: { $slice: ['$items', 0, 1000] } } },
+      ],
+    });
+  });
+
+  test('target is an interface: every implementing collection, unioned before the sort', () => {
+    expect(derivedRelationPipeline(model, 'User', 'items', ['u1'], { filter: { label: { eq: 'x' } }, first: 5 })).toEqual({
+      collection: 'Book',
+      pipeline: [
+        { $match: { owner: { $in: ['u1'] }, label: { $eq: 'x' } } },
+        { $unionWith: { coll: 'Movie', pipeline: [{ $match: { owner: { $in: ['u1'] }, label: { $eq: 'x' } } }] } },
+        { $sort: { _id: 1 } },
+        { $group: { _id: '$owner', items: { $push: '$$ROOT' } } },
+        { $project: { items: { $slice: ['$items', 0, 5] } } },
+      ],
+    });
+  });
+
+  test('a filter needing a lookup runs its lookup before the match', () => {
+    expect(derivedRelationPipeline(model, 'User', 'mentees', ['u1'], { filter: { has: ['tasks'] } }).pipeline.slice(0, 2)).toEqual([
+      {
+        $lookup: {
+          from: 'Task',
+          let: { parentId: '$_id' },
+          pipeline: [{ $match: { $expr: { $eq: ['$user', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+          as: '__has_tasks',
+        },
+      },
+      { $match: { mentor: { $in: ['u1'] }, '__has_tasks.0': { $exists: true } } },
+    ]);
+  });
+
+  test('a single derived relation takes the first child', () => {
+    const single = schemaModelWithSingleDerived();
+    expect(derivedRelationPipeline(single, 'Person', 'passport', ['p1'], {}).pipeline).toEqual([
+      { $match: { holder: { $in: ['p1'] } } },
+      { $sort: { _id: 1 } },
+      { $group: { _id: '$holder', items: { $push: '$$ROOT' } } },
+      { $project: { items: { $slice: ['$items', 0, 1] } } },
+    ]);
+  });
+
+  test('first 0 gives empty pages without an invalid $slice', () => {
+    const { pipeline } = derivedRelationPipeline(model, 'User', 'tasks', ['u1'], { first: 0 });
+    expect(pipeline[pipeline.length - 1]).toEqual({ $project: { items: { $literal: [] } } });
+  });
+
+  test('a stored relation is refused', () => {
+    expect(() => derivedRelationPipeline(model, 'Group', 'members', ['g1'])).toThrow('Group.members is stored on Group, load it with storedRelationQueries');
+  });
+
+  test('page limits apply per parent', () => {
+    expect(() => derivedRelationPipeline(model, 'User', 'tasks', ['u1'], { first: 10001 })).toThrow('first must be at most 10000');
+  });
+
+  test('readGroupedRelation: each parent its items without temporary fields; [] when none', () => {
+    const rows = [{ _id: 'u1', items: [{ _id: 'g1', members: ['u1', 'u2'], __parent: 'u1', __has_members: [] }] }];
+    expect(readGroupedRelation(rows, ['u1', 'u2'])).toEqual(new Map([
+      ['u1', [{ _id: 'g1', members: ['u1', 'u2'] }]],
+      ['u2', []],
+    ]));
+  });
+});
+
+describe('<relation>Aggregate', () => {
+  test('derived: grouped per parent on the target collection', () => {
+    expect(relationAggregatePipeline(model, 'User', 'tasks', ['u1', 'u2'], { completed: true }, ['count', 'priorityMax'])).toEqual({
+      collection: 'Task',
+      pipeline: [
+        { $match: { user: { $in: ['u1', 'u2'] }, completed: { $eq: true } } },
+        { $group: { _id: '$user', count: { $sum: 1 }, priorityMax: { $max: '$priority' } } },
+      ],
+    });
+  });
+
+  test('derived with a list inverse: unwound per parent first', () => {
+    expect(relationAggregatePipeline(model, 'User', 'groups', ['u1'], null, ['count'])).toEqual({
+      collection: 'Group',
+      pipeline: [
+        { $match: { members: { $in: ['u1'] } } },
+        { $addFields: { __parent: '$members' } },
+        { $unwind: '$__parent' },
+        { $match: { __parent: { $in: ['u1'] } } },
+        { $group: { _id: '$__parent', count: { $sum: 1 } } },
+      ],
+    });
+  });
+
+  test('stored list: on the parent collection, a $lookup of each parent\'s children, then array aggregates', () => {
+    expect(relationAggregatePipeline(model, 'Group', 'members', ['g1', 'g2'], { age: { ge: 18 } }, ['count', 'ageAvg', 'ageSum'])).toEqual({
+      collection: 'Group',
+      pipeline: [
+        { $match: { _id: { $in: ['g1', 'g2'] } } },
+        {
+          $lookup: {
+            from: 'User',
+            let: { childIds: { $ifNull: ['$members', []] } },
+            pipeline: [
+              { $match: { $expr: { $in: ['$_id', '$$childIds'] } } },
+              { $match: { age: { $gte: 18 } } },
+              { $project: { _id: 1, age: 1 } },
+            ],
+            as: '__related',
+          },
+        },
+        { $project: { _id: 1, count: { $size: '$__related' }, ageAvg: { $avg: '$__related.age' }, ageSum: { $sum: '$__related.age' }, __ageAvg: { $avg: '$__related.age' } } },
+      ],
+    });
+  });
+
+  test('a single relation has no aggregate', () => {
+    expect(() => relationAggregatePipeline(model, 'Task', 'user', ['t1'], null, ['count'])).toThrow('Task.user is not a list, so it has no userAggregate');
+  });
+
+  test('readRelationAggregates: every parent gets a result, count 0 and nulls when nothing matched', () => {
+    const rows = [{ _id: 'u1', count: 2, priorityMax: 5 }];
+    expect(readRelationAggregates(rows, ['u1', 'u2'], ['count', 'priorityMax'])).toEqual(new Map([
+      ['u1', { count: 2, priorityMax: 5 }],
+      ['u2', { count: 0, priorityMax: null }],
+    ]));
+  });
+});
