@@ -97,6 +97,19 @@ describe('openMongoStore input checks', () => {
     await expect(failure).rejects.not.toThrow(/secret/);
   });
 
+  it.each<[string, Parameters<typeof openMongoStore>[1], string]>([
+    ['a zero timeout', { serverSelectionTimeoutMS: 0 }, 'openMongoStore: serverSelectionTimeoutMS must be a positive integer (milliseconds), got 0'],
+    ['a fractional interval', { heartbeatFrequencyMS: 2.5 }, 'openMongoStore: heartbeatFrequencyMS must be a positive integer (milliseconds), got 2.5'],
+    ['a database name with a dot', { dbName: 'app.v2' }, 'openMongoStore: invalid database name "app.v2"'],
+    ['an empty database name', { dbName: '' }, 'openMongoStore: invalid database name ""'],
+  ])('rejects %s', async (_case, options, message) => {
+    await expect(openMongoStore('mongodb://127.0.0.1:9', options)).rejects.toThrow(message);
+  });
+
+  it('checks the database named in the connection string too', async () => {
+    await expect(openMongoStore('mongodb://127.0.0.1:9/my$db')).rejects.toThrow('invalid database name "my$db"');
+  });
+
   it('rejects invalid collection names with the rule they break', async () => {
     const port = await closedLoopbackPort();
     const store = await openMongoStore(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 200 });

@@ -9,10 +9,6 @@ export interface MongoStoreLogger {
 }
 
 export interface ConnectionSettings {
-  /** How long one request waits for a usable server before failing with StoreUnavailableError. */
-  serverSelectionTimeoutMS: number;
-  /** How often the driver re-checks each server, so also how fast readiness returns after an outage. */
-  heartbeatFrequencyMS: number;
   /** Pause between first-connection attempts while MongoDB has never been reached. */
   reconnectDelayMS: number;
   logger?: MongoStoreLogger;

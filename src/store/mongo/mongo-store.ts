@@ -56,11 +56,12 @@ const INDEX_NOT_FOUND = 27;
  * Rejects only for a connection string the driver cannot parse.
  */
 export async function openMongoStore(uri: string, options: MongoStoreOptions = {}): Promise<Store> {
+  checkOptions(options);
+  const databaseName = options.dbName ?? databaseNameFromUri(uri) ?? DEFAULT_DATABASE_NAME;
+  checkDatabaseName(databaseName);
   let connection: MongoConnection;
   try {
     connection = new MongoConnection(uri, clientOptions(uri, options), {
-      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS,
-      heartbeatFrequencyMS: options.heartbeatFrequencyMS ?? DEFAULT_HEARTBEAT_FREQUENCY_MS,
       reconnectDelayMS: options.reconnectDelayMS ?? DEFAULT_RECONNECT_DELAY_MS,
       logger: options.logger,
     });
@@ -68,9 +69,27 @@ export async function openMongoStore(uri: string, options: MongoStoreOptions = {
     // The driver's message names the problem; the URI itself is left out since it may hold a password.
     throw new Error(`invalid MongoDB connection string: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const store = new MongoStore(connection, options.dbName ?? databaseNameFromUri(uri) ?? DEFAULT_DATABASE_NAME);
+  const store = new MongoStore(connection, databaseName);
   await connection.start();
   return store;
+}
+
+function checkOptions(options: MongoStoreOptions): void {
+  for (const name of ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
+      throw new Error(`openMongoStore: ${name} must be a positive integer (milliseconds), got ${value}`);
+    }
+  }
+}
+
+/** MongoDB's naming rules for databases, checked up front so the message says which name is wrong. */
+function checkDatabaseName(name: string): void {
+  if (name === '' || /[/\\. "$*<>:|?\0]/.test(name) || Buffer.byteLength(name) > 63) {
+    throw new Error(
+      `openMongoStore: invalid database name ${JSON.stringify(name)}: it must be 1 to 63 bytes without / \\ . space " $ * < > : | ?`,
+    );
+  }
 }
 
 /** Timeouts set in the URI win over our defaults; explicit options win over both. */
