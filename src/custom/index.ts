@@ -11,3 +11,10 @@ export type {
 } from './lambda-host.js';
 export { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 export type { LambdaCallFailure } from './lambda-errors.js';
+
+export { callCustomHttp, CustomHttpError } from './http-resolver.js';
+export type { CustomHttpBatchOptions, CustomHttpSingleOptions, IncomingHeaders } from './http-resolver.js';
+export { bodyTemplateVariables, BodyTemplateError, parseBodyTemplate, renderBodyTemplate } from './body-template.js';
+export type { BodyTemplate } from './body-template.js';
+export { renderUrlTemplate, urlTemplateVariables, UrlTemplateError } from './url-template.js';
+export { isHostAllowed } from './host-allow-list.js';

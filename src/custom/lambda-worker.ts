@@ -215,7 +215,8 @@ export class ScriptWorker {
         const result = await call.graphql(message.query, variables);
         answer = { result: JSON.stringify(result ?? null) };
       } catch (error) {
-        answer = { error: `graphql() failed: ${error instanceof Error ? error.message : String(error)}` };
+        const message = typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as Error).message : String(error);
+        answer = { error: `graphql() failed: ${message}` };
       }
     }
     if (!this.stopped) this.worker.postMessage({ type: 'graphqlResult', requestId: message.requestId, ...answer });
