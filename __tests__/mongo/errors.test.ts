@@ -38,7 +38,7 @@ describe('toStoreError', () => {
 
   it('names every field of a compound key', () => {
     const error = new MongoServerError({ message: 'E11000', code: 11000, keyValue: { a: 1, b: 'x' } });
-    expect(toStoreError(error, 'T')).toMatchObject({ field: 'a, b', value: { a: 1, b: 'x' } });
+    expect(toStoreError(error, 'T')).toMatchObject({ field: 'a,b', value: { a: 1, b: 'x' } });
   });
 
   it('falls back to the message when the server sends no keyValue', () => {

@@ -64,7 +64,8 @@ export function duplicateKeyOf(error: MongoServerError): { field: string; value:
       return { field: fields[0], value: keyValue[fields[0]] };
     }
     if (fields.length > 1) {
-      return { field: fields.join(', '), value: keyValue };
+      // Same shape as the embedded store: fields comma-joined, the value an object of them.
+      return { field: fields.join(','), value: keyValue };
     }
   }
   const message = String(error.errmsg ?? error.message);
