@@ -146,16 +146,25 @@ describe('relation levels: one store call for all parents', () => {
   });
 
   test('relation aggregates, derived and stored, per parent', () => {
-    const derived = relationAggregatePipeline(model, 'User', 'tasks', ['u1', 'u4'], { completed: false }, ['count', 'priorityMax']);
+    const derived = relationAggregatePipeline(model, 'User', 'tasks', [{ _id: 'u1' }, { _id: 'u4' }], { completed: false }, ['count', 'priorityMax']);
     expect(readRelationAggregates(aggregate(collections[derived.collection], derived.pipeline, options), ['u1', 'u4'], ['count', 'priorityMax']))
       .toEqual(new Map([['u1', { count: 2, priorityMax: 3 }], ['u4', { count: 0, priorityMax: null }]]));
 
-    const stored = relationAggregatePipeline(model, 'Group', 'members', ['g1', 'g2', 'g3'], { age: { lt: 35 } }, ['count', 'ageSum', 'nameMin']);
+    const stored = relationAggregatePipeline(model, 'Group', 'members', groups, { age: { lt: 35 } }, ['count', 'ageSum', 'nameMin']);
     expect(readRelationAggregates(aggregate(collections[stored.collection], stored.pipeline, options), ['g1', 'g2', 'g3'], ['count', 'ageSum', 'nameMin']))
       .toEqual(new Map([
         ['g1', { count: 2, ageSum: 56, nameMin: 'Ann' }],
         ['g2', { count: 1, ageSum: 25, nameMin: 'Bob' }],
         ['g3', { count: 1, ageSum: 31, nameMin: 'Ann' }],
       ]));
+  });
+
+  test('relation aggregate to an interface counts every implementing collection', () => {
+    const derived = relationAggregatePipeline(model, 'User', 'items', [{ _id: 'u1' }, { _id: 'u3' }], null, ['count', 'labelMax']);
+    expect(readRelationAggregates(aggregate(collections[derived.collection], derived.pipeline, options), ['u1', 'u3'], ['count', 'labelMax']))
+      .toEqual(new Map([['u1', { count: 2, labelMax: 'Dune' }], ['u3', { count: 1, labelMax: 'Heat' }]]));
+    const stored = relationAggregatePipeline(model, 'User', 'favourites', [{ _id: 'u9', favourites: ['b1', 'm2', 'x'] }], { label: { lt: 'Z' } }, ['count', 'labelMin']);
+    expect(readRelationAggregates(aggregate(collections[stored.collection], stored.pipeline, options), ['u9'], ['count', 'labelMin']))
+      .toEqual(new Map([['u9', { count: 2, labelMin: 'Dune' }]]));
   });
 });

@@ -169,7 +169,7 @@ describe('derived relations: one grouped pipeline on the target collection', () 
 
 describe('<relation>Aggregate', () => {
   test('derived: grouped per parent on the target collection', () => {
-    expect(relationAggregatePipeline(model, 'User', 'tasks', ['u1', 'u2'], { completed: true }, ['count', 'priorityMax'])).toEqual({
+    expect(relationAggregatePipeline(model, 'User', 'tasks', [{ _id: 'u1' }, { _id: 'u2' }], { completed: true }, ['count', 'priorityMax'])).toEqual({
       collection: 'Task',
       pipeline: [
         { $match: { user: { $in: ['u1', 'u2'] }, completed: { $eq: true } } },
@@ -179,7 +179,7 @@ describe('<relation>Aggregate', () => {
   });
 
   test('derived with a list inverse: unwound per parent first', () => {
-    expect(relationAggregatePipeline(model, 'User', 'groups', ['u1'], null, ['count'])).toEqual({
+    expect(relationAggregatePipeline(model, 'User', 'groups', [{ _id: 'u1' }], null, ['count'])).toEqual({
       collection: 'Group',
       pipeline: [
         { $match: { members: { $in: ['u1'] } } },
@@ -191,30 +191,46 @@ describe('<relation>Aggregate', () => {
     });
   });
 
-  test('stored list: on the parent collection, a $lookup of each parent\'s children, then array aggregates', () => {
-    expect(relationAggregatePipeline(model, 'Group', 'members', ['g1', 'g2'], { age: { ge: 18 } }, ['count', 'ageAvg', 'ageSum'])).toEqual({
-      collection: 'Group',
+  test('stored list: on the target collection, the children of all parents, a copy per parent holding it, grouped', () => {
+    const parents = [{ _id: 'g1', members: ['u1', 'u2'] }, { _id: 'g2', members: ['u2'] }, { _id: 'g3' }];
+    expect(relationAggregatePipeline(model, 'Group', 'members', parents, { age: { ge: 18 } }, ['count', 'ageAvg', 'ageSum'])).toEqual({
+      collection: 'User',
       pipeline: [
-        { $match: { _id: { $in: ['g1', 'g2'] } } },
+        { $match: { _id: { $in: ['u1', 'u2'] }, age: { $gte: 18 } } },
         {
-          $lookup: {
-            from: 'User',
-            let: { childIds: { $ifNull: ['$members', []] } },
-            pipeline: [
-              { $match: { $expr: { $in: ['$_id', '$$childIds'] } } },
-              { $match: { age: { $gte: 18 } } },
-              { $project: { _id: 1, age: 1 } },
-            ],
-            as: '__related',
+          $addFields: {
+            __parent: {
+              $map: {
+                input: {
+                  $filter: {
+                    input: { $literal: [{ parent: 'g1', children: ['u1', 'u2'] }, { parent: 'g2', children: ['u2'] }, { parent: 'g3', children: [] }] },
+                    as: 'link',
+                    cond: { $in: ['$_id', '$$link.children'] },
+                  },
+                },
+                as: 'link',
+                in: '$$link.parent',
+              },
+            },
           },
         },
-        { $project: { _id: 1, count: { $size: '$__related' }, ageAvg: { $avg: '$__related.age' }, ageSum: { $sum: '$__related.age' }, __ageAvg: { $avg: '$__related.age' } } },
+        { $unwind: '$__parent' },
+        { $group: { _id: '$__parent', count: { $sum: 1 }, ageAvg: { $avg: '$age' }, ageSum: { $sum: '$age' }, __ageAvg: { $avg: '$age' } } },
       ],
     });
   });
 
+  test('stored list to an interface: every implementing collection, unioned', () => {
+    const { collection, pipeline } = relationAggregatePipeline(model, 'User', 'favourites', [{ _id: 'u1', favourites: ['b1', 'm1'] }], null, ['count']);
+    expect(collection).toBe('Book');
+    expect(pipeline.slice(0, 2)).toEqual([
+      { $match: { _id: { $in: ['b1', 'm1'] } } },
+      { $unionWith: { coll: 'Movie', pipeline: [{ $match: { _id: { $in: ['b1', 'm1'] } } }] } },
+    ]);
+  });
+
   test('a single relation has no aggregate', () => {
-    expect(() => relationAggregatePipeline(model, 'Task', 'user', ['t1'], null, ['count'])).toThrow('Task.user is not a list, so it has no userAggregate');
+    expect(() => relationAggregatePipeline(model, 'Task', 'user', [{ _id: 't1' }], null, ['count'])).toThrow('Task.user is not a list, so it has no userAggregate');
   });
 
   test('readRelationAggregates: every parent gets a result, count 0 and nulls when nothing matched', () => {

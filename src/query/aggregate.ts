@@ -59,15 +59,6 @@ export function groupAccumulators(outputs: readonly AggregateOutput[]): Record<s
   return accumulators;
 }
 
-/** The same values as expressions over an array field of documents (`$size`, `$min: "$arr.f"`, ...). */
-export function arrayAggregateExpressions(outputs: readonly AggregateOutput[], arrayField: string): Record<string, unknown> {
-  const expressions: Record<string, unknown> = {};
-  for (const { name, operation, path } of outputs) {
-    expressions[name] = operation === 'count' ? { $size: `$${arrayField}` } : { [`$${operation}`]: `$${arrayField}.${path}` };
-  }
-  return expressions;
-}
-
 /**
  * `aggregateT(filter)` as one pipeline on the type's collection: the filter's stages, then one `$group`
  * with `_id: null`. Run it with `collection.aggregate` and pass the rows to `readAggregateResult`.

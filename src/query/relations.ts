@@ -1,7 +1,7 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.js';
-import { aggregateOutputs, aggregateResultOf, arrayAggregateExpressions, groupAccumulators } from './aggregate.js';
-import { allOf, isMatchAll, matchNothing } from './combine.js';
+import { aggregateOutputs, aggregateResultOf, groupAccumulators } from './aggregate.js';
+import { allOf, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan } from './filter.js';
 import { compileOrder } from './order.js';
@@ -178,41 +178,51 @@ export function readGroupedRelation(rows: readonly Record<string, unknown>[], pa
 }
 
 /**
- * `<field>Aggregate(filter)` for every parent in one pipeline. Output rows: `{ _id: parentId, count, ... }`;
- * read them with `readRelationAggregates`.
- * - derived list: on the target collection(s), children grouped by parent (`$group` accumulators);
- * - stored list: on the parent collection(s), a `$lookup` of each parent's children, then array aggregates.
+ * Stages giving each selected child of a stored list relation the ids of the parents (among `parents`)
+ * that hold it, one copy per parent under `__parent`. The parent → children links travel as a literal,
+ * so the selection itself stays an indexed `_id $in` query.
  */
-export function relationAggregatePipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined, requested: readonly string[]): CollectionPipeline {
+function storedParentKeyStages(field: FieldModel, parents: readonly Record<string, unknown>[]): Pipeline {
+  const links = parents.map((parent) => ({ parent: String(parent._id), children: childIdsOf(field, parent) }));
+  return [
+    {
+      $addFields: {
+        [PARENT_FIELD]: {
+          $map: {
+            input: { $filter: { input: { $literal: links }, as: 'link', cond: { $in: ['$_id', '$$link.children'] } } },
+            as: 'link',
+            in: '$$link.parent',
+          },
+        },
+      },
+    },
+    { $unwind: `$${PARENT_FIELD}` },
+  ];
+}
+
+/**
+ * `<field>Aggregate(filter)` for every parent in one pipeline on the target collection(s): the children
+ * of all `parents` that match the filter, grouped per parent (one `$group`). `parents` are the parent
+ * documents (`_id`, and for a relation stored on the parent side the field's id array).
+ * Output rows: `{ _id: parentId, count, ... }`; read them with `readRelationAggregates`.
+ */
+export function relationAggregatePipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], filter: Record<string, unknown> | null | undefined, requested: readonly string[]): CollectionPipeline {
   const relation = relationOf(model, parentTypeName, fieldName);
   if (!relation.field.list) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is not a list, so it has no ${fieldName}Aggregate`);
   const outputs = aggregateOutputs(model, relation.target, requested);
 
   if (isDerivedRelation(relation.field)) {
+    const parentIds = parents.map((parent) => String(parent._id));
     const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, filter);
     const { stages, groupKey } = parentKeyStages(inverse, parentIds);
     return unionOf(targets, relation.target, stagesFor, [...stages, { $group: { _id: groupKey, ...groupAccumulators(outputs) } }]);
   }
 
-  const childIdsPath = storedPath(relation.field);
-  const targets = concreteTypesOf(model, relation.target);
-  const relatedName = (type: TypeModel): string => (targets.length === 1 ? '__related' : `__related_${type.name}`);
-  const projection: Record<string, 1> = { _id: 1 };
-  outputs.forEach((output) => { if (output.path) projection[output.path] = 1; });
-  const lookups = targets.map((type) => {
-    const plan = compileFilter(model, type.name, filter);
-    const pipeline: Pipeline = [{ $match: { $expr: { $in: ['$_id', '$$childIds'] } } }, ...plan.lookups];
-    if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
-    pipeline.push({ $project: projection });
-    return { $lookup: { from: type.name, let: { childIds: { $ifNull: [`$${childIdsPath}`, []] } }, pipeline, as: relatedName(type) } };
-  });
-  const related: Pipeline = targets.length > 1
-    ? [{ $addFields: { __related: { $concatArrays: targets.map((type) => `$${relatedName(type)}`) } } }]
-    : targets.length === 0 ? [{ $addFields: { __related: [] } }] : [];
-  return unionOf(concreteTypesOf(model, relation.parent.name), relation.parent.name, () => [{ $match: { _id: { $in: [...parentIds] } } }], [
-    ...lookups,
-    ...related,
-    { $project: { _id: 1, ...arrayAggregateExpressions(outputs, '__related') } },
+  const childIds = [...new Set(parents.flatMap((parent) => childIdsOf(relation.field, parent)))];
+  const stagesFor = (type: TypeModel): Pipeline => planStages(withConstraint(compileFilter(model, type.name, filter), { _id: { $in: childIds } }));
+  return unionOf(concreteTypesOf(model, relation.target), relation.target, stagesFor, [
+    ...storedParentKeyStages(relation.field, parents),
+    { $group: { _id: `$${PARENT_FIELD}`, ...groupAccumulators(outputs) } },
   ]);
 }
 
