@@ -257,10 +257,9 @@ describe('MongoStore reads', () => {
     );
   });
 
-  it('answers limit 0 with no documents (MongoDB would read it as "no limit")', async () => {
-    driver.find.mockClear();
-    await expect(store.collection('Task').find({}, { limit: 0 })).resolves.toEqual([]);
-    expect(driver.find).not.toHaveBeenCalled();
+  it('passes limit 0 on: no limit, as in MongoDB and the embedded store', async () => {
+    await store.collection('Task').find({}, { limit: 0 });
+    expect(driver.find).toHaveBeenLastCalledWith({}, { session: undefined, limit: 0 });
   });
 
   it('rejects a negative or fractional window', async () => {

@@ -33,11 +33,8 @@ export class MongoCollection implements Collection {
   ) {}
 
   async find(filter: Filter, options: FindOptions = {}, tx?: Transaction): Promise<StoredDocument[]> {
+    // As in MongoDB (and the embedded store), limit 0 means no limit.
     checkWindow(this.name, options);
-    if (options.limit === 0) {
-      // MongoDB reads limit 0 as "no limit"; the port means "no documents".
-      return this.runner.run(this.name, tx, async () => []);
-    }
     return this.runner.run(this.name, tx, async (collection, session) => {
       const documents = await collection
         .find(filter, {
