@@ -1,5 +1,5 @@
 import { compileFilter, dropTemporaryFields, QueryArgumentError, stripTemporaryFields, type FilterPlan } from '../../src/query/filter.js';
-import { model } from './fixtures.js';
+import { f, model, schemaModel } from './fixtures.js';
 
 /** TCK style: GraphQL filter argument in → exact MongoDB query document out. */
 
@@ -60,6 +60,12 @@ describe('field operators by @search index', () => {
     expect(match('Task', filter)).toEqual(expected);
   });
 
+  test('an @id field is hash-indexed even without @search', () => {
+    const withKey = schemaModel([{ name: 'Product', fields: [f('sku', 'String!', { isUniqueId: true }), f('title', 'String')] }]);
+    expect(compileFilter(withKey, 'Product', { sku: { in: ['a'] } }).match).toEqual({ sku: { $in: ['a'] } });
+    expect(() => compileFilter(withKey, 'Product', { sku: { gt: 'a' } })).toThrow('Product.sku does not support the filter operator "gt" (its @search indexes allow: eq, in)');
+  });
+
   test('hash and trigram on one field combine eq/in with regexp', () => {
     expect(match('Group', { name: { eq: 'core', regexp: '/^co/' } })).toEqual({ name: { $eq: 'core', $regex: '^co' } });
   });
@@ -73,6 +79,17 @@ describe('ids', () => {
   ])('%j', (filter, expected) => {
     expect(match('Task', filter)).toEqual(expected);
   });
+});
+
+test('an ID field with another name filters _id too', () => {
+  const custom = schemaModel([{ name: 'Note', fields: [f('noteId', 'ID!'), f('text', 'String')] }]);
+  expect(compileFilter(custom, 'Note', { noteId: ['n1'] }).match).toEqual({ _id: { $in: ['n1'] } });
+  expect(compileFilter(custom, 'Note', { id: ['n2'] }).match).toEqual({ _id: { $in: ['n2'] } });
+});
+
+test('a type without an ID field has no id filter', () => {
+  const keyed = schemaModel([{ name: 'Product', fields: [f('sku', 'String!', { isUniqueId: true })] }]);
+  expect(() => compileFilter(keyed, 'Product', { id: ['a'] })).toThrow('ProductFilter: type Product has no field "id"');
 });
 
 describe('and / or / not', () => {

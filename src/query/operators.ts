@@ -42,9 +42,11 @@ export type FieldFilterShape =
   | { kind: 'none' };
 
 export function filterShapeOf(field: FieldModel): FieldFilterShape {
-  if (field.search.length === 0 || field.of.kind === 'relation') return { kind: 'none' };
+  if (field.of.kind === 'relation') return { kind: 'none' };
+  // An `@id` field is always hash-indexed (as in Dgraph), so `getT(<@id field>: ...)` can look it up.
+  const operators = new Set<FilterOperator>(field.isUniqueId ? EQUALITY : []);
+  if (field.search.length === 0) return operators.size === 0 ? { kind: 'none' } : { kind: 'operators', operators };
   if (field.of.kind === 'scalar' && field.of.scalar === 'Boolean') return { kind: 'boolean' };
-  const operators = new Set<FilterOperator>();
   for (const index of field.search) {
     const scalar = field.of.kind === 'scalar' ? field.of.scalar : undefined;
     // Numbers and dates: every index on them (int, float, int64, day, month, year, hour) allows comparisons.
