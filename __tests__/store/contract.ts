@@ -1,0 +1,447 @@
+/**
+ * The Store contract: behaviour every backend must show, written against the port only and limited to what
+ * MongoDB itself does, so the same suite runs on the embedded store and on a real MongoDB.
+ *
+ * `open` opens the store under test (each test gets its own collections, so a shared database is fine);
+ * `reopen`, when given, opens the same data again after the suite has closed the store from `open`.
+ */
+import { DuplicateKeyError, type IndexSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+
+let collectionCounter = 0;
+const runId = Math.random().toString(36).slice(2, 8);
+
+/** A collection name no other test (or earlier run against the same database) uses. */
+function freshName(base: string): string {
+  collectionCounter += 1;
+  return `${base}_${runId}_${collectionCounter}`;
+}
+
+const ids = (documents: Array<Record<string, unknown>>): unknown[] => documents.map((document) => document._id);
+
+const BOOKS: StoredDocument[] = [
+  { _id: 'b1', title: 'Alpha', rank: 2, tags: ['sci', 'space'], author: 'a1', reviews: [{ stars: 5, by: 'x' }, { stars: 2, by: 'y' }] },
+  { _id: 'b2', title: 'beta', rank: 1, tags: ['sci'], author: 'a2', reviews: [{ stars: 3, by: 'x' }] },
+  { _id: 'b3', title: 'Gamma', tags: ['poetry'], author: 'a1', reviews: [] },
+  { _id: 'b4', title: 'delta', rank: 1, tags: ['space', 'sci', 'poetry'], meta: { pages: 300 } },
+  { _id: 'b5', title: 'Epsilon', rank: 3, tags: [], meta: { pages: 120 } },
+];
+
+export function describeStoreContract(label: string, open: () => Promise<Store>, reopen?: () => Promise<Store>): void {
+  describe(`Store contract: ${label}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    async function seedBooks(): Promise<string> {
+      const name = freshName('Book');
+      await store.collection(name).insertMany(BOOKS.map((book) => structuredClone(book)));
+      return name;
+    }
+
+    describe('find', () => {
+      it('returns inserted documents and finds them by _id and by $in on _id', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(await books.find({ _id: 'b3' })).toEqual([{ _id: 'b3', title: 'Gamma', tags: ['poetry'], author: 'a1', reviews: [] }]);
+        expect(ids(await books.find({ _id: { $in: ['b5', 'b1', 'missing'] } }, { sort: { _id: 1 } }))).toEqual(['b1', 'b5']);
+        expect(await books.find({ _id: 'missing' })).toEqual([]);
+        expect(await books.find({}, { sort: { _id: 1 } })).toHaveLength(5);
+      });
+
+      it('evaluates comparison, set, regex, array and existence operators', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        const query = async (filter: Record<string, unknown>) => ids(await books.find(filter, { sort: { _id: 1 } }));
+
+        expect(await query({ rank: { $in: [1, 3] } })).toEqual(['b2', 'b4', 'b5']);
+        expect(await query({ rank: { $nin: [1, 3] } })).toEqual(['b1', 'b3']);
+        expect(await query({ rank: { $gt: 1, $lte: 3 } })).toEqual(['b1', 'b5']);
+        expect(await query({ rank: { $ne: 1 } })).toEqual(['b1', 'b3', 'b5']);
+        expect(await query({ title: { $regex: '^[a-d]' } })).toEqual(['b2', 'b4']);
+        expect(await query({ title: { $regex: '^[a-d]', $options: 'i' } })).toEqual(['b1', 'b2', 'b4']);
+        expect(await query({ tags: 'space' })).toEqual(['b1', 'b4']);
+        expect(await query({ tags: { $all: ['sci', 'space'] } })).toEqual(['b1', 'b4']);
+        expect(await query({ tags: { $size: 0 } })).toEqual(['b5']);
+        expect(await query({ reviews: { $elemMatch: { stars: { $gte: 3 }, by: 'x' } } })).toEqual(['b1', 'b2']);
+        expect(await query({ reviews: { $elemMatch: { stars: 2, by: 'x' } } })).toEqual([]);
+        expect(await query({ 'reviews.by': 'y' })).toEqual(['b1']);
+        expect(await query({ 'meta.pages': { $gte: 200 } })).toEqual(['b4']);
+        expect(await query({ rank: { $exists: false } })).toEqual(['b3']);
+        expect(await query({ meta: { $exists: true } })).toEqual(['b4', 'b5']);
+        expect(await query({ rank: null })).toEqual(['b3']);
+      });
+
+      it('combines conditions with $and, $or, $nor and $not', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        const query = async (filter: Record<string, unknown>) => ids(await books.find(filter, { sort: { _id: 1 } }));
+
+        expect(await query({ $and: [{ tags: 'sci' }, { rank: 1 }] })).toEqual(['b2', 'b4']);
+        expect(await query({ $or: [{ author: 'a2' }, { rank: 3 }] })).toEqual(['b2', 'b5']);
+        expect(await query({ $nor: [{ tags: 'sci' }, { rank: 3 }] })).toEqual(['b3']);
+        expect(await query({ title: { $not: { $regex: '^[A-Z]' } } })).toEqual(['b2', 'b4']);
+        expect(await query({ author: 'a1', $or: [{ rank: 2 }, { rank: { $exists: false } }] })).toEqual(['b1', 'b3']);
+      });
+
+      it('sorts like MongoDB: missing fields first ascending, last descending, later keys break ties', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(ids(await books.find({}, { sort: { rank: 1, _id: 1 } }))).toEqual(['b3', 'b2', 'b4', 'b1', 'b5']);
+        expect(ids(await books.find({}, { sort: { rank: -1, _id: -1 } }))).toEqual(['b5', 'b1', 'b4', 'b2', 'b3']);
+        expect(ids(await books.find({}, { sort: { rank: 1, title: -1 } }))).toEqual(['b3', 'b4', 'b2', 'b1', 'b5']);
+        expect(ids(await books.find({}, { sort: { author: 1, _id: 1 } }))).toEqual(['b4', 'b5', 'b1', 'b3', 'b2']);
+      });
+
+      it('pages with skip and limit after sorting and filtering', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(ids(await books.find({}, { sort: { _id: 1 }, skip: 1, limit: 2 }))).toEqual(['b2', 'b3']);
+        expect(ids(await books.find({ tags: 'sci' }, { sort: { _id: -1 }, limit: 2 }))).toEqual(['b4', 'b2']);
+        expect(ids(await books.find({}, { sort: { _id: 1 }, skip: 4, limit: 10 }))).toEqual(['b5']);
+        expect(await books.find({}, { sort: { _id: 1 }, skip: 10 })).toEqual([]);
+      });
+
+      it('projects included fields and always returns _id', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(await books.find({ _id: { $in: ['b1', 'b3'] } }, { sort: { _id: 1 }, projection: { title: 1, rank: 1 } })).toEqual([
+          { _id: 'b1', title: 'Alpha', rank: 2 },
+          { _id: 'b3', title: 'Gamma' },
+        ]);
+        expect(await books.find({ _id: 'b4' }, { projection: { 'meta.pages': 1 } })).toEqual([{ _id: 'b4', meta: { pages: 300 } }]);
+      });
+
+      it('counts matching documents', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(await books.count({})).toBe(5);
+        expect(await books.count({ tags: 'sci' })).toBe(3);
+        expect(await books.count({ _id: 'nope' })).toBe(0);
+        expect(await store.collection(freshName('Empty')).count({})).toBe(0);
+      });
+
+      it('hands out copies: changing a result or an inserted object does not change the store', async () => {
+        const name = freshName('Copy');
+        const collection = store.collection(name);
+        const input: StoredDocument = { _id: 'c1', nested: { list: [1, 2] }, title: 'original' };
+        await collection.insertMany([input]);
+        (input.nested as { list: number[] }).list.push(99);
+        input.title = 'changed input';
+
+        const [first] = await collection.find({ _id: 'c1' });
+        (first!.nested as { list: number[] }).list.push(3);
+        first!.title = 'changed result';
+        const [aggregated] = await collection.aggregate([{ $match: { _id: 'c1' } }]);
+        (aggregated!.nested as { list: number[] }).list.length = 0;
+
+        expect(await collection.find({ _id: 'c1' })).toEqual([{ _id: 'c1', nested: { list: [1, 2] }, title: 'original' }]);
+      });
+    });
+
+    describe('aggregate', () => {
+      it('runs $match, $group and $sort', async () => {
+        const name = await seedBooks();
+        const result = await store.collection(name).aggregate([
+          { $match: { tags: 'sci' } },
+          { $sort: { _id: 1 } },
+          { $group: { _id: '$rank', count: { $sum: 1 }, titles: { $push: '$title' } } },
+          { $sort: { _id: 1 } },
+        ]);
+        expect(result).toEqual([
+          { _id: 1, count: 2, titles: ['beta', 'delta'] },
+          { _id: 2, count: 1, titles: ['Alpha'] },
+        ]);
+      });
+
+      it('computes min, max, avg and count over the whole collection', async () => {
+        const name = await seedBooks();
+        const [summary] = await store.collection(name).aggregate([
+          { $group: { _id: null, min: { $min: '$rank' }, max: { $max: '$rank' }, avg: { $avg: '$rank' }, count: { $sum: 1 } } },
+        ]);
+        expect(summary).toEqual({ _id: null, min: 1, max: 3, avg: 1.75, count: 5 });
+      });
+
+      it('joins another collection with $lookup (equality and pipeline forms) and $unwind', async () => {
+        const bookName = await seedBooks();
+        const authorName = freshName('Author');
+        await store.collection(authorName).insertMany([
+          { _id: 'a1', name: 'Ann' },
+          { _id: 'a2', name: 'Bob' },
+          { _id: 'a3', name: 'Cid' },
+        ]);
+
+        const withAuthor = await store.collection(bookName).aggregate([
+          { $match: { author: { $exists: true } } },
+          { $lookup: { from: authorName, localField: 'author', foreignField: '_id', as: 'writer' } },
+          { $unwind: '$writer' },
+          { $project: { _id: 1, name: '$writer.name' } },
+          { $sort: { _id: 1 } },
+        ]);
+        expect(withAuthor).toEqual([
+          { _id: 'b1', name: 'Ann' },
+          { _id: 'b2', name: 'Bob' },
+          { _id: 'b3', name: 'Ann' },
+        ]);
+
+        const authorsWithBooks = await store.collection(authorName).aggregate([
+          { $lookup: { from: bookName, localField: '_id', foreignField: 'author', as: 'books' } },
+          { $project: { _id: 1, bookCount: { $size: '$books' } } },
+          { $sort: { _id: 1 } },
+        ]);
+        expect(authorsWithBooks).toEqual([
+          { _id: 'a1', bookCount: 2 },
+          { _id: 'a2', bookCount: 1 },
+          { _id: 'a3', bookCount: 0 },
+        ]);
+
+        const rankedBooks = await store.collection(authorName).aggregate([
+          {
+            $lookup: {
+              from: bookName,
+              let: { authorId: '$_id' },
+              pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$author', '$$authorId'] }, { $gte: ['$rank', 2] }] } } }],
+              as: 'ranked',
+            },
+          },
+          { $match: { 'ranked.0': { $exists: true } } },
+          { $project: { _id: 1 } },
+        ]);
+        expect(rankedBooks).toEqual([{ _id: 'a1' }]);
+      });
+    });
+
+    describe('updateMany and deleteMany', () => {
+      it('applies $set, $unset, $inc, $push, $addToSet and $pull, counting matched and modified', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+
+        expect(await books.updateMany({ tags: 'sci' }, { $set: { genre: 'science' }, $inc: { rank: 10 } })).toEqual({ matched: 3, modified: 3 });
+        expect(await books.updateMany({ _id: 'b1' }, { $unset: { author: '' }, $push: { tags: 'new' } })).toEqual({ matched: 1, modified: 1 });
+        expect(await books.updateMany({ _id: { $in: ['b1', 'b2'] } }, { $addToSet: { tags: 'sci' } })).toEqual({ matched: 2, modified: 0 });
+        expect(await books.updateMany({ _id: 'b4' }, { $pull: { tags: 'space' } })).toEqual({ matched: 1, modified: 1 });
+        expect(await books.updateMany({ _id: 'none' }, { $set: { x: 1 } })).toEqual({ matched: 0, modified: 0 });
+
+        const [b1, b2, b3, b4] = await books.find({ _id: { $in: ['b1', 'b2', 'b3', 'b4'] } }, { sort: { _id: 1 } });
+        expect(b1).toMatchObject({ genre: 'science', rank: 12, tags: ['sci', 'space', 'new'] });
+        expect(b1).not.toHaveProperty('author');
+        expect(b2).toMatchObject({ genre: 'science', rank: 11, tags: ['sci'] });
+        expect(b3).not.toHaveProperty('genre');
+        expect(b4!.tags).toEqual(['sci', 'poetry']);
+      });
+
+      it('finds updated documents through their new values', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        await books.updateMany({ _id: 'b5' }, { $set: { author: 'a9' } });
+        expect(ids(await books.find({ author: 'a9' }))).toEqual(['b5']);
+        await books.updateMany({ author: 'a9' }, { $unset: { author: '' } });
+        expect(await books.find({ author: 'a9' })).toEqual([]);
+      });
+
+      it('deletes matching documents and returns how many', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(await books.deleteMany({ tags: 'poetry' })).toBe(2);
+        expect(await books.deleteMany({ tags: 'poetry' })).toBe(0);
+        expect(ids(await books.find({}, { sort: { _id: 1 } }))).toEqual(['b1', 'b2', 'b5']);
+        await books.insertMany([{ _id: 'b3', title: 'again' }]);
+        expect(await books.find({ _id: 'b3' })).toEqual([{ _id: 'b3', title: 'again' }]);
+      });
+    });
+
+    describe('unique keys and indexes', () => {
+      it('rejects a duplicate _id and writes nothing of the batch', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        const attempt = books.insertMany([{ _id: 'n1' }, { _id: 'b2', title: 'dup' }, { _id: 'n2' }]);
+        await expect(attempt).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(books.insertMany([{ _id: 'n1' }, { _id: 'b2' }])).rejects.toMatchObject({ collection: name, field: '_id', value: 'b2' });
+        expect(await books.count({ _id: { $in: ['n1', 'n2'] } })).toBe(0);
+        expect(await books.find({ _id: 'b2' })).toMatchObject([{ title: 'beta' }]);
+      });
+
+      it('enforces a unique sparse index on insert and update, all or nothing', async () => {
+        const name = freshName('Unique');
+        const items = store.collection(name);
+        await store.syncIndexes(name, [byCode], 'ag_');
+        await items.insertMany([{ _id: 'i1', code: 'A' }, { _id: 'i2', code: 'B' }, { _id: 'i3' }, { _id: 'i4' }]);
+
+        await expect(items.insertMany([{ _id: 'i5', code: 'C' }, { _id: 'i6', code: 'A' }])).rejects.toMatchObject({
+          name: 'DuplicateKeyError',
+          collection: name,
+          field: 'code',
+          value: 'A',
+        });
+        expect(await items.count({ _id: { $in: ['i5', 'i6'] } })).toBe(0);
+
+        await expect(items.updateMany({ _id: 'i2' }, { $set: { code: 'A' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(ids(await items.find({ code: { $exists: true } }, { sort: { _id: 1 } }))).toEqual(['i1', 'i2']);
+        expect(await items.find({ code: 'B' })).toEqual([{ _id: 'i2', code: 'B' }]);
+        // Two documents updated to the same value collide with each other (MongoDB may keep the first).
+        await expect(items.updateMany({ _id: { $in: ['i3', 'i4'] } }, { $set: { code: 'Z' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+
+        // A value freed by an update or a delete can be taken again.
+        await items.updateMany({ _id: 'i1' }, { $set: { code: 'A2' } });
+        await items.insertMany([{ _id: 'i7', code: 'A' }]);
+        await items.deleteMany({ _id: 'i2' });
+        await items.updateMany({ _id: 'i3' }, { $set: { code: 'B' } });
+        expect(ids(await items.find({ code: { $in: ['A', 'B', 'A2'] } }, { sort: { code: 1 } }))).toEqual(['i7', 'i1', 'i3']);
+      });
+
+      it('treats a missing field as null in a unique index that is not sparse', async () => {
+        const name = freshName('Dense');
+        await store.syncIndexes(name, [{ name: 'ag_dense', keys: { code: 1 }, unique: true }], 'ag_');
+        const items = store.collection(name);
+        await items.insertMany([{ _id: 'd1' }]);
+        await expect(items.insertMany([{ _id: 'd2' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
+
+      it('creates missing and drops obsolete indexes with the prefix, leaving others alone', async () => {
+        const name = freshName('Indexed');
+        const byTitle: IndexSpec = { name: 'ag_search_title', keys: { title: 1 } };
+        expect(await store.syncIndexes(name, [byCode, byTitle], 'ag_')).toEqual({
+          created: ['ag_id_code', 'ag_search_title'],
+          dropped: [],
+        });
+        expect(await store.syncIndexes(name, [byCode, byTitle], 'ag_')).toEqual({ created: [], dropped: [] });
+        await store.syncIndexes(name, [{ name: 'other_rank', keys: { rank: -1 } }], 'other_');
+
+        expect(await store.syncIndexes(name, [byTitle], 'ag_')).toEqual({ created: [], dropped: ['ag_id_code'] });
+        expect(await listedIndexes(store, name)).toEqual([
+          normalized(byTitle),
+          normalized({ name: 'other_rank', keys: { rank: -1 } }),
+        ]);
+
+        // The dropped unique index no longer constrains writes.
+        await store.collection(name).insertMany([{ _id: 'x1', code: 'A' }, { _id: 'x2', code: 'A' }]);
+        expect(await store.collection(name).count({ code: 'A' })).toBe(2);
+      });
+
+      it('refuses to create a unique index over duplicate data and creates nothing', async () => {
+        const name = freshName('Dupes');
+        await store.collection(name).insertMany([{ _id: 'p1', code: 'A' }, { _id: 'p2', code: 'A' }]);
+        await expect(store.syncIndexes(name, [byCode], 'ag_')).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect((await store.listIndexes(name)).map((spec) => spec.name)).not.toContain('ag_id_code');
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits all writes of a successful transaction and returns its result', async () => {
+        const a = freshName('TxA');
+        const b = freshName('TxB');
+        await store.collection(a).insertMany([{ _id: 'old', n: 1 }]);
+        const result = await store.transaction(async (tx) => {
+          await store.collection(a).insertMany([{ _id: 'new', n: 2 }], tx);
+          await store.collection(a).updateMany({ _id: 'old' }, { $inc: { n: 10 } }, tx);
+          await store.collection(b).insertMany([{ _id: 'link', to: 'new' }], tx);
+          return 'done';
+        });
+        expect(result).toBe('done');
+        expect(await store.collection(a).find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'new', n: 2 },
+          { _id: 'old', n: 11 },
+        ]);
+        expect(await store.collection(b).count({})).toBe(1);
+      });
+
+      it('lets operations with the handle see the transaction’s own writes', async () => {
+        const name = freshName('TxSee');
+        await store.transaction(async (tx) => {
+          const collection = store.collection(name);
+          await collection.insertMany([{ _id: 't1', v: 1 }], tx);
+          await collection.updateMany({ _id: 't1' }, { $set: { v: 2 } }, tx);
+          expect(await collection.find({ _id: 't1' }, {}, tx)).toEqual([{ _id: 't1', v: 2 }]);
+          expect(await collection.count({ v: 2 }, tx)).toBe(1);
+          expect(await collection.aggregate([{ $match: { v: 2 } }], tx)).toEqual([{ _id: 't1', v: 2 }]);
+        });
+      });
+
+      it('rolls back inserts, updates and deletes in every collection when the work throws', async () => {
+        const a = freshName('RbA');
+        const b = freshName('RbB');
+        await store.syncIndexes(a, [byCode], 'ag_');
+        await store.collection(a).insertMany([{ _id: 'keep', code: 'K', n: 1 }, { _id: 'gone', code: 'G' }]);
+        await store.collection(b).insertMany([{ _id: 'b', n: 1 }]);
+
+        const failure = new Error('work failed');
+        await expect(
+          store.transaction(async (tx) => {
+            await store.collection(a).insertMany([{ _id: 'added', code: 'G2' }], tx);
+            await store.collection(a).updateMany({ _id: 'keep' }, { $set: { code: 'K2' }, $inc: { n: 1 } }, tx);
+            await store.collection(a).deleteMany({ _id: 'gone' }, tx);
+            await store.collection(b).updateMany({}, { $set: { n: 2 } }, tx);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+
+        expect(await store.collection(a).find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'gone', code: 'G' },
+          { _id: 'keep', code: 'K', n: 1 },
+        ]);
+        expect(await store.collection(b).find({})).toEqual([{ _id: 'b', n: 1 }]);
+        // The unique index is back to the committed keys: K is taken, K2 and G2 are free.
+        await expect(store.collection(a).insertMany([{ _id: 'k', code: 'K' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await store.collection(a).insertMany([{ _id: 'k2', code: 'K2' }, { _id: 'g2', code: 'G2' }]);
+      });
+
+      it('rolls back when a write inside the transaction fails', async () => {
+        const name = freshName('RbDup');
+        await store.collection(name).insertMany([{ _id: 'taken' }]);
+        await expect(
+          store.transaction(async (tx) => {
+            await store.collection(name).insertMany([{ _id: 'first' }], tx);
+            await store.collection(name).insertMany([{ _id: 'taken' }], tx);
+          }),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(ids(await store.collection(name).find({}))).toEqual(['taken']);
+      });
+    });
+
+    if (reopen) {
+      describe('durability', () => {
+        it('keeps data and indexes across close and reopen', async () => {
+          const name = freshName('Durable');
+          await store.syncIndexes(name, [byCode], 'ag_');
+          const collection = store.collection(name);
+          await collection.insertMany([{ _id: 'r1', code: 'A', list: [1] }, { _id: 'r2', code: 'B' }]);
+          await collection.updateMany({ _id: 'r1' }, { $push: { list: 2 } });
+          await collection.deleteMany({ _id: 'r2' });
+          await store.transaction(async (tx) => {
+            await collection.insertMany([{ _id: 'r3', code: 'C' }], tx);
+          });
+          await store.close();
+
+          store = await reopen();
+          const reopened = store.collection(name);
+          expect(await reopened.find({}, { sort: { _id: 1 } })).toEqual([
+            { _id: 'r1', code: 'A', list: [1, 2] },
+            { _id: 'r3', code: 'C' },
+          ]);
+          expect(await listedIndexes(store, name)).toEqual([normalized(byCode)]);
+          await expect(reopened.insertMany([{ _id: 'r4', code: 'C' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        });
+      });
+    }
+  });
+}
+
+/** The kind of index the service creates for an `@id` field. */
+const byCode: IndexSpec = { name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true };
+
+/** Index specs compared by meaning: backends may or may not spell out `unique: false`. */
+function normalized(spec: IndexSpec): IndexSpec {
+  return { name: spec.name, keys: spec.keys, unique: spec.unique === true, sparse: spec.sparse === true };
+}
+
+async function listedIndexes(store: Store, collection: string): Promise<IndexSpec[]> {
+  return (await store.listIndexes(collection))
+    .filter((spec) => spec.name !== '_id_')
+    .map(normalized)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

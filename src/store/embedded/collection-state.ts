@@ -1,0 +1,135 @@
+/**
+ * The in-memory state of one collection: documents by `_id` plus secondary indexes. Writes here are raw
+ * (no constraint checks); `write-operations.ts` checks constraints before calling them, and replay and
+ * rollback restore states that were already valid.
+ */
+import { DuplicateKeyError, type IndexSpec, type StoredDocument } from '../port.js';
+import { CollectionIndex } from './collection-index.js';
+
+interface Slot {
+  document: StoredDocument;
+  /** Insertion sequence, so index-assisted reads return documents in the same order as a full scan. */
+  position: number;
+}
+
+export const ID_INDEX_NAME = '_id_';
+
+export class CollectionState {
+  private readonly slots = new Map<string, Slot>();
+  private readonly indexes = new Map<string, CollectionIndex>();
+  private nextPosition = 0;
+  private scanCache: StoredDocument[] | undefined;
+
+  constructor(readonly name: string) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  get(id: string): StoredDocument | undefined {
+    return this.slots.get(id)?.document;
+  }
+
+  positionOf(id: string): number {
+    return this.slots.get(id)?.position ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** All documents in natural (insertion) order; the array is shared until the next write. */
+  all(): readonly StoredDocument[] {
+    if (!this.scanCache) this.scanCache = Array.from(this.slots.values(), (slot) => slot.document);
+    return this.scanCache;
+  }
+
+  put(document: StoredDocument): void {
+    const slot = this.slots.get(document._id);
+    if (slot) {
+      for (const index of this.indexes.values()) index.remove(slot.document);
+      slot.document = document;
+    } else {
+      this.slots.set(document._id, { document, position: this.nextPosition++ });
+    }
+    for (const index of this.indexes.values()) index.add(document);
+    this.scanCache = undefined;
+  }
+
+  remove(id: string): void {
+    const slot = this.slots.get(id);
+    if (!slot) return;
+    for (const index of this.indexes.values()) index.remove(slot.document);
+    this.slots.delete(id);
+    this.scanCache = undefined;
+  }
+
+  /**
+   * Restores the given documents to their earlier versions (`undefined`: did not exist). All of them
+   * leave the indexes first, so restoring one never collides with another's not yet restored key.
+   */
+  restore(earlier: ReadonlyMap<string, StoredDocument | undefined>): void {
+    for (const id of earlier.keys()) {
+      const slot = this.slots.get(id);
+      if (slot) for (const index of this.indexes.values()) index.remove(slot.document);
+    }
+    for (const [id, document] of earlier) {
+      const slot = this.slots.get(id);
+      if (!document) {
+        this.slots.delete(id);
+        continue;
+      }
+      if (slot) slot.document = document;
+      else this.slots.set(id, { document, position: this.nextPosition++ });
+      for (const index of this.indexes.values()) index.add(document);
+    }
+    this.scanCache = undefined;
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return Array.from(this.indexes.values(), (index) => index.spec);
+  }
+
+  index(name: string): CollectionIndex | undefined {
+    return this.indexes.get(name);
+  }
+
+  /** The index that can look up equality on `field`, preferring a unique one. */
+  lookupIndexFor(field: string): CollectionIndex | undefined {
+    let found: CollectionIndex | undefined;
+    for (const index of this.indexes.values()) {
+      if (index.lookupField !== field) continue;
+      if (index.unique) return index;
+      found ??= index;
+    }
+    return found;
+  }
+
+  uniqueIndexes(): CollectionIndex[] {
+    return Array.from(this.indexes.values()).filter((index) => index.unique);
+  }
+
+  /**
+   * Builds (without attaching) an index over the current documents. With `enforceUnique`, existing
+   * duplicates make it fail with DuplicateKeyError.
+   */
+  buildIndex(spec: IndexSpec, enforceUnique: boolean): CollectionIndex {
+    const index = new CollectionIndex(spec);
+    for (const { document } of this.slots.values()) {
+      if (enforceUnique && index.unique) {
+        const conflict = index.findConflict(document._id, index.keysOf(document));
+        if (conflict) throw new DuplicateKeyError(this.name, conflict.field, conflict.value);
+      }
+      index.add(document);
+    }
+    return index;
+  }
+
+  attachIndex(index: CollectionIndex): void {
+    this.indexes.set(index.spec.name, index);
+  }
+
+  addIndex(spec: IndexSpec, enforceUnique: boolean): void {
+    this.attachIndex(this.buildIndex(spec, enforceUnique));
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * The embedded `Store`: in-memory collections made durable by the write-ahead log and snapshots.
+ * Every write runs as a unit of work (see TransactionManager) and is appended to the log as one record
+ * before it is acknowledged.
+ */
+import type { Collection, IndexSpec, IndexSync, Store, Transaction } from '../port.js';
+import { sameIndexDefinition } from './collection-index.js';
+import { ID_INDEX_NAME, type CollectionState } from './collection-state.js';
+import { CollectionView } from './collection-view.js';
+import { assertCollectionName, type Database } from './database.js';
+import type { DirectoryLock } from './directory-lock.js';
+import { EmbeddedCollection, type StoreCore } from './embedded-collection.js';
+import type { LogOperation } from './log-records.js';
+import type { ViewResolver } from './pipeline-runner.js';
+import { writeSnapshot } from './snapshot.js';
+import { TransactionManager } from './transaction-manager.js';
+import type { WriteAheadLog } from './write-ahead-log.js';
+import type { WriteScope } from './write-scope.js';
+
+export interface EmbeddedStoreOptions {
+  /** Compact the log into a snapshot once it grows past this many bytes (default 32 MiB). */
+  compactAfterBytes?: number;
+  /** Told about failures that cannot fail the request that caused them (a compaction after a commit). */
+  onBackgroundError?: (error: Error) => void;
+}
+
+export const DEFAULT_COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+
+export class StoreClosedError extends Error {
+  constructor(dataDir: string) {
+    super(`the embedded store for ${dataDir} is closed`);
+    this.name = 'StoreClosedError';
+  }
+}
+
+export class EmbeddedStore implements Store, StoreCore {
+  readonly kind = 'embedded';
+  private readonly transactions = new TransactionManager();
+  private readonly handles = new Map<string, EmbeddedCollection>();
+  private closed = false;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly database: Database,
+    private readonly log: WriteAheadLog,
+    private readonly lock: DirectoryLock,
+    private lastSeq: number,
+    private readonly options: EmbeddedStoreOptions,
+  ) {}
+
+  collection(name: string): Collection {
+    assertCollectionName(name);
+    let handle = this.handles.get(name);
+    if (!handle) this.handles.set(name, (handle = new EmbeddedCollection(name, this)));
+    return handle;
+  }
+
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.transactions.run(
+      'transaction',
+      (scope) => {
+        this.assertOpen();
+        return work(scope.handle);
+      },
+      (scope) => this.commit(scope),
+      (scope) => scope.rollback(this.database),
+    );
+  }
+
+  read<T>(tx: Transaction | undefined, work: (viewOf: ViewResolver) => T): T {
+    this.assertOpen();
+    if (tx !== undefined) {
+      this.transactions.scopeOf(tx);
+      return work((name) => new CollectionView(this.database.get(name), undefined));
+    }
+    const running = this.transactions.active;
+    return work((name) => new CollectionView(this.database.get(name), running?.earlierVersions(name)));
+  }
+
+  async write<T>(
+    what: string,
+    collection: string,
+    tx: Transaction | undefined,
+    work: (state: CollectionState, scope: WriteScope) => T,
+  ): Promise<T> {
+    this.assertOpen();
+    if (tx !== undefined) return work(this.database.ensure(collection), this.transactions.scopeOf(tx));
+    return this.transactions.run(
+      what,
+      (scope) => {
+        this.assertOpen();
+        return work(this.database.ensure(collection), scope);
+      },
+      (scope) => this.commit(scope),
+      (scope) => scope.rollback(this.database),
+    );
+  }
+
+  async syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
+    assertCollectionName(collection);
+    checkIndexSpecs(collection, specs, prefix);
+    this.assertOpen();
+    let undo: () => void = () => undefined;
+    return this.transactions.run(
+      `syncIndexes on ${collection}`,
+      () => {
+        this.assertOpen();
+        const state = this.database.ensure(collection);
+        const wanted = new Map(specs.map((spec) => [spec.name, copySpec(spec)]));
+        const obsolete = state
+          .indexSpecs()
+          .filter((existing) => existing.name.startsWith(prefix))
+          .filter((existing) => {
+            const replacement = wanted.get(existing.name);
+            return !replacement || !sameIndexDefinition(existing, replacement);
+          });
+        const missing = [...wanted.values()].filter((spec) => {
+          const existing = state.index(spec.name)?.spec;
+          return !existing || !sameIndexDefinition(existing, spec);
+        });
+        // Build the new indexes before touching the old ones: a duplicate in the data fails the whole sync.
+        const built = missing.map((spec) => state.buildIndex(spec, true));
+        for (const spec of obsolete) state.dropIndex(spec.name);
+        for (const index of built) state.attachIndex(index);
+        undo = () => {
+          for (const spec of missing) state.dropIndex(spec.name);
+          for (const spec of obsolete) state.addIndex(spec, false);
+        };
+        const operations: LogOperation[] = [
+          ...obsolete.map((spec): LogOperation => ({ op: 'dropIndex', collection, name: spec.name })),
+          ...missing.map((spec): LogOperation => ({ op: 'createIndex', collection, spec })),
+        ];
+        if (operations.length > 0) this.append(operations);
+        return { created: missing.map((spec) => spec.name), dropped: obsolete.map((spec) => spec.name) };
+      },
+      () => undefined,
+      () => undo(),
+    );
+  }
+
+  async listIndexes(collection: string): Promise<IndexSpec[]> {
+    assertCollectionName(collection);
+    this.assertOpen();
+    // Like the MongoDB adapter: the implicit `_id` index is not listed.
+    return (this.database.get(collection)?.indexSpecs() ?? []).map(copySpec);
+  }
+
+  ready(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.transactions.drain(() => {
+      if (this.closed) return;
+      this.closed = true;
+      try {
+        if (this.log.sizeBytes > 0) this.compact();
+      } finally {
+        this.log.close();
+        this.lock.release();
+      }
+    });
+  }
+
+  /** Writes everything into a new snapshot and empties the log. Runs only between units of work. */
+  compact(): void {
+    writeSnapshot(this.dataDir, {
+      seq: this.lastSeq,
+      collections: this.database.all().map((state) => ({
+        name: state.name,
+        indexes: state.indexSpecs(),
+        documents: state.all(),
+      })),
+    });
+    this.log.clear();
+  }
+
+  private commit(scope: WriteScope): void {
+    if (scope.touchedNothing) return;
+    this.append(scope.logOperations(this.database));
+  }
+
+  /** Appends one durable log record; compacts afterwards if the log has grown past the threshold. */
+  private append(operations: LogOperation[]): void {
+    const seq = this.lastSeq + 1;
+    this.log.append({ seq, ops: operations });
+    this.lastSeq = seq;
+    const threshold = this.options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES;
+    if (this.log.sizeBytes <= threshold) return;
+    try {
+      this.compact();
+    } catch (error) {
+      // The record is durable already; the log simply stays long until a later compaction succeeds.
+      const report = this.options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
+      report(error as Error);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError(this.dataDir);
+  }
+}
+
+function copySpec(spec: IndexSpec): IndexSpec {
+  const copy: IndexSpec = { name: spec.name, keys: { ...spec.keys } };
+  if (spec.unique) copy.unique = true;
+  if (spec.sparse) copy.sparse = true;
+  return copy;
+}
+
+function checkIndexSpecs(collection: string, specs: IndexSpec[], prefix: string): void {
+  const where = `syncIndexes on ${collection}`;
+  if (typeof prefix !== 'string' || prefix.length === 0) throw new Error(`${where}: the prefix must be a non-empty string`);
+  if (!Array.isArray(specs)) throw new Error(`${where}: expected an array of index specs`);
+  const names = new Set<string>();
+  for (const spec of specs) {
+    if (typeof spec?.name !== 'string' || !spec.name.startsWith(prefix)) {
+      throw new Error(`${where}: index name ${JSON.stringify(spec?.name)} must start with the prefix "${prefix}"`);
+    }
+    if (spec.name === ID_INDEX_NAME) throw new Error(`${where}: the index name "${ID_INDEX_NAME}" is reserved for _id`);
+    if (names.has(spec.name)) throw new Error(`${where}: index name "${spec.name}" appears twice`);
+    names.add(spec.name);
+    const keys = Object.entries(spec.keys ?? {});
+    if (keys.length === 0) throw new Error(`${where}: index "${spec.name}" has no keys`);
+    for (const [field, direction] of keys) {
+      if (direction !== 1 && direction !== -1) {
+        throw new Error(`${where}: index "${spec.name}" key ${field} must be 1 or -1, got ${JSON.stringify(direction)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/** `find` and `count` over a collection view, evaluated by mingo on the index-narrowed candidates. */
+import { Query, aggregate } from 'mingo';
+import type { Filter, FindOptions, StoredDocument } from '../port.js';
+import type { CollectionView } from './collection-view.js';
+import { cloneJson, isPlainObject } from './json-values.js';
+
+export interface DocumentMatcher {
+  test(document: StoredDocument): boolean;
+}
+
+/** Compiles a MongoDB query document; a malformed one fails here with the collection named. */
+export function compileFilter(collection: string, filter: Filter): DocumentMatcher {
+  if (!isPlainObject(filter)) throw new Error(`invalid filter for collection ${collection}: expected an object`);
+  if (Object.keys(filter).length === 0) return { test: () => true };
+  try {
+    return new Query(filter, {});
+  } catch (error) {
+    throw new Error(`invalid filter for collection ${collection}: ${(error as Error).message}`);
+  }
+}
+
+/** The stored documents matching `filter`, in natural order (shared references: do not hand out). */
+export function matchingDocuments(view: CollectionView, collection: string, filter: Filter): StoredDocument[] {
+  const matcher = compileFilter(collection, filter);
+  return view.candidates(filter).filter((document) => matcher.test(document));
+}
+
+export function countDocuments(view: CollectionView, collection: string, filter: Filter): number {
+  if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
+  const matcher = compileFilter(collection, filter);
+  let count = 0;
+  for (const document of view.candidates(filter)) if (matcher.test(document)) count++;
+  return count;
+}
+
+/** Copies of the matching documents after sort, skip, limit and projection. */
+export function findDocuments(
+  view: CollectionView,
+  collection: string,
+  filter: Filter,
+  options: FindOptions = {},
+): StoredDocument[] {
+  const { skip, limit } = checkFindOptions(collection, options);
+  const matcher = compileFilter(collection, filter);
+  let page: StoredDocument[];
+  if (options.sort && Object.keys(options.sort).length > 0) {
+    const matches = view.candidates(filter).filter((document) => matcher.test(document));
+    const sorted = aggregate(matches, [{ $sort: options.sort }]) as StoredDocument[];
+    page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
+  } else {
+    page = firstMatches(view.candidates(filter), matcher, skip, limit);
+  }
+  if (options.projection && Object.keys(options.projection).length > 0) {
+    page = aggregate(page, [{ $project: options.projection }]) as StoredDocument[];
+  }
+  return page.map(cloneJson);
+}
+
+/** Without a sort, stop scanning as soon as the page is full. */
+function firstMatches(candidates: readonly StoredDocument[], matcher: DocumentMatcher, skip: number, limit: number): StoredDocument[] {
+  const page: StoredDocument[] = [];
+  let toSkip = skip;
+  for (const document of candidates) {
+    if (!matcher.test(document)) continue;
+    if (toSkip > 0) {
+      toSkip--;
+      continue;
+    }
+    page.push(document);
+    if (limit > 0 && page.length >= limit) break;
+  }
+  return page;
+}
+
+function checkFindOptions(collection: string, options: FindOptions): { skip: number; limit: number } {
+  const skip = options.skip ?? 0;
+  const limit = options.limit ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) {
+    throw new Error(`invalid find options for collection ${collection}: skip must be a non-negative integer, got ${skip}`);
+  }
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new Error(`invalid find options for collection ${collection}: limit must be a non-negative integer, got ${limit}`);
+  }
+  for (const [field, direction] of Object.entries(options.sort ?? {})) {
+    if (direction !== 1 && direction !== -1) {
+      throw new Error(`invalid sort for collection ${collection}: ${field} must be 1 or -1, got ${JSON.stringify(direction)}`);
+    }
+  }
+  for (const [field, include] of Object.entries(options.projection ?? {})) {
+    if (include !== 1) {
+      throw new Error(`invalid projection for collection ${collection}: only inclusion (${field}: 1) is supported`);
+    }
+  }
+  return { skip, limit };
+}

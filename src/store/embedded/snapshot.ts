@@ -1,0 +1,99 @@
+/**
+ * The snapshot: the whole database as of one log sequence number, written to a temporary file, fsynced
+ * and renamed into place, so a crash leaves either the old snapshot or the new one, never a mix.
+ * Format (JSON lines): a header, then per collection a line with its indexes and document count followed
+ * by one line per document, then an end marker.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexSpec, StoredDocument } from '../port.js';
+import { fsyncDirectory, writeFully } from './durable-file.js';
+
+export const SNAPSHOT_FILE = 'snapshot.jsonl';
+const FORMAT = 'autograph-embedded-snapshot';
+const VERSION = 1;
+const WRITE_CHUNK_BYTES = 1 << 20;
+
+export interface SnapshotCollection {
+  name: string;
+  indexes: IndexSpec[];
+  documents: readonly StoredDocument[];
+}
+
+export interface Snapshot {
+  /** The last log sequence number the snapshot contains. */
+  seq: number;
+  collections: SnapshotCollection[];
+}
+
+export class CorruptSnapshotError extends Error {
+  constructor(file: string, reason: string) {
+    super(`snapshot ${file} is unreadable: ${reason}`);
+    this.name = 'CorruptSnapshotError';
+  }
+}
+
+export function writeSnapshot(dataDir: string, snapshot: Snapshot): void {
+  const file = path.join(dataDir, SNAPSHOT_FILE);
+  const temporary = `${file}.tmp`;
+  const fd = fs.openSync(temporary, 'w');
+  try {
+    let chunk: string[] = [];
+    let chunkLength = 0;
+    const write = (value: unknown): void => {
+      const line = `${JSON.stringify(value)}\n`;
+      chunk.push(line);
+      chunkLength += line.length;
+      if (chunkLength >= WRITE_CHUNK_BYTES) flush();
+    };
+    const flush = (): void => {
+      writeFully(fd, Buffer.from(chunk.join(''), 'utf8'));
+      chunk = [];
+      chunkLength = 0;
+    };
+    write({ format: FORMAT, version: VERSION, seq: snapshot.seq, collections: snapshot.collections.length });
+    for (const collection of snapshot.collections) {
+      write({ collection: collection.name, indexes: collection.indexes, count: collection.documents.length });
+      for (const document of collection.documents) write(document);
+    }
+    write({ end: FORMAT });
+    flush();
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temporary, file);
+  fsyncDirectory(dataDir);
+}
+
+export function readSnapshot(dataDir: string): Snapshot | undefined {
+  const file = path.join(dataDir, SNAPSHOT_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  let cursor = 0;
+  const next = (what: string): Record<string, unknown> => {
+    const line = lines[cursor++];
+    if (line === undefined || line === '') throw new CorruptSnapshotError(file, `ends early, expected ${what} at line ${cursor}`);
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new CorruptSnapshotError(file, `line ${cursor} is not JSON (expected ${what})`);
+    }
+  };
+  const header = next('the header');
+  if (header.format !== FORMAT || header.version !== VERSION || typeof header.seq !== 'number' || typeof header.collections !== 'number') {
+    throw new CorruptSnapshotError(file, `unknown header ${JSON.stringify(header)}`);
+  }
+  const collections: SnapshotCollection[] = [];
+  for (let c = 0; c < header.collections; c++) {
+    const meta = next('a collection header');
+    if (typeof meta.collection !== 'string' || !Array.isArray(meta.indexes) || typeof meta.count !== 'number') {
+      throw new CorruptSnapshotError(file, `line ${cursor} is not a collection header`);
+    }
+    const documents: StoredDocument[] = [];
+    for (let d = 0; d < meta.count; d++) documents.push(next(`a document of ${meta.collection}`) as StoredDocument);
+    collections.push({ name: meta.collection, indexes: meta.indexes as IndexSpec[], documents });
+  }
+  if (next('the end marker').end !== FORMAT) throw new CorruptSnapshotError(file, 'the end marker is missing');
+  return { seq: header.seq, collections };
+}

@@ -1,0 +1,78 @@
+/**
+ * Runs units of work (transactions and auto-committed single operations) one at a time, in arrival order.
+ * The running one is "active": operations carrying its handle join it; readers outside it see the state
+ * before it. Nested use is detected and refused, since waiting for the running unit from inside it would
+ * never finish.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Transaction } from '../port.js';
+import { WriteScope } from './write-scope.js';
+
+export class TransactionManager {
+  private queueTail: Promise<void> = Promise.resolve();
+  private running: WriteScope | undefined;
+  private nextId = 1;
+  private readonly context = new AsyncLocalStorage<WriteScope>();
+
+  /** The transaction in progress, if any. */
+  get active(): WriteScope | undefined {
+    return this.running;
+  }
+
+  /**
+   * Waits for its turn, then runs `work` in a fresh scope and `commit` after it; if either throws,
+   * `rollback` undoes the scope and the error is rethrown.
+   */
+  async run<T>(
+    what: string,
+    work: (scope: WriteScope) => Promise<T> | T,
+    commit: (scope: WriteScope) => void,
+    rollback: (scope: WriteScope) => void,
+  ): Promise<T> {
+    const enclosing = this.context.getStore();
+    if (enclosing && enclosing === this.running) {
+      throw new Error(
+        `${what} was called inside transaction ${enclosing.handle.id} without its handle; pass the tx argument ` +
+          '(waiting for the transaction from inside it would never finish)',
+      );
+    }
+    const release = await this.nextTurn();
+    const scope = new WriteScope(this.nextId++);
+    this.running = scope;
+    try {
+      const result = await this.context.run(scope, () => work(scope));
+      commit(scope);
+      return result;
+    } catch (error) {
+      rollback(scope);
+      throw error;
+    } finally {
+      this.running = undefined;
+      release();
+    }
+  }
+
+  /** Waits until every unit queued so far has finished (used by close). */
+  async drain<T>(then: () => T): Promise<T> {
+    const release = await this.nextTurn();
+    try {
+      return then();
+    } finally {
+      release();
+    }
+  }
+
+  /** The scope of the running transaction `tx`; throws if `tx` is not the running one. */
+  scopeOf(tx: Transaction): WriteScope {
+    if (this.running && this.running.handle === tx) return this.running;
+    throw new Error(`transaction ${String(tx?.id)} is not running (it has finished, or belongs to another store)`);
+  }
+
+  private nextTurn(): Promise<() => void> {
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.queueTail;
+    this.queueTail = previous.then(() => turn);
+    return previous.then(() => release);
+  }
+}
