@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { uploadSchema } from '../helpers/gql';
+import { makeTempDir } from '../helpers/server';
+import { BROKEN_SCHEMA, TASKS_SCHEMA } from './schemas';
+
+const ROOT = resolve(__dirname, '../..');
+const REGISTER_TS = join(ROOT, '__tests__/helpers/register-ts.cjs');
+const MAIN = join(ROOT, 'src/server/main.ts');
+
+interface Cli {
+  child: ChildProcess;
+  /** Parsed JSON log lines seen so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Resolves with the first log line whose `msg` is `msg`. */
+  waitForLog(msg: string): Promise<Record<string, unknown>>;
+  exit: Promise<{ code: number | null; stderr: string; stdout: string }>;
+}
+
+/** Runs the CLI from its TypeScript source (no build needed), with a clean environment for its flags. */
+function runCli(args: string[], env: Record<string, string> = {}): Cli {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !['PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name)),
+  );
+  const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
+  const logs: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    stdout += `${line}\n`;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    logs.push(entry);
+    for (const waiter of waiters.filter((candidate) => candidate.msg === entry.msg)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(entry);
+    }
+  });
+  const exit = new Promise<{ code: number | null; stderr: string; stdout: string }>((resolveExit) =>
+    child.on('close', (code) => resolveExit({ code, stderr, stdout })),
+  );
+  return {
+    child,
+    logs,
+    exit,
+    waitForLog(msg) {
+      const seen = logs.find((entry) => entry.msg === msg);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolveLine, reject) => {
+        waiters.push({ msg, resolve: resolveLine });
+        void exit.then(({ stderr: err }) => reject(new Error(`the CLI exited before logging "${msg}": ${err}`)));
+      });
+    },
+  };
+}
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await makeTempDir();
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the CLI', () => {
+  it('starts, logs one JSON line per event, serves, and exits 0 on SIGTERM after flushing the store', async () => {
+    const cli = runCli(['--port', '0', '--data', dataDir]);
+    const started = await cli.waitForLog('started');
+    expect(started).toMatchObject({ level: 30, service: 'autograph', store: 'embedded', schema: false, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(typeof started.time).toBe('string');
+    const url = started.url as string;
+
+    expect((await uploadSchema(url, TASKS_SCHEMA)).status).toBe(200);
+    await cli.waitForLog('schema activated');
+
+    cli.child.kill('SIGTERM');
+    const { code, stdout } = await cli.exit;
+    expect(code).toBe(0);
+    expect(cli.logs.map((entry) => entry.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+    for (const line of stdout.trim().split('\n')) {
+      expect(() => JSON.parse(line)).not.toThrow();
+    }
+
+    // The store was flushed: a second start on the same folder (configured through the environment)
+    // serves the schema uploaded before, and SIGINT stops it as cleanly.
+    const again = runCli([], { PORT: '0', DATA_DIR: dataDir });
+    expect(await again.waitForLog('started')).toMatchObject({ schema: true });
+    again.child.kill('SIGINT');
+    expect((await again.exit).code).toBe(0);
+  });
+
+  it('loads --schema at start and exits 0 on SIGINT', async () => {
+    const schemaFile = join(dataDir, 'schema.graphql');
+    await writeFile(schemaFile, TASKS_SCHEMA);
+    const cli = runCli(['--port=0', `--data=${join(dataDir, 'data')}`, '--schema', schemaFile]);
+    const started = await cli.waitForLog('started');
+    expect(started.schema).toBe(true);
+    const response = await fetch(`${started.url as string}/admin/schema`);
+    expect(await response.text()).toBe(TASKS_SCHEMA);
+    cli.child.kill('SIGINT');
+    expect((await cli.exit).code).toBe(0);
+  });
+
+  it('exits 1 with the errors when the --schema file is rejected', async () => {
+    const schemaFile = join(dataDir, 'broken.graphql');
+    await writeFile(schemaFile, BROKEN_SCHEMA);
+    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile]);
+    const { code } = await cli.exit;
+    expect(code).toBe(1);
+    const fatal = cli.logs.find((entry) => entry.msg === 'the schema file was rejected');
+    expect(fatal).toMatchObject({ level: 60, schemaFile });
+    expect(fatal?.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^4:\d+ /)]));
+  });
+
+  it('exits 2 with a clear message on an unknown flag or a bad value', async () => {
+    const unknown = await runCli(['--prot', '80']).exit;
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('autograph: unknown option --prot (see --help)\n');
+
+    const badEnv = await runCli([], { PORT: 'http' }).exit;
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toBe('autograph: PORT: expected a port number from 0 to 65535, got "http"\n');
+
+    const missingFile = await runCli(['--schema', join(dataDir, 'nope.graphql')]).exit;
+    expect(missingFile.code).toBe(2);
+    expect(missingFile.stderr).toMatch(/^autograph: cannot read the schema file .*nope\.graphql: ENOENT/);
+  });
+
+  it('prints the help and exits 0', async () => {
+    const { code, stdout } = await runCli(['--help']).exit;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: autograph \[options\]/);
+    expect(stdout).toMatch(/--admin-token TOKEN/);
+  });
+});

@@ -1,0 +1,220 @@
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLSchema as Schema } from 'graphql';
+import { rm } from 'node:fs/promises';
+import { createApp, InitialSchemaError } from '../../src/server/app';
+import { createLogger } from '../../src/server/logger';
+import { openEmbeddedStore } from '../../src/store/embedded/index';
+import { SYSTEM_COLLECTIONS, type Store } from '../../src/store/port';
+import { activateSchema, gql } from '../helpers/gql';
+import { makeTempDir, startTestServer } from '../helpers/server';
+import { BROKEN_SCHEMA, TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await makeTempDir();
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('restart on the same data folder', () => {
+  it('serves the stored schema and data again', async () => {
+    const first = await startTestServer({ dataDir });
+    await activateSchema(first.url, TASKS_SCHEMA);
+    await gql(first.url, 'mutation { addTask(input: [{ title: "Write docs", completed: false, user: { username: "ada" } }]) { numUids } }');
+    await first.close();
+
+    const second = await startTestServer({ dataDir });
+    try {
+      expect(second.app.active?.text).toBe(TASKS_SCHEMA);
+      expect(await (await fetch(`${second.url}/admin/schema`)).text()).toBe(TASKS_SCHEMA);
+      const read = await gql(second.url, '{ queryUser { username tasks { title completed } } }');
+      expect(read.body).toEqual({ data: { queryUser: [{ username: 'ada', tasks: [{ title: 'Write docs', completed: false }] }] } });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('serves the last successful upload, not a later rejected one', async () => {
+    const first = await startTestServer({ dataDir });
+    await activateSchema(first.url, TASKS_SCHEMA);
+    await activateSchema(first.url, TASKS_SCHEMA_V2);
+    await fetch(`${first.url}/admin/schema`, { method: 'POST', body: BROKEN_SCHEMA });
+    await first.close();
+
+    const second = await startTestServer({ dataDir });
+    expect(second.app.active?.text).toBe(TASKS_SCHEMA_V2);
+    await second.close();
+  });
+
+  it('lets a schema given at start (--schema) replace the stored one', async () => {
+    const first = await startTestServer({ dataDir });
+    await activateSchema(first.url, TASKS_SCHEMA);
+    await first.close();
+
+    const second = await startTestServer({ dataDir, initialSchema: TASKS_SCHEMA_V2 });
+    expect(second.app.active?.text).toBe(TASKS_SCHEMA_V2);
+    await second.close();
+    const third = await startTestServer({ dataDir });
+    expect(third.app.active?.text).toBe(TASKS_SCHEMA_V2);
+    await third.close();
+  });
+
+  it('refuses to start with a schema given at start that has errors, naming line:column', async () => {
+    const attempt = startTestServer({ dataDir, initialSchema: BROKEN_SCHEMA });
+    await expect(attempt).rejects.toBeInstanceOf(InitialSchemaError);
+    await expect(attempt).rejects.toThrow(/^the schema given at start is not valid:\n4:\d+ /m);
+  });
+
+  it('starts without a schema when the stored one no longer activates', async () => {
+    const store = await openEmbeddedStore(dataDir);
+    await store.collection(SYSTEM_COLLECTIONS.schema).insertMany([{ _id: 'active', text: BROKEN_SCHEMA, updatedAt: new Date().toISOString() }]);
+    await store.close();
+
+    const server = await startTestServer({ dataDir });
+    try {
+      expect(server.app.active).toBeUndefined();
+      expect((await gql(server.url, '{ __typename }')).status).toBe(503);
+      expect((await fetch(`${server.url}/admin/schema`, { method: 'POST', body: TASKS_SCHEMA })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('activation', () => {
+  it('runs concurrent uploads one after the other; the last one submitted ends up active', async () => {
+    const store = await openEmbeddedStore(dataDir);
+    let running = 0;
+    let maxRunning = 0;
+    const observed = overriding(store, {
+      async syncIndexes(...args) {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        try {
+          await new Promise((resolve) => setImmediate(resolve));
+          return await store.syncIndexes(...args);
+        } finally {
+          running--;
+        }
+      },
+    });
+    const app = await createApp({ store: observed, logger: createLogger('silent') });
+    try {
+      const results = await Promise.all([app.activateSchema(TASKS_SCHEMA), app.activateSchema(TASKS_SCHEMA_V2), app.activateSchema(TASKS_SCHEMA)]);
+      expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+      expect(maxRunning).toBe(1);
+      expect(app.active?.text).toBe(TASKS_SCHEMA);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it('answers a schema whose API does not build with 400, keeping the previous one', async () => {
+    let fail = false;
+    const server = await startTestServer({
+      dataDir,
+      buildSchema: (model) => {
+        if (fail) throw new Error('generated SDL is broken');
+        return greetingSchema(`types: ${[...model.types.keys()].join(',')}`);
+      },
+    });
+    try {
+      await activateSchema(server.url, TASKS_SCHEMA);
+      fail = true;
+      const upload = await fetch(`${server.url}/admin/schema`, { method: 'POST', body: TASKS_SCHEMA_V2 });
+      expect(upload.status).toBe(400);
+      expect(await upload.json()).toEqual({ errors: [{ message: 'the generated API does not build: generated SDL is broken' }] });
+      expect((await gql(server.url, '{ greeting }')).body).toEqual({ data: { greeting: 'types: Task,User' } });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('serving', () => {
+  it('passes the request headers to the context factory and executes against the active schema', async () => {
+    const server = await startTestServer({
+      dataDir,
+      buildSchema: () => greetingSchema('unused'),
+      createContext: (services, request) => ({ greeting: `hello ${request.headers['x-name']} from ${services.store.kind}` }),
+    });
+    try {
+      await activateSchema(server.url, TASKS_SCHEMA);
+      const response = await gql(server.url, '{ greeting }', undefined, { 'x-name': 'ada' });
+      expect(response.body).toEqual({ data: { greeting: 'hello ada from embedded' } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('finishes a request in flight when the server closes, then refuses connections', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const requestStarted = new Promise<void>((resolve) => (started = resolve));
+    const server = await startTestServer({
+      dataDir,
+      buildSchema: () =>
+        greetingSchema(async () => {
+          started();
+          await released;
+          return 'finished';
+        }),
+    });
+    await activateSchema(server.url, TASKS_SCHEMA);
+    const inFlight = gql(server.url, '{ greeting }');
+    await requestStarted;
+    const closing = server.close();
+    release();
+    expect((await inFlight).body).toEqual({ data: { greeting: 'finished' } });
+    await closing;
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
+  it('answers /health/ready with 503 while the store is not ready', async () => {
+    const store = await openEmbeddedStore(dataDir);
+    let ready = false;
+    const flaky = overriding(store, { ready: () => ready });
+    const server = await startTestServer({ dataDir, store: flaky });
+    try {
+      const down = await fetch(`${server.url}/health/ready`);
+      expect(down.status).toBe(503);
+      expect(await down.json()).toEqual({ status: 'unavailable', store: 'embedded' });
+      ready = true;
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** `store` with some methods replaced. */
+function overriding(store: Store, overrides: Partial<Store>): Store {
+  return {
+    kind: store.kind,
+    collection: (name) => store.collection(name),
+    transaction: (work) => store.transaction(work),
+    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
+    listIndexes: (collection) => store.listIndexes(collection),
+    ready: () => store.ready(),
+    close: () => store.close(),
+    ...overrides,
+  };
+}
+
+/** A one-field schema (`greeting`) whose value comes from the context when it has one. */
+function greetingSchema(greeting: string | (() => Promise<string>)): Schema {
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        greeting: {
+          type: GraphQLString,
+          resolve: (_source, _args, context: { greeting?: string }) =>
+            context.greeting ?? (typeof greeting === 'string' ? greeting : greeting()),
+        },
+      },
+    }),
+  });
+}

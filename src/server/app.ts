@@ -1,0 +1,270 @@
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { buildExecutableSchema, createRequestContext } from '../resolve/index.js';
+import { buildSchemaModel } from '../sdl/build.js';
+import type { SchemaError, SchemaModel } from '../sdl/model.js';
+import type { Store } from '../store/port.js';
+import { loadActiveSchemaText, prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
+import { authorizeAdmin } from './admin-auth.js';
+import { errorLoggingPlugin } from './error-logging-plugin.js';
+import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
+import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
+import { SwappableSchemaSource } from './schema-source.js';
+
+export type { ActivationError, ActivationResult, ActiveSchema } from './activation.js';
+
+/** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
+export interface SchemaServices {
+  store: Store;
+  logger?: Logger;
+}
+
+export type SchemaModelBuilder = (source: string) => { model?: SchemaModel; errors: SchemaError[] };
+export type ExecutableSchemaBuilder = (model: SchemaModel, services: SchemaServices) => GraphQLSchema;
+export type RequestContextFactory = (
+  services: SchemaServices,
+  request: { headers: Record<string, string | undefined> },
+) => Promise<BaseContext> | BaseContext;
+
+export interface AppOptions {
+  store: Store;
+  logger: Logger;
+  /** User schema text → SchemaModel; default: sdl/'s buildSchemaModel. */
+  buildModel?: SchemaModelBuilder;
+  /** SchemaModel → executable subgraph schema; default: resolve/'s buildExecutableSchema. */
+  buildSchema?: ExecutableSchemaBuilder;
+  /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
+  createContext?: RequestContextFactory;
+  plugins?: ApolloServerPlugin<BaseContext>[];
+  /** Passed to Apollo Server; `false` when a plugin handles persisted queries itself. */
+  persistedQueries?: ApolloServerOptionsWithGateway<BaseContext>['persistedQueries'];
+  /** When set, `/admin/*` requires `Authorization: Bearer <adminToken>`; otherwise loopback callers only. */
+  adminToken?: string;
+  /**
+   * A schema to activate now, replacing the stored one (the CLI's `--schema`). Without it the stored
+   * active schema, if any, is activated again.
+   */
+  initialSchema?: string;
+  /** Largest accepted request body (GraphQL JSON or schema upload); default 10 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface App {
+  /** The node:http request listener. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Validates, prepares and swaps in `text`; concurrent calls run one after the other. */
+  activateSchema(text: string): Promise<ActivationResult>;
+  /** The schema being served, if any. */
+  readonly active: ActiveSchema | undefined;
+  /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
+  close(): Promise<void>;
+}
+
+/** `initialSchema` was rejected: the CLI reports the errors and does not start. */
+export class InitialSchemaError extends Error {
+  constructor(readonly errors: ActivationError[]) {
+    super(`the schema given at start is not valid:\n${errors.map(formatActivationError).join('\n')}`);
+    this.name = 'InitialSchemaError';
+  }
+}
+
+export function formatActivationError(error: ActivationError): string {
+  const where = (error.locations ?? []).map((location) => `${location.line}:${location.column}`).join(', ');
+  return where ? `${where} ${error.message}` : error.message;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const { store, logger } = options;
+  const buildModel: SchemaModelBuilder = options.buildModel ?? buildSchemaModel;
+  const buildSchema: ExecutableSchemaBuilder = options.buildSchema ?? buildExecutableSchema;
+  const createContext: RequestContextFactory = options.createContext ?? createRequestContext;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const services: SchemaServices = { store, logger: logger.child({ component: 'resolve' }) };
+  const schemaSource = new SwappableSchemaSource();
+  const apollo = new ApolloServer<BaseContext>({
+    gateway: schemaSource,
+    plugins: [...(options.plugins ?? []), errorLoggingPlugin(logger)],
+    persistedQueries: options.persistedQueries,
+    // The generated API is the product: clients and tools discover it by introspection.
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    logger: logger.child({ component: 'apollo' }),
+  });
+  let apolloStarted = false;
+  let active: ActiveSchema | undefined;
+  let activationQueue: Promise<unknown> = Promise.resolve();
+
+  async function activate(text: string, persist: boolean): Promise<ActivationResult> {
+    const started = Date.now();
+    const result = await prepareActivation(
+      text,
+      active,
+      { store, buildModel, buildSchema: (model) => buildSchema(model, services) },
+      { persist },
+    );
+    if (!result.ok) {
+      logger.warn({ httpStatus: result.httpStatus, errors: result.errors }, 'schema rejected');
+      return result;
+    }
+    schemaSource.publish(result.active.schema);
+    if (!apolloStarted) {
+      // Apollo starts with the first real schema, so start-time plugins (inline tracing for subgraphs)
+      // see it. Before that, /graphql answers SCHEMA_NOT_LOADED without reaching Apollo.
+      try {
+        await apollo.start();
+      } catch (error) {
+        logger.error({ err: error }, 'Apollo Server failed to start');
+        return { ok: false, httpStatus: 500, errors: [{ message: `Apollo Server failed to start: ${(error as Error).message}` }] };
+      }
+      apolloStarted = true;
+    }
+    active = result.active;
+    logger.info(
+      { types: result.types, indexesCreated: result.indexes.created, indexesDropped: result.indexes.dropped, ms: Date.now() - started },
+      'schema activated',
+    );
+    return result;
+  }
+
+  function serialized(text: string, persist: boolean): Promise<ActivationResult> {
+    const run = activationQueue.then(() => activate(text, persist));
+    activationQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  if (options.initialSchema !== undefined) {
+    const result = await serialized(options.initialSchema, true);
+    if (!result.ok) {
+      throw new InitialSchemaError(result.errors);
+    }
+  } else {
+    const storedText = await loadActiveSchemaText(store);
+    if (storedText !== undefined) {
+      const result = await serialized(storedText, false);
+      if (!result.ok) {
+        logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
+      }
+    }
+  }
+
+  const context = (req: IncomingMessage) => async () => createContext(services, { headers: flattenHeaders(req.headers) });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const method = req.method ?? 'GET';
+    if (path === '/graphql') {
+      allow(method, ['GET', 'POST']);
+      if (!active) {
+        // 503, not 200: the endpoint cannot serve anything until an administrator uploads a schema, a
+        // condition of the service rather than of the request; proxies and health checks read it as
+        // "not available yet", and the body still is a GraphQL response that clients can show.
+        sendJson(res, 503, {
+          errors: [{ message: 'no schema loaded: POST your schema to /admin/schema', extensions: { code: 'SCHEMA_NOT_LOADED' } }],
+        });
+        return;
+      }
+      await handleGraphQLRequest(req, res, apollo, context(req), maxBodyBytes);
+      return;
+    }
+    if (path === '/admin' || path.startsWith('/admin/')) {
+      authorizeAdmin({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, options.adminToken);
+      if (path !== '/admin/schema') {
+        throw notFound(method, path);
+      }
+      allow(method, ['GET', 'POST']);
+      if (method === 'GET') {
+        if (!active) {
+          throw new HttpError(404, 'SCHEMA_NOT_LOADED', 'no schema loaded: POST your schema to /admin/schema');
+        }
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(active.text) });
+        res.end(active.text);
+        return;
+      }
+      const text = decodeSchemaText(await readBody(req, maxBodyBytes));
+      const result = await serialized(text, true);
+      if (result.ok) {
+        sendJson(res, 200, { data: { message: 'schema activated', types: result.types } });
+      } else {
+        sendJson(res, result.httpStatus, { errors: result.errors });
+      }
+      return;
+    }
+    if (path === '/health') {
+      allow(method, ['GET']);
+      sendJson(res, 200, { status: 'ok', schema: active !== undefined, store: store.kind });
+      return;
+    }
+    if (path === '/health/ready') {
+      allow(method, ['GET']);
+      const ready = store.ready();
+      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', store: store.kind });
+      return;
+    }
+    throw notFound(method, path);
+  }
+
+  function handler(req: IncomingMessage, res: ServerResponse): void {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (error.status >= 500) {
+          logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');
+        } else {
+          logger.debug({ method: req.method, url: req.url, status: error.status, msg: error.message }, 'request refused');
+        }
+        if (!res.headersSent) {
+          sendHttpError(res, error);
+          return;
+        }
+      } else {
+        logger.error({ method: req.method, url: req.url, err: error }, 'request error');
+        if (!res.headersSent) {
+          sendHttpError(res, new HttpError(500, 'INTERNAL_SERVER_ERROR', 'internal server error'));
+          return;
+        }
+      }
+      res.destroy();
+    });
+  }
+
+  return {
+    handler,
+    activateSchema: (text) => serialized(text, true),
+    get active() {
+      return active;
+    },
+    async close() {
+      await activationQueue;
+      if (apolloStarted) {
+        await apollo.stop();
+      }
+    },
+  };
+}
+
+function allow(method: string, allowed: string[]): void {
+  if (!allowed.includes(method)) {
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} is not allowed here; use ${allowed.join(' or ')}`, {
+      allow: allowed.join(', '),
+    });
+  }
+}
+
+function notFound(method: string, path: string): HttpError {
+  return new HttpError(
+    404,
+    'NOT_FOUND',
+    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /health and /health/ready`,
+  );
+}
+
+function decodeSchemaText(body: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'the schema is not valid UTF-8 text');
+  }
+}
