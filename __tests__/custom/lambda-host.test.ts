@@ -40,6 +40,7 @@ const SCRIPT = `
       try { await graphql('{ broken }'); return 'no error'; } catch (e) { return 'caught: ' + e.message; }
     },
     'Query.badVariables': ({ graphql }) => graphql('{ x }', { f: () => 1 }),
+    'Query.deep': () => { const down = (n) => down(n + 1) + 1; return down(0); },
   });
 
   self.addMultiParentGraphQLResolvers({
@@ -69,7 +70,7 @@ describe('lambda host', () => {
 
   it('lists the registered resolvers and their kinds', () => {
     expect(host.names()).toEqual([
-      'Mutation.newUser', 'Query.badVariables', 'Query.echo', 'Query.fails', 'Query.fn', 'Query.graphqlError',
+      'Mutation.newUser', 'Query.badVariables', 'Query.deep', 'Query.echo', 'Query.fails', 'Query.fn', 'Query.graphqlError',
       'Query.later', 'Query.logs', 'Query.never', 'Query.rejects', 'Query.spin', 'Query.spinLater', 'Query.todoTitles',
       'User.fullName', 'User.rank', 'User.short',
     ]);
@@ -142,6 +143,13 @@ describe('lambda host', () => {
     expect(thrown.message).toBe('Lambda resolver Query.fails failed: no luck today');
     const rejected = await failureOf(host.call('Query.rejects', {}, noGraphql));
     expect(rejected.message).toBe('Lambda resolver Query.rejects failed: plain string');
+  });
+
+  it('fails a resolver that overflows the stack with its own error, and keeps serving', async () => {
+    const failure = await failureOf(host.call('Query.deep', {}, noGraphql));
+    expect(failure.failure).toBe('thrown');
+    expect(failure.message).toMatch(/Query\.deep failed: Maximum call stack size exceeded/);
+    await expect(host.call('Query.echo', { args: { n: 1 } }, noGraphql)).resolves.toEqual({ args: { n: 1 }, parent: null });
   });
 
   it('fails a resolver whose result is not JSON-like', async () => {

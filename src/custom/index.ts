@@ -18,3 +18,7 @@ export { bodyTemplateVariables, BodyTemplateError, parseBodyTemplate, renderBody
 export type { BodyTemplate } from './body-template.js';
 export { renderUrlTemplate, urlTemplateVariables, UrlTemplateError } from './url-template.js';
 export { isHostAllowed } from './host-allow-list.js';
+export { customHttpProblems } from './http-config-check.js';
+export type { CustomHttpCheckOptions } from './http-config-check.js';
+export { lambdaFieldsOf, missingLambdaResolvers, resolverNameFor } from './lambda-bindings.js';
+export type { LambdaField } from './lambda-bindings.js';

@@ -66,6 +66,8 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
   let restarting: Promise<ScriptWorker> | undefined;
   let resolvers: ReadonlyMap<string, LambdaResolverKind> = new Map();
   let loading: Promise<unknown> = Promise.resolve();
+  /** Counts successful loads, so a restart begun for an older script never replaces a newer one. */
+  let generation = 0;
   let closed = false;
 
   /** Every worker not yet terminated, including retired ones still finishing calls, so close() reaches all. */
@@ -90,19 +92,18 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
   function replaceStoppedWorker(): void {
     if (closed || script === undefined || restarting) return;
     const text = script;
-    const restart = startWorker(text).then(
-      (worker) => {
-        if (closed || script !== text) {
-          void worker.terminate();
-        } else {
-          current = worker;
-        }
-        return worker;
-      },
-    );
+    const startedFor = generation;
+    const restart = startWorker(text).then((worker) => {
+      // A load that finished meanwhile has installed a newer script; this worker is not needed.
+      if (closed || generation !== startedFor) void worker.terminate();
+      else current = worker;
+      return worker;
+    });
     restarting = restart;
     restart.then(
-      () => { if (restarting === restart) restarting = undefined; },
+      () => {
+        if (restarting === restart) restarting = undefined;
+      },
       (error: Error) => {
         if (restarting === restart) restarting = undefined;
         logger?.error(`lambda: restarting the worker failed: ${error.message}`);
@@ -114,12 +115,14 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
     if (closed) throw new LambdaCallError(name, 'closed', 'the lambda host was closed');
     if (!resolvers.has(name)) throw new LambdaCallError(name, 'not-registered', notRegisteredReason());
     if (current && !current.isStopped) return current;
-    if (!restarting) replaceStoppedWorker();
+    replaceStoppedWorker();
     try {
-      return await restarting!;
+      await restarting;
     } catch (error) {
       throw new LambdaCallError(name, 'worker-stopped', `the lambda worker could not be restarted: ${(error as Error).message}`);
     }
+    if (current && !current.isStopped) return current;
+    throw new LambdaCallError(name, 'worker-stopped', 'the lambda worker stopped again while it was restarting');
   }
 
   function notRegisteredReason(): string {
@@ -145,6 +148,7 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
           throw new LambdaScriptError('the lambda host was closed');
         }
         const previous = current;
+        generation += 1;
         script = scriptText;
         current = worker;
         resolvers = worker.resolvers;
