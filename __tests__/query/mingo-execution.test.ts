@@ -120,7 +120,7 @@ describe('relation levels: one store call for all parents', () => {
     const { collection, pipeline } = derivedRelationPipeline(model, 'User', 'tasks', parentIds, { filter: { completed: false }, order: { desc: 'priority' }, first: 1 });
     const pages = readGroupedRelation(aggregate(collections[collection], pipeline, options), parentIds);
     expect(ids(pages)).toEqual({ u1: ['t1'], u2: ['t4'], u4: [] });
-    expect(pages.get('u1')![0]).toEqual(tasks[0]);
+    expect(pages.get('u1')![0]).toEqual({ ...tasks[0], __typename: 'Task' });
   });
 
   test('derived list (inverse is a list): offset and first per parent, stored list left intact', () => {
@@ -128,12 +128,13 @@ describe('relation levels: one store call for all parents', () => {
     const { collection, pipeline } = derivedRelationPipeline(model, 'User', 'groups', parentIds, { order: { desc: 'name' }, first: 1, offset: 1 });
     const pages = readGroupedRelation(aggregate(collections[collection], pipeline, options), parentIds);
     expect(ids(pages)).toEqual({ u1: ['g1'], u2: ['g1'], u3: [] });
-    expect(pages.get('u1')).toEqual([{ _id: 'g1', name: 'core', members: ['u1', 'u2'] }]);
+    expect(pages.get('u1')).toEqual([{ _id: 'g1', name: 'core', members: ['u1', 'u2'], __typename: 'Group' }]);
   });
 
-  test('derived list to an interface: both collections, one order', () => {
+  test('derived list to an interface: both collections, one order, each child with its concrete type', () => {
     const { collection, pipeline } = derivedRelationPipeline(model, 'User', 'items', ['u1'], { order: { asc: 'label' } });
-    expect(ids(readGroupedRelation(aggregate(collections[collection], pipeline, options), ['u1']))).toEqual({ u1: ['m1', 'b1'] });
+    const pages = readGroupedRelation(aggregate(collections[collection], pipeline, options), ['u1']);
+    expect(pages.get('u1')!.map((item) => [item._id, item.__typename])).toEqual([['m1', 'Movie'], ['b1', 'Book']]);
   });
 
   test('stored list: one find for all children, then a page per parent', () => {

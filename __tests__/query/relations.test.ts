@@ -86,6 +86,7 @@ describe('derived relations: one grouped pipeline on the target collection', () 
       collection: 'Task',
       pipeline: [
         { $match: { user: { $in: ['u1', 'u2'] }, completed: { $eq: false } } },
+        { $addFields: { __typename: 'Task' } },
         { $sort: { priority: -1, _id: 1 } },
         { $group: { _id: '$user', items: { $push: '$$ROOT' } } },
         { $project: { items: { $slice: ['$items', 1, 2] } } },
@@ -98,6 +99,7 @@ describe('derived relations: one grouped pipeline on the target collection', () 
       collection: 'Group',
       pipeline: [
         { $match: { members: { $in: ['u1'] } } },
+        { $addFields: { __typename: 'Group' } },
         { $sort: { _id: 1 } },
         { $addFields: { __parent: '$members' } },
         { $unwind: '$__parent' },
@@ -113,7 +115,8 @@ describe('derived relations: one grouped pipeline on the target collection', () 
       collection: 'Book',
       pipeline: [
         { $match: { owner: { $in: ['u1'] }, label: { $eq: 'x' } } },
-        { $unionWith: { coll: 'Movie', pipeline: [{ $match: { owner: { $in: ['u1'] }, label: { $eq: 'x' } } }] } },
+        { $addFields: { __typename: 'Book' } },
+        { $unionWith: { coll: 'Movie', pipeline: [{ $match: { owner: { $in: ['u1'] }, label: { $eq: 'x' } } }, { $addFields: { __typename: 'Movie' } }] } },
         { $sort: { _id: 1 } },
         { $group: { _id: '$owner', items: { $push: '$$ROOT' } } },
         { $project: { items: { $slice: ['$items', 0, 5] } } },
@@ -139,6 +142,7 @@ describe('derived relations: one grouped pipeline on the target collection', () 
     const single = schemaModelWithSingleDerived();
     expect(derivedRelationPipeline(single, 'Person', 'passport', ['p1'], {}).pipeline).toEqual([
       { $match: { holder: { $in: ['p1'] } } },
+      { $addFields: { __typename: 'Passport' } },
       { $sort: { _id: 1 } },
       { $group: { _id: '$holder', items: { $push: '$$ROOT' } } },
       { $project: { items: { $slice: ['$items', 0, 1] } } },
@@ -159,9 +163,9 @@ describe('derived relations: one grouped pipeline on the target collection', () 
   });
 
   test('readGroupedRelation: each parent its items without temporary fields; [] when none', () => {
-    const rows = [{ _id: 'u1', items: [{ _id: 'g1', members: ['u1', 'u2'], __parent: 'u1', __has_members: [] }] }];
+    const rows = [{ _id: 'u1', items: [{ _id: 'g1', members: ['u1', 'u2'], __typename: 'Group', __parent: 'u1', __has_members: [] }] }];
     expect(readGroupedRelation(rows, ['u1', 'u2'])).toEqual(new Map([
-      ['u1', [{ _id: 'g1', members: ['u1', 'u2'] }]],
+      ['u1', [{ _id: 'g1', members: ['u1', 'u2'], __typename: 'Group' }]],
       ['u2', []],
     ]));
   });

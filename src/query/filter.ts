@@ -184,10 +184,12 @@ export function dropTemporaryFields(plan: FilterPlan): Pipeline {
   return fields.length === 0 ? [] : [{ $unset: fields }];
 }
 
-/** A copy of a document without the `__` fields that lookups and relation pipelines add. */
+/** A copy of a document without the `__` fields that lookups and relation pipelines add (`__typename` stays). */
 export function stripTemporaryFields<T extends Record<string, unknown>>(document: T): T {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(document)) if (!key.startsWith(TEMPORARY_PREFIX)) copy[key] = value;
+  for (const [key, value] of Object.entries(document)) {
+    if (!key.startsWith(TEMPORARY_PREFIX) || key === '__typename') copy[key] = value;
+  }
   return copy as T;
 }
 

@@ -150,7 +150,8 @@ function sliceExpression(page: Page): unknown {
  * A derived relation (`storedHere: false`): one pipeline on the target collection(s) selecting children
  * whose inverse field holds one of `parentIds` and that match the field's filter, sorted by its order and
  * grouped per parent with its own offset/first. A single derived relation takes the first child.
- * Output rows: `{ _id: parentId, items: [child, ...] }` (parents without children have no row); read
+ * Output rows: `{ _id: parentId, items: [child, ...] }` (parents without children have no row), each
+ * child carrying `__typename` (its collection, which matters when the target is an interface); read
  * them with `readGroupedRelation`.
  */
 export function derivedRelationPipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>): CollectionPipeline {
@@ -159,7 +160,8 @@ export function derivedRelationPipeline(model: SchemaModel, parentTypeName: stri
   const page = relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 };
   const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, args.filter);
   const { stages, groupKey } = parentKeyStages(inverse, parentIds);
-  return unionOf(targets, relation.target, stagesFor, [
+  const typedStagesFor = (type: TypeModel): Pipeline => [...stagesFor(type), { $addFields: { __typename: type.name } }];
+  return unionOf(targets, relation.target, typedStagesFor, [
     { $sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined) },
     ...stages,
     { $group: { _id: groupKey, items: { $push: '$$ROOT' } } },
@@ -167,7 +169,7 @@ export function derivedRelationPipeline(model: SchemaModel, parentTypeName: stri
   ]);
 }
 
-/** Rows of `derivedRelationPipeline` → each parent's children (temporary fields removed); [] for parents without any. */
+/** Rows of `derivedRelationPipeline` → each parent's children (temporary fields removed, `__typename` kept); [] for parents without any. */
 export function readGroupedRelation(rows: readonly Record<string, unknown>[], parentIds: readonly string[]): Map<string, StoredDocument[]> {
   const byParent = new Map<string, StoredDocument[]>(parentIds.map((id) => [id, []]));
   for (const row of rows) {
