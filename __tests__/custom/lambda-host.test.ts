@@ -55,7 +55,7 @@ describe('lambda host', () => {
 
   beforeAll(async () => {
     host = createLambdaHost({
-      timeoutMs: 500,
+      timeoutMs: 1000,
       logger: {
         info: (m) => logged.push(`info ${m}`),
         warn: (m) => logged.push(`warn ${m}`),
@@ -175,7 +175,7 @@ describe('lambda host', () => {
   it.each(['Query.spin', 'Query.spinLater', 'Query.never'])('times out %s and serves the next call', async (name) => {
     const failure = await failureOf(host.call(name, {}, noGraphql));
     expect(failure.failure).toBe('timeout');
-    expect(failure.message).toMatch(new RegExp(`${name.replace('.', '\\.')} failed: .*(500 ms)`));
+    expect(failure.message).toMatch(new RegExp(`${name.replace('.', '\\.')} failed: .*1000 ms`));
     await expect(host.call('User.fullName', { parent: { firstName: 'Still', lastName: 'Here' } }, noGraphql))
       .resolves.toBe('Still Here');
   });
