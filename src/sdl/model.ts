@@ -64,6 +64,8 @@ export interface FieldModel {
   /** The interface that declared this field, when it is inherited. */
   inheritedFrom?: string;
   description?: string;
+  /** `@deprecated`: the reason (GraphQL's default "No longer supported" when none is given). */
+  deprecationReason?: string;
   loc: SourceLocation;
 }
 

@@ -1,0 +1,88 @@
+import { readAuthorization } from './authorization.js';
+import { customOperationsOf } from './custom-operations.js';
+import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
+import { ErrorSink, locationOf } from './errors.js';
+import { checkFederation } from './federation.js';
+import type { NameKind } from './fields.js';
+import { inheritInterfaceFields } from './interfaces.js';
+import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
+import { parseSchemaText } from './parse.js';
+import { resolveRelations } from './relations.js';
+import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
+
+export interface BuildSchemaResult {
+  /** Set only when `errors` is empty. */
+  model?: SchemaModel;
+  /** Every problem in the upload, ordered by location. */
+  errors: SchemaError[];
+}
+
+/**
+ * User schema text → `SchemaModel`. Checks everything the service relies on (directives, `@search` indexes,
+ * relation pairs, federation rules, the authorization line) and reports all errors together, each located
+ * in the text.
+ */
+export function buildSchemaModel(source: string): BuildSchemaResult {
+  const errors = new ErrorSink();
+  const authorization = readAuthorization(source, errors);
+  const document = parseSchemaText(source, errors);
+  if (!document) return { errors: errors.sorted() };
+
+  const declarations = collectDeclarations(document, errors);
+  const kindOf = nameKinds(declarations);
+  const drafts = new Map<string, TypeDraft>();
+  for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, errors));
+  for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
+  for (const draft of drafts.values()) checkSingleIdField(draft, errors);
+  resolveRelations(drafts, errors);
+  checkFederation(drafts, errors);
+
+  const typeNames = [...drafts.keys()];
+  const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, errors);
+  const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, errors);
+
+  if (!errors.isEmpty) return { errors: errors.sorted() };
+  const model: SchemaModel = {
+    types: new Map([...drafts].map(([name, draft]) => [name, typeModelOf(draft)])),
+    enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => [
+      name,
+      { name, values: declaration.values, loc: locationOf(declaration.node.name) },
+    ])),
+    customQueries,
+    customMutations,
+    source,
+  };
+  if (authorization) model.authorization = authorization;
+  return { model, errors: [] };
+}
+
+function nameKinds(declarations: Declarations): (name: string) => NameKind | undefined {
+  return (name) => {
+    if ((SCALAR_NAMES as readonly string[]).includes(name)) return 'scalar';
+    if (declarations.enums.has(name)) return 'enum';
+    const object = declarations.objects.get(name);
+    if (object) return object.kind;
+    if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';
+    return undefined;
+  };
+}
+
+function typeModelOf(draft: TypeDraft): TypeModel {
+  const fields = draft.fields.map((field) => field.model);
+  const node = draft.declaration.node;
+  const model: TypeModel = {
+    name: draft.name,
+    kind: draft.kind,
+    fields,
+    fieldsByName: new Map(fields.map((field) => [field.name, field])),
+    implements: draft.implements,
+    extended: draft.directives.extended,
+    loc: locationOf(node.name),
+  };
+  const idField = fields.find((field) => field.isIdField);
+  if (idField) model.idField = idField;
+  if (draft.directives.key) model.key = draft.directives.key.field;
+  if (draft.directives.auth) model.auth = draft.directives.auth;
+  if ('description' in node && node.description) model.description = node.description.value;
+  return model;
+}

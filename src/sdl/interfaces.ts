@@ -1,0 +1,60 @@
+import { print } from 'graphql';
+import { fieldMessage, type ErrorSink } from './errors.js';
+import type { FieldDraft } from './fields.js';
+import type { TypeDraft } from './types.js';
+
+/**
+ * Gives a type the fields of the interfaces it implements, inherited fields first (Dgraph lets the type
+ * leave them out). A type may redeclare an inherited field with the same type; a different type, or
+ * different directives, is an error, as are two interfaces declaring one field differently.
+ */
+export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
+  if (draft.implements.length === 0) return;
+  const inherited = new Map<string, FieldDraft>();
+  for (const interfaceName of draft.implements) {
+    const source = drafts.get(interfaceName);
+    if (!source) continue;
+    for (const field of source.ownFields) {
+      const earlier = inherited.get(field.model.name);
+      if (!earlier) {
+        inherited.set(field.model.name, { ...field, model: { ...field.model, inheritedFrom: interfaceName } });
+      } else if (earlier.model.typeText !== field.model.typeText) {
+        errors.at(
+          fieldMessage(draft.name, field.model.name,
+            `interfaces ${earlier.origin} and ${interfaceName} declare it as ${earlier.model.typeText} and ${field.model.typeText}`),
+          draft.declaration.node.name,
+        );
+      }
+    }
+  }
+
+  const own: FieldDraft[] = [];
+  for (const field of draft.ownFields) {
+    const inheritedField = inherited.get(field.model.name);
+    if (!inheritedField) {
+      own.push(field);
+      continue;
+    }
+    const from = inheritedField.origin;
+    if (inheritedField.model.typeText !== field.model.typeText) {
+      errors.at(
+        fieldMessage(draft.name, field.model.name,
+          `redeclares ${field.model.name} of interface ${from} as ${field.model.typeText}; the interface declares ${inheritedField.model.typeText}`),
+        field.node.type,
+      );
+    } else if (directivesText(field) !== '' && directivesText(field) !== directivesText(inheritedField)) {
+      errors.at(
+        fieldMessage(draft.name, field.model.name,
+          `redeclares ${field.model.name} of interface ${from} with other directives; declare them on the interface`),
+        field.node.name,
+      );
+    }
+  }
+
+  draft.fields = [...inherited.values(), ...own];
+  draft.fieldsByName = new Map(draft.fields.map((field) => [field.model.name, field]));
+}
+
+function directivesText(field: FieldDraft): string {
+  return (field.node.directives ?? []).map((directive) => print(directive)).join(' ');
+}

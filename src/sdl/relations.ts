@@ -1,0 +1,95 @@
+import { fieldMessage, type ErrorSink } from './errors.js';
+import type { FieldDraft } from './fields.js';
+import type { TypeDraft } from './types.js';
+
+/**
+ * Relation pairs (`@hasInverse`) and which side stores the ids.
+ *
+ * A pair is a field with `@hasInverse(field: p)` and the field `p` on its target type. `inverse` is set on
+ * both; its `type` is always the field's own target type (for a field inherited from an interface the
+ * partner points back at the interface, so the partner's `inverse` names the interface field).
+ * Storage: a single side stores over a list side; with equal cardinality the side declaring `@hasInverse`
+ * stores; when both declare, the smaller `Type.field` (by the declaring type) stores.
+ */
+export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
+  const partnerOf = new Map<FieldDraft, FieldDraft>();
+  const namedBy = new Map<FieldDraft, FieldDraft>();
+
+  for (const draft of drafts.values()) {
+    for (const field of draft.fields) {
+      const partner = declaredPartner(draft, field, drafts, errors);
+      if (!partner) continue;
+      partnerOf.set(field, partner);
+      const earlier = namedBy.get(partner);
+      if (earlier && earlier.model.name !== field.model.name && field.origin === draft.name) {
+        errors.at(
+          fieldMessage(draft.name, field.model.name,
+            `@hasInverse(field: ${partner.model.name}): ${partner.origin}.${partner.model.name} is already the inverse of ${earlier.origin}.${earlier.model.name}`),
+          field.directives.get('hasInverse') ?? field.node,
+        );
+        continue;
+      }
+      namedBy.set(partner, field);
+    }
+  }
+
+  for (const draft of drafts.values()) {
+    for (const field of draft.fields) {
+      const { model } = field;
+      if (model.of.kind !== 'relation') continue;
+      if (model.lambda || model.custom) {
+        model.storedHere = false;
+        continue;
+      }
+      const partner = partnerOf.get(field) ?? namedBy.get(field);
+      if (!partner) {
+        model.storedHere = true;
+        continue;
+      }
+      model.inverse = { type: model.of.target, field: partner.model.name };
+      model.storedHere = storesIds(field, partner);
+    }
+  }
+}
+
+/**
+ * The partner a field's own `@hasInverse` names, after checking the pair; undefined when it has none or the
+ * pair is invalid. Errors are reported once, on the declaring definition (not on inherited copies).
+ */
+function declaredPartner(draft: TypeDraft, field: FieldDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): FieldDraft | undefined {
+  const { model } = field;
+  if (model.hasInverse === undefined || model.of.kind !== 'relation') return undefined;
+  const report = field.origin === draft.name;
+  const fail = (message: string): undefined => {
+    if (report) errors.at(fieldMessage(draft.name, model.name, message), field.directives.get('hasInverse') ?? field.node);
+    return undefined;
+  };
+  const wanted = model.hasInverse;
+  const target = drafts.get(model.of.target);
+  if (!target) return undefined;
+  if (target.kind === 'interface') {
+    return fail(`@hasInverse(field: ${wanted}) is not supported on a relation to an interface (${target.name}); declare it on the interface's side instead`);
+  }
+  const partner = target.fieldsByName.get(wanted);
+  if (!partner) return fail(`@hasInverse(field: ${wanted}): type ${target.name} has no field ${wanted}`);
+  const pointsBack = partner.model.of.kind === 'relation' &&
+    (partner.model.of.target === draft.name || (draft.kind === 'type' && draft.implements.includes(partner.model.of.target)));
+  if (!pointsBack) {
+    return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} has type ${partner.model.typeText}, but an inverse must refer back to ${draft.name}`);
+  }
+  if (partner.model.lambda || partner.model.custom) {
+    return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} is computed by @lambda/@custom and cannot be an inverse`);
+  }
+  if (partner.model.hasInverse !== undefined && partner.model.hasInverse !== model.name) {
+    return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} names ${partner.model.hasInverse} as its inverse, not ${model.name}`);
+  }
+  return partner;
+}
+
+function storesIds(field: FieldDraft, partner: FieldDraft): boolean {
+  if (field.model.list !== partner.model.list) return !field.model.list;
+  const declares = field.model.hasInverse !== undefined;
+  const partnerDeclares = partner.model.hasInverse !== undefined;
+  if (declares !== partnerDeclares) return declares;
+  return `${field.origin}.${field.model.name}` <= `${partner.origin}.${partner.model.name}`;
+}
