@@ -1,0 +1,364 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CorruptLogError,
+  DataDirectoryLockedError,
+  InvalidDocumentError,
+  openEmbeddedStore,
+  StoreClosedError,
+} from '../../src/store/embedded/index.js';
+import { DuplicateKeyError, type Filter, type Store } from '../../src/store/port.js';
+import { describeStoreContract } from './contract.js';
+
+const folders: string[] = [];
+
+function tempFolder(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-embedded-'));
+  folders.push(folder);
+  return folder;
+}
+
+afterAll(() => {
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** The files a crash would leave behind (everything but the lock), copied while the store is still open. */
+function copyAsCrashed(from: string): string {
+  const to = tempFolder();
+  for (const file of ['wal.log', 'snapshot.jsonl']) {
+    if (fs.existsSync(path.join(from, file))) fs.copyFileSync(path.join(from, file), path.join(to, file));
+  }
+  return to;
+}
+
+let contractFolder = '';
+describeStoreContract(
+  'embedded',
+  async () => openEmbeddedStore((contractFolder = tempFolder())),
+  async () => openEmbeddedStore(contractFolder),
+);
+
+describe('embedded store', () => {
+  describe('crash safety', () => {
+    it('finds every acknowledged write after the writing process is killed with SIGKILL', async () => {
+      const folder = tempFolder();
+      const writer = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'crash-writer.js'), folder], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const acked: string[] = [];
+      let stderr = '';
+      let buffered = '';
+      writer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      writer.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop()!;
+        for (const line of lines) if (line.startsWith('acked ')) acked.push(line.slice('acked '.length));
+        // Kill it mid-stream, while it keeps writing.
+        if (acked.filter((line) => line.startsWith('pair ')).length >= 60) writer.kill('SIGKILL');
+      });
+      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        writer.on('close', (code, signal) => resolve({ code, signal })),
+      );
+      expect(stderr).toBe('');
+      expect(exit.signal).toBe('SIGKILL');
+
+      // The dead writer's lock is stale and is taken over.
+      const store = await openEmbeddedStore(folder);
+      try {
+        const crash = store.collection('Crash');
+        const inserted = acked.filter((line) => line.startsWith('insert ')).map((line) => line.slice(7));
+        const updated = acked.filter((line) => line.startsWith('update ')).map((line) => line.slice(7));
+        const pairs = acked.filter((line) => line.startsWith('pair ')).map((line) => line.slice(5));
+        expect(pairs.length).toBeGreaterThanOrEqual(60);
+
+        const found = new Set((await crash.find({ _id: { $in: inserted } })).map((document) => document._id));
+        expect(inserted.filter((id) => !found.has(id))).toEqual([]);
+        expect(await crash.count({ _id: { $in: updated }, updated: true })).toBe(updated.length);
+        const pairIds = pairs.flatMap((pair) => [`${pair}a`, `${pair}b`]);
+        expect(await store.collection('Pair').count({ _id: { $in: pairIds } })).toBe(pairIds.length);
+
+        // A transaction is all or nothing even when the crash came during it.
+        const halves = (await store.collection('Pair').find({})).map((document) => document._id);
+        const byPair = new Map<string, number>();
+        for (const half of halves) byPair.set(half.slice(0, -1), (byPair.get(half.slice(0, -1)) ?? 0) + 1);
+        expect([...byPair.values()].filter((count) => count !== 2)).toEqual([]);
+
+        // The unique index survived too.
+        await expect(crash.insertMany([{ _id: 'again', code: 'c0' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('ignores a torn last line of the log and keeps appending after it', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder);
+      await store.collection('Torn').insertMany([{ _id: 't1' }, { _id: 't2' }]);
+      await store.collection('Torn').updateMany({ _id: 't1' }, { $set: { v: 1 } });
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+      fs.appendFileSync(path.join(crashed, 'wal.log'), '{"seq":3,"ops":[{"op":"put","collection":"Torn","documents":[{"_id":"t3"');
+
+      const reopened = await openEmbeddedStore(crashed);
+      expect(await reopened.collection('Torn').find({}, { sort: { _id: 1 } })).toEqual([{ _id: 't1', v: 1 }, { _id: 't2' }]);
+      await reopened.collection('Torn').insertMany([{ _id: 't4' }]);
+      const crashedAgain = copyAsCrashed(crashed);
+      await reopened.close();
+
+      const again = await openEmbeddedStore(crashedAgain);
+      expect((await again.collection('Torn').find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['t1', 't2', 't4']);
+      await again.close();
+    });
+
+    it('refuses a log that is damaged before its last line', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder);
+      await store.collection('Bad').insertMany([{ _id: 'b1' }]);
+      await store.collection('Bad').insertMany([{ _id: 'b2' }]);
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+      const walPath = path.join(crashed, 'wal.log');
+      const lines = fs.readFileSync(walPath, 'utf8').split('\n');
+      lines[0] = lines[0]!.slice(0, 10);
+      fs.writeFileSync(walPath, lines.join('\n'));
+
+      await expect(openEmbeddedStore(crashed)).rejects.toThrow(CorruptLogError);
+      await expect(openEmbeddedStore(crashed)).rejects.toThrow(/wal\.log is corrupt at line 1/);
+    });
+
+    it('leaves no trace of a rolled-back transaction after a restart', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder);
+      await store.collection('Rb').insertMany([{ _id: 'kept' }]);
+      await expect(
+        store.transaction(async (tx) => {
+          await store.collection('Rb').insertMany([{ _id: 'dropped' }], tx);
+          await store.collection('Rb').deleteMany({ _id: 'kept' }, tx);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+
+      for (const reopened of [await openEmbeddedStore(folder), await openEmbeddedStore(crashed)]) {
+        expect(await reopened.collection('Rb').find({})).toEqual([{ _id: 'kept' }]);
+        await reopened.close();
+      }
+    });
+  });
+
+  describe('compaction', () => {
+    it('moves the log into a snapshot past the threshold and on close, keeping data and indexes', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 2048 });
+      await store.syncIndexes('Compact', [{ name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true }], 'ag_');
+      const compact = store.collection('Compact');
+      for (let i = 0; i < 100; i++) await compact.insertMany([{ _id: `k${String(i).padStart(3, '0')}`, code: `c${i}`, n: i }]);
+      await compact.updateMany({ n: { $lt: 10 } }, { $inc: { n: 1000 } });
+      await compact.deleteMany({ n: { $gte: 90, $lt: 100 } });
+
+      expect(fs.existsSync(path.join(folder, 'snapshot.jsonl'))).toBe(true);
+      expect(fs.statSync(path.join(folder, 'wal.log')).size).toBeLessThanOrEqual(2048 + 1024);
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+      expect(fs.statSync(path.join(folder, 'wal.log')).size).toBe(0);
+
+      for (const source of [folder, crashed]) {
+        const reopened = await openEmbeddedStore(source);
+        const documents = await reopened.collection('Compact').find({}, { sort: { _id: 1 } });
+        expect(documents).toHaveLength(90);
+        expect(documents[0]).toEqual({ _id: 'k000', code: 'c0', n: 1000 });
+        expect(documents.at(-1)).toEqual({ _id: 'k089', code: 'c89', n: 89 });
+        await expect(reopened.collection('Compact').insertMany([{ _id: 'x', code: 'c5' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await reopened.close();
+      }
+    });
+  });
+
+  describe('directory lock', () => {
+    it('refuses a second opener of the same folder, naming the folder, until the first closes', async () => {
+      const folder = tempFolder();
+      const first = await openEmbeddedStore(folder);
+      await expect(openEmbeddedStore(folder)).rejects.toBeInstanceOf(DataDirectoryLockedError);
+      await expect(openEmbeddedStore(folder)).rejects.toThrow(folder);
+      await first.close();
+      const second = await openEmbeddedStore(folder);
+      await second.close();
+    });
+
+    it('takes over a lock left by a process that is gone', async () => {
+      const folder = tempFolder();
+      const finished = spawnSync(process.execPath, ['-e', '']);
+      fs.writeFileSync(path.join(folder, 'LOCK'), String(finished.pid));
+      const store = await openEmbeddedStore(folder);
+      expect(fs.readFileSync(path.join(folder, 'LOCK'), 'utf8')).toBe(String(process.pid));
+      await store.close();
+      expect(fs.existsSync(path.join(folder, 'LOCK'))).toBe(false);
+    });
+  });
+
+  describe('open store', () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await openEmbeddedStore(tempFolder());
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('keeps uncommitted writes of a running transaction invisible to other readers', async () => {
+      const items = store.collection('Iso');
+      await items.insertMany([{ _id: 'a', v: 1 }, { _id: 'b', v: 1 }]);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+
+      const running = store.transaction(async (tx) => {
+        await items.insertMany([{ _id: 'c', v: 1 }], tx);
+        await items.updateMany({ _id: 'a' }, { $set: { v: 2 } }, tx);
+        await items.deleteMany({ _id: 'b' }, tx);
+        wrote();
+        await gate;
+      });
+      await written;
+      try {
+        expect(await items.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', v: 1 }, { _id: 'b', v: 1 }]);
+        expect(await items.count({ v: 1 })).toBe(2);
+        expect(await items.find({ _id: { $in: ['a', 'c'] } })).toEqual([{ _id: 'a', v: 1 }]);
+        expect(await items.aggregate([{ $group: { _id: null, total: { $sum: '$v' } } }])).toEqual([{ _id: null, total: 2 }]);
+      } finally {
+        release();
+      }
+      await running;
+      expect(await items.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', v: 2 }, { _id: 'c', v: 1 }]);
+    });
+
+    it('makes writes without a handle wait for the running transaction', async () => {
+      const items = store.collection('Queue');
+      const events: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const begun = new Promise<void>((resolve) => (started = resolve));
+
+      const running = store.transaction(async (tx) => {
+        started();
+        await gate;
+        await items.insertMany([{ _id: 'from-tx' }], tx);
+        events.push('transaction wrote');
+      });
+      await begun;
+      const outside = items.insertMany([{ _id: 'outside' }]).then(() => events.push('outside write acknowledged'));
+      await new Promise((resolve) => setImmediate(resolve));
+      events.push('transaction released');
+      release();
+      await Promise.all([running, outside]);
+      expect(events).toEqual(['transaction released', 'transaction wrote', 'outside write acknowledged']);
+    });
+
+    it('refuses, instead of deadlocking, a write without the handle or a nested transaction inside a transaction', async () => {
+      const items = store.collection('Deadlock');
+      await expect(
+        store.transaction(async () => {
+          await items.insertMany([{ _id: 'no-handle' }]);
+        }),
+      ).rejects.toThrow(/inside transaction \d+ without its handle/);
+      await expect(store.transaction(async () => store.transaction(async () => 1))).rejects.toThrow(/inside transaction/);
+      expect(await items.count({})).toBe(0);
+    });
+
+    it('refuses a transaction handle after its transaction has finished', async () => {
+      let leaked: unknown;
+      await store.transaction(async (tx) => {
+        leaked = tx;
+      });
+      await expect(store.collection('Late').insertMany([{ _id: 'x' }], leaked as never)).rejects.toThrow(/is not running/);
+    });
+
+    it('makes updateMany all or nothing when two updated documents would share a unique key', async () => {
+      await store.syncIndexes('Batch', [{ name: 'ag_code', keys: { code: 1 }, unique: true, sparse: true }], 'ag_');
+      const items = store.collection('Batch');
+      await items.insertMany([{ _id: 'a' }, { _id: 'b' }]);
+      await expect(items.updateMany({}, { $set: { code: 'same' } })).rejects.toMatchObject({ field: 'code', value: 'same' });
+      expect(await items.count({ code: { $exists: true } })).toBe(0);
+    });
+
+    it('enforces unique keys per array element and allows swapping values in one update', async () => {
+      await store.syncIndexes('Multi', [{ name: 'ag_tags', keys: { tags: 1 }, unique: true }], 'ag_');
+      const items = store.collection('Multi');
+      await items.insertMany([{ _id: 'a', tags: ['x', 'y'] }, { _id: 'b', tags: ['z'] }]);
+      await expect(items.insertMany([{ _id: 'c', tags: ['q', 'y'] }])).rejects.toMatchObject({ field: 'tags', value: 'y' });
+      await items.updateMany({ _id: 'a' }, { $push: { tags: 'x' } });
+      expect(await items.find({ tags: 'y' })).toEqual([{ _id: 'a', tags: ['x', 'y', 'x'] }]);
+    });
+
+    it('answers index-assisted queries exactly like a full scan', async () => {
+      const documents = Array.from({ length: 60 }, (_, i) => ({
+        _id: `d${String(i).padStart(2, '0')}`,
+        ...(i % 7 === 0 ? {} : { group: `g${i % 5}` }),
+        num: i % 4,
+        tags: [`t${i % 3}`, `t${i % 6}`],
+        nested: { key: i % 2 === 0 ? 'even' : 'odd' },
+      }));
+      await store.collection('Plain').insertMany(documents);
+      await store.syncIndexes(
+        'Indexed',
+        ['group', 'num', 'tags', 'nested.key'].map((field) => ({ name: `ag_${field}`, keys: { [field]: 1 as const } })),
+        'ag_',
+      );
+      await store.collection('Indexed').insertMany(documents);
+      await store.collection('Indexed').updateMany({ num: 3 }, { $set: { num: 33 } });
+      await store.collection('Plain').updateMany({ num: 3 }, { $set: { num: 33 } });
+
+      const filters: Filter[] = [
+        { group: 'g1' },
+        { group: { $in: ['g2', 'g4'] } },
+        { group: null },
+        { group: { $eq: 'g3' }, num: 1 },
+        { num: 33 },
+        { num: 3 },
+        { num: '1' },
+        { tags: 't5' },
+        { tags: { $in: ['t0', 't4'] }, num: { $gt: 0 } },
+        { 'nested.key': 'odd', $and: [{ group: 'g1' }, { tags: 't1' }] },
+        { $or: [{ group: 'g1' }, { num: 0 }] },
+        { _id: { $in: ['d03', 'd10', 'nope'] }, group: { $exists: true } },
+      ];
+      for (const filter of filters) {
+        const plain = await store.collection('Plain').find(filter);
+        const indexed = await store.collection('Indexed').find(filter);
+        expect({ filter, ids: indexed.map((d) => d._id) }).toEqual({ filter, ids: plain.map((d) => d._id) });
+      }
+    });
+
+    it('rejects values that are not JSON with a message naming the field', async () => {
+      const items = store.collection('Json');
+      await expect(items.insertMany([{ _id: 'd', when: new Date() }])).rejects.toThrow(InvalidDocumentError);
+      await expect(items.insertMany([{ _id: 'd', nested: { when: new Date() } }])).rejects.toThrow(/nested\.when is a Date/);
+      await expect(items.insertMany([{ _id: 'n', n: Number.NaN }])).rejects.toThrow(/n is NaN/);
+      await expect(items.insertMany([{ _id: 7 } as never])).rejects.toThrow(/_id must be a string/);
+      await expect(items.updateMany({}, { title: { x: 1 } } as never)).rejects.toThrow(/"title" is not an update operator/);
+      expect(await items.count({})).toBe(0);
+    });
+
+    it('reports a malformed query with the collection name', async () => {
+      await store.collection('Bad').insertMany([{ _id: 'x' }]);
+      await expect(store.collection('Bad').find({ a: { $nope: 1 } })).rejects.toThrow(/collection Bad/);
+      await expect(store.collection('Bad').aggregate([{ $out: 'Other' }])).rejects.toThrow(/\$out/);
+      expect(() => store.collection('bad$name')).toThrow(/invalid collection name/);
+    });
+
+    it('is not ready and refuses work once closed', async () => {
+      expect(store.kind).toBe('embedded');
+      expect(store.ready()).toBe(true);
+      await store.close();
+      expect(store.ready()).toBe(false);
+      await expect(store.collection('After').find({})).rejects.toBeInstanceOf(StoreClosedError);
+      await store.close();
+    });
+  });
+});
