@@ -92,6 +92,30 @@ test('a type without an ID field has no id filter', () => {
   expect(() => compileFilter(keyed, 'Product', { id: ['a'] })).toThrow('ProductFilter: type Product has no field "id"');
 });
 
+describe('federation: external fields', () => {
+  const federated = schemaModel([
+    {
+      name: 'Product',
+      extended: true,
+      key: 'id',
+      fields: [f('id', 'ID!', { external: true }), f('name', 'String', { external: true }), f('price', 'Int', { external: true }), f('stock', 'Int')],
+    },
+    { name: 'Review', fields: [f('id', 'ID!'), f('product', 'Product', { storedHere: true, provides: ['name'] })] },
+  ]);
+
+  test('has on an external field some @provides names, and on local fields', () => {
+    expect(compileFilter(federated, 'Product', { has: ['name', 'stock'] }).match).toEqual({ name: { $exists: true, $ne: null }, stock: { $exists: true, $ne: null } });
+  });
+
+  test('has on an external field kept elsewhere is refused', () => {
+    expect(() => compileFilter(federated, 'Product', { has: ['price'] })).toThrow('ProductFilter.has: field "price" cannot be tested with has (it is not stored by this service)');
+  });
+
+  test('the key ID of an extended type filters _id', () => {
+    expect(compileFilter(federated, 'Product', { id: ['p1'] }).match).toEqual({ _id: { $in: ['p1'] } });
+  });
+});
+
 describe('and / or / not', () => {
   test.each<[string, Record<string, unknown> | null | undefined, Record<string, unknown>]>([
     ['no filter', undefined, {}],
