@@ -67,12 +67,13 @@ function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, fiel
 function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
     const requested = selectedFieldNames(info);
-    const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<string, Record<string, unknown>>(async (parentIds) => {
-      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parentIds, args.filter, requested);
+    const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
+      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested);
+      const parentIds = parents.map((one) => one._id);
       const results = readRelationAggregates(await store.collection(collection).aggregate(pipeline), parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
-    }));
-    return loader.load(parent._id);
+    }, { cacheKeyFn: (one) => one._id }));
+    return loader.load(parent);
   };
 }
 

@@ -1,0 +1,124 @@
+import { activateSchema, gql } from '../helpers/gql';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { MUSIC_SCHEMA } from '../fixtures/schemas';
+
+/** Issue 2 acceptance on a schema with Int, Float, DateTime, an enum and a many-to-many list relation. */
+
+let server: TestServer;
+
+async function data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
+  const { status, body } = await gql(server.url, query, variables);
+  if (body.errors) throw new Error(`GraphQL errors (HTTP ${status}): ${JSON.stringify(body.errors)}`);
+  return body.data as T;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await activateSchema(server.url, MUSIC_SCHEMA);
+  await data(`mutation {
+    addAlbum(input: [
+      { title: "Kind of Blue", released: "1959-08-17T00:00:00Z", rating: 4.9, tracks: 5, genre: JAZZ,
+        artists: [{ name: "Miles Davis" }, { name: "John Coltrane" }] },
+      { title: "A Love Supreme", released: "1965-01-01T00:00:00+02:00", rating: 4.8, tracks: 4, genre: JAZZ,
+        artists: [{ name: "John Coltrane" }] },
+      { title: "Abbey Road", released: "1969-09-26T00:00:00Z", rating: 4.7, tracks: 17, genre: ROCK,
+        artists: [{ name: "The Beatles" }] }
+    ]) { numUids }
+  }`);
+});
+
+afterAll(() => server.close());
+
+test('add with nested list references links existing artists by @id instead of duplicating them', async () => {
+  const artists = await data(`{ queryArtist(order: { asc: name }) { name albums(order: { asc: released }) { title } } }`);
+  expect(artists.queryArtist).toEqual([
+    { name: 'John Coltrane', albums: [{ title: 'Kind of Blue' }, { title: 'A Love Supreme' }] },
+    { name: 'Miles Davis', albums: [{ title: 'Kind of Blue' }] },
+    { name: 'The Beatles', albums: [{ title: 'Abbey Road' }] },
+  ]);
+});
+
+test('DateTime is normalised to UTC and filters and orders by time', async () => {
+  const result = await data(`{
+    queryAlbum(filter: { released: { ge: "1960-01-01T00:00:00Z" } }, order: { desc: released }) { title released }
+  }`);
+  expect(result.queryAlbum).toEqual([
+    { title: 'Abbey Road', released: '1969-09-26T00:00:00.000Z' },
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z' },
+  ]);
+});
+
+test('Int, Float and enum filters, with between, in and combined with and/or/not', async () => {
+  const result = await data(`{
+    a: queryAlbum(filter: { tracks: { between: { min: 4, max: 5 } } }, order: { asc: tracks }) { title }
+    b: queryAlbum(filter: { rating: { gt: 4.75 }, genre: { eq: JAZZ } }, order: { asc: title }) { title }
+    c: queryAlbum(filter: { or: [{ genre: { in: [ROCK] } }, { tracks: { lt: 5 } }] }, order: { asc: title }) { title }
+    d: queryAlbum(filter: { not: { genre: { eq: JAZZ } } }) { title genre }
+  }`);
+  expect(result.a).toEqual([{ title: 'A Love Supreme' }, { title: 'Kind of Blue' }]);
+  expect(result.b).toEqual([{ title: 'A Love Supreme' }, { title: 'Kind of Blue' }]);
+  expect(result.c).toEqual([{ title: 'A Love Supreme' }, { title: 'Abbey Road' }]);
+  expect(result.d).toEqual([{ title: 'Abbey Road', genre: 'ROCK' }]);
+});
+
+test('aggregateAlbum computes count, min, max, sum and avg', async () => {
+  const result = await data(`{
+    aggregateAlbum { count tracksSum tracksMin tracksMax ratingAvg releasedMin titleMax }
+  }`);
+  expect(result.aggregateAlbum.count).toBe(3);
+  expect(result.aggregateAlbum.tracksSum).toBe(26);
+  expect(result.aggregateAlbum.tracksMin).toBe(4);
+  expect(result.aggregateAlbum.tracksMax).toBe(17);
+  expect(result.aggregateAlbum.ratingAvg).toBeCloseTo(4.8, 5);
+  expect(result.aggregateAlbum.releasedMin).toBe('1959-08-17T00:00:00.000Z');
+  expect(result.aggregateAlbum.titleMax).toBe('Kind of Blue');
+});
+
+test('a list relation takes its own filter, order, first and offset, and has an aggregate', async () => {
+  const result = await data(`{
+    getArtist(name: "John Coltrane") {
+      albums(filter: { rating: { ge: 4.8 } }, order: { desc: rating }, first: 1) { title }
+      rest: albums(order: { desc: rating }, offset: 1) { title }
+      albumsAggregate { count ratingMax }
+    }
+  }`);
+  expect(result.getArtist).toEqual({
+    albums: [{ title: 'Kind of Blue' }],
+    rest: [{ title: 'A Love Supreme' }],
+    albumsAggregate: { count: 2, ratingMax: 4.9 },
+  });
+});
+
+test('update adds and removes list edges; both directions follow', async () => {
+  await data(`mutation {
+    updateAlbum(input: {
+      filter: { title: { eq: "Abbey Road" } },
+      set: { artists: [{ name: "Miles Davis" }] },
+      remove: { artists: [{ name: "The Beatles" }] }
+    }) { numUids }
+  }`);
+  const result = await data(`{
+    queryAlbum(filter: { title: { eq: "Abbey Road" } }) { artists { name } }
+    getArtist(name: "The Beatles") { albums { title } }
+  }`);
+  expect(result.queryAlbum).toEqual([{ artists: [{ name: 'Miles Davis' }] }]);
+  expect(result.getArtist).toEqual({ albums: [] });
+});
+
+test('delete removes the object and every edge pointing at it', async () => {
+  const deleted = await data(`mutation { deleteArtist(filter: { name: { eq: "John Coltrane" } }) { numUids } }`);
+  expect(deleted.deleteArtist.numUids).toBe(1);
+  const result = await data(`{ queryAlbum(order: { asc: title }) { title artists { name } } }`);
+  expect(result.queryAlbum).toEqual([
+    { title: 'A Love Supreme', artists: [] },
+    { title: 'Abbey Road', artists: [{ name: 'Miles Davis' }] },
+    { title: 'Kind of Blue', artists: [{ name: 'Miles Davis' }] },
+  ]);
+});
+
+test('a bad argument is a clear error naming the problem', async () => {
+  const { body } = await gql(server.url, `{ queryAlbum(first: 100000) { title } }`);
+  expect(body.errors?.[0].message).toMatch(/first must be at most 10000/);
+  const badDate = await gql(server.url, `{ queryAlbum(filter: { released: { ge: "yesterday" } }) { title } }`);
+  expect(badDate.body.errors?.[0].message).toMatch(/DateTime/);
+});
