@@ -62,6 +62,8 @@ function runCli(args: string[], env: Record<string, string> = {}): Cli {
   };
 }
 
+jest.setTimeout(120_000); // each case starts Node + ts-node, which takes seconds on a busy machine
+
 let dataDir: string;
 beforeEach(async () => {
   dataDir = await makeTempDir();

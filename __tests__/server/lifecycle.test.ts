@@ -133,6 +133,41 @@ describe('activation', () => {
 });
 
 describe('serving', () => {
+  it('swaps the schema under a request in flight: it finishes on the old schema, later requests use the new one', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const requestStarted = new Promise<void>((resolve) => (started = resolve));
+    const server = await startTestServer({
+      dataDir,
+      buildSchema: (model) => {
+        const version = model.types.has('Project') ? 'v2' : 'v1';
+        return greetingSchema(async () => {
+          if (version === 'v1') {
+            started();
+            await released;
+          }
+          return version;
+        }, version === 'v1' ? 'onlyInV1' : 'onlyInV2');
+      },
+    });
+    try {
+      await activateSchema(server.url, TASKS_SCHEMA);
+      const slow = gql(server.url, '{ greeting onlyInV1 }');
+      await requestStarted;
+      await activateSchema(server.url, TASKS_SCHEMA_V2);
+      release();
+      expect((await slow).body).toEqual({ data: { greeting: 'v1', onlyInV1: 'v1' } });
+
+      expect((await gql(server.url, '{ greeting onlyInV2 }')).body).toEqual({ data: { greeting: 'v2', onlyInV2: 'v2' } });
+      const stale = await gql(server.url, '{ greeting onlyInV1 }');
+      expect(stale.status).toBe(400);
+      expect(stale.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('passes the request headers to the context factory and executes against the active schema', async () => {
     const server = await startTestServer({
       dataDir,
@@ -203,17 +238,19 @@ function overriding(store: Store, overrides: Partial<Store>): Store {
   };
 }
 
-/** A one-field schema (`greeting`) whose value comes from the context when it has one. */
-function greetingSchema(greeting: string | (() => Promise<string>)): Schema {
+/**
+ * A schema with `greeting` (from the context when it has one, else from `greeting`) and, when named, a
+ * second field `extraField` answering the same value.
+ */
+function greetingSchema(greeting: string | (() => Promise<string>), extraField?: string): Schema {
+  const resolve = (_source: unknown, _args: unknown, context: { greeting?: string }) =>
+    context.greeting ?? (typeof greeting === 'string' ? greeting : greeting());
   return new GraphQLSchema({
     query: new GraphQLObjectType({
       name: 'Query',
       fields: {
-        greeting: {
-          type: GraphQLString,
-          resolve: (_source, _args, context: { greeting?: string }) =>
-            context.greeting ?? (typeof greeting === 'string' ? greeting : greeting()),
-        },
+        greeting: { type: GraphQLString, resolve },
+        ...(extraField ? { [extraField]: { type: GraphQLString, resolve } } : {}),
       },
     }),
   });

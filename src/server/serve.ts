@@ -1,0 +1,76 @@
+import { resolve as resolvePath } from 'node:path';
+import type { Logger } from 'pino';
+import { openEmbeddedStore } from '../store/embedded/index.js';
+import { openMongoStore } from '../store/mongo/mongo-store.js';
+import type { Store } from '../store/port.js';
+import { createApp, formatActivationError, InitialSchemaError, type App } from './app.js';
+import type { ServerConfig } from './config.js';
+import { startServer } from './listen.js';
+import { createLogger } from './logger.js';
+
+/**
+ * The service as the CLI runs it: opens the store, activates the schema (given or stored), listens, and
+ * stops cleanly on SIGTERM/SIGINT (stop accepting, finish requests in flight, flush the store, exit 0).
+ * Exits with code 1 when it cannot start.
+ */
+export async function serve(config: ServerConfig, initialSchema: string | undefined): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const store = await openStore(config, logger);
+  let app: App;
+  try {
+    app = await createApp({ store, logger, adminToken: config.adminToken, initialSchema });
+  } catch (error) {
+    if (error instanceof InitialSchemaError) {
+      logger.fatal({ schemaFile: config.schemaFile, errors: error.errors.map(formatActivationError) }, 'the schema file was rejected');
+    } else {
+      logger.fatal({ err: error }, 'failed to start');
+    }
+    await store.close();
+    process.exit(1);
+  }
+
+  let server;
+  try {
+    server = await startServer({ app, port: config.port, host: config.host });
+  } catch (error) {
+    logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen');
+    await app.close();
+    await store.close();
+    process.exit(1);
+  }
+  logger.info(
+    { url: server.url, port: server.port, store: store.kind, schema: app.active !== undefined, adminToken: config.adminToken !== undefined },
+    'started',
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server
+      .close()
+      .then(() => store.close())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.fatal({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function openStore(config: ServerConfig, logger: Logger): Promise<Store> {
+  if (config.mongoUri !== undefined) {
+    return openMongoStore(config.mongoUri, { logger: logger.child({ component: 'mongodb' }) });
+  }
+  return openEmbeddedStore(resolvePath(config.dataDir));
+}
