@@ -33,6 +33,8 @@ export interface MongoStoreOptions {
   heartbeatFrequencyMS?: number;
   /** Pause between connection attempts while MongoDB has never been reached (default 1000). */
   reconnectDelayMS?: number;
+  /** How long a transaction is retried after transient errors such as write conflicts (default 10000). */
+  transactionRetryWindowMS?: number;
 }
 
 const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 2000;
@@ -41,10 +43,10 @@ const DEFAULT_RECONNECT_DELAY_MS = 1000;
 
 /**
  * `withTransaction` retries a transaction after transient errors (write conflicts, a lost primary) for up
- * to 120 s. The work gets this many attempts instead, and none once MongoDB is known to be unreachable,
- * so a caller is not kept waiting for minutes during an outage.
+ * to 120 s. Here a new attempt starts only within this window, and never once MongoDB is known to be
+ * unreachable, so a caller is not kept waiting for minutes during an outage.
  */
-const MAX_TRANSACTION_ATTEMPTS = 5;
+const DEFAULT_TRANSACTION_RETRY_WINDOW_MS = 10_000;
 
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_NOT_FOUND = 27;
@@ -69,13 +71,16 @@ export async function openMongoStore(uri: string, options: MongoStoreOptions = {
     // The driver's message names the problem; the URI itself is left out since it may hold a password.
     throw new Error(`invalid MongoDB connection string: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const store = new MongoStore(connection, databaseName);
+  const store = new MongoStore(connection, databaseName, {
+    transactionRetryWindowMS: options.transactionRetryWindowMS ?? DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
+  });
   await connection.start();
   return store;
 }
 
 function checkOptions(options: MongoStoreOptions): void {
-  for (const name of ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS'] as const) {
+  const timings = ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS', 'transactionRetryWindowMS'] as const;
+  for (const name of timings) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
       throw new Error(`openMongoStore: ${name} must be a positive integer (milliseconds), got ${value}`);
@@ -114,6 +119,9 @@ export class MongoStore implements Store, OperationRunner {
   constructor(
     private readonly connection: StoreConnection,
     readonly databaseName: string,
+    private readonly settings: { transactionRetryWindowMS: number } = {
+      transactionRetryWindowMS: DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
+    },
   ) {}
 
   collection(name: string): Collection {
@@ -175,6 +183,7 @@ export class MongoStore implements Store, OperationRunner {
     }
     const session = this.connection.client.startSession();
     const tx = this.transactions.begin(session);
+    const startedAt = Date.now();
     let attempts = 0;
     let lastTransientError: unknown;
     try {
@@ -182,7 +191,7 @@ export class MongoStore implements Store, OperationRunner {
         async () => {
           attempts += 1;
           if (attempts > 1) {
-            this.giveUpRetrying(attempts, lastTransientError);
+            this.giveUpRetrying(attempts - 1, Date.now() - startedAt, lastTransientError);
           }
           try {
             return await work(tx);
@@ -204,14 +213,14 @@ export class MongoStore implements Store, OperationRunner {
   }
 
   /** Throws (ending withTransaction's retry loop) when another attempt is pointless. */
-  private giveUpRetrying(attempt: number, lastError: unknown): void {
+  private giveUpRetrying(failedAttempts: number, elapsedMS: number, lastError: unknown): void {
     // Transient failures of the commit itself reach withTransaction without passing through our callback.
     const reason = lastError instanceof Error ? lastError.message : 'a transient error while committing';
     if (!this.connection.ready()) {
       throw new StoreUnavailableError(`transaction interrupted: ${reason}`);
     }
-    if (attempt > MAX_TRANSACTION_ATTEMPTS) {
-      throw new Error(`transaction abandoned after ${MAX_TRANSACTION_ATTEMPTS} attempts, the last failing with: ${reason}`);
+    if (elapsedMS >= this.settings.transactionRetryWindowMS) {
+      throw new Error(`transaction abandoned after ${failedAttempts} attempts in ${elapsedMS} ms, the last failing with: ${reason}`);
     }
   }
 
@@ -228,13 +237,16 @@ export class MongoStore implements Store, OperationRunner {
     checkCollectionName(collection);
     validateIndexSpecs(collection, specs, prefix);
     const plan = planIndexSync(await this.existingIndexes(collection), specs, prefix);
+    // New names are built before anything is dropped, so data that breaks a new unique index leaves the
+    // old indexes in place. An index whose definition changed keeps its name and must go first.
+    const replacing = plan.create.filter((spec) => plan.drop.includes(spec.name));
+    const fresh = plan.create.filter((spec) => !replacing.includes(spec));
     await this.run(collection, undefined, async (driverCollection) => {
+      await createIndexes(driverCollection, fresh);
       for (const name of plan.drop) {
         await dropIndexIfPresent(driverCollection, name);
       }
-      if (plan.create.length > 0) {
-        await createIndexes(driverCollection, plan.create);
-      }
+      await createIndexes(driverCollection, replacing);
     });
     return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
   }
@@ -274,6 +286,9 @@ async function dropIndexIfPresent(collection: DriverCollection<StoredDocument>, 
  * refusal (the same keys indexed under a foreign name, say) is reported with the index names.
  */
 async function createIndexes(collection: DriverCollection<StoredDocument>, specs: IndexSpec[]): Promise<void> {
+  if (specs.length === 0) {
+    return;
+  }
   try {
     await collection.createIndexes(
       specs.map((spec) => ({
