@@ -1,0 +1,195 @@
+/**
+ * A small service for persisted query tests: Apollo Server 5 over a tiny schema with the persisted query
+ * plugin, behind a node:http server on 127.0.0.1 that hands requests to `executeHTTPGraphQLRequest` the
+ * way Apollo's own integrations do, plus `POST /admin/persisted-queries` calling `registerManifest`.
+ * A spy plugin counts the pipeline phases, so tests can see whether a request was parsed or executed.
+ */
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPersistedQueryPlugin, ManifestError, type PersistedQueries, type PersistedQueryPluginOptions } from '../../src/persisted/index.js';
+
+const typeDefs = `#graphql
+  type Query {
+    hello(name: String): String!
+    counter: Int!
+  }
+  type Mutation {
+    increment: Int!
+  }
+`;
+
+export interface PipelineCounts {
+  parses: number;
+  validations: number;
+  executions: number;
+}
+
+export interface Harness {
+  url: string;
+  persisted: PersistedQueries;
+  pipeline: PipelineCounts;
+  /** Times the `increment` mutation ran. */
+  readonly counter: number;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions extends PersistedQueryPluginOptions {
+  /** Apollo Server's CSRF prevention; default on, as in the service. */
+  csrfPrevention?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const { csrfPrevention = true, ...pluginOptions } = options;
+  const persisted = createPersistedQueryPlugin({ logger: { warn: () => undefined }, ...pluginOptions });
+  const pipeline: PipelineCounts = { parses: 0, validations: 0, executions: 0 };
+  let counter = 0;
+  const apollo = new ApolloServer<BaseContext>({
+    typeDefs,
+    resolvers: {
+      Query: { hello: (_: unknown, args: { name?: string }) => `hello ${args.name ?? 'world'}`, counter: () => counter },
+      Mutation: { increment: () => (counter += 1) },
+    },
+    plugins: [persisted.plugin, pipelineSpy(pipeline)],
+    persistedQueries: false,
+    csrfPrevention,
+    includeStacktraceInErrorResponses: false,
+  });
+  await apollo.start();
+
+  const http = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const raw = await readText(req);
+    if (url.pathname === '/admin/persisted-queries' && req.method === 'POST') {
+      try {
+        sendJson(res, 200, await persisted.registerManifest(JSON.parse(raw) as unknown));
+      } catch (error) {
+        if (!(error instanceof ManifestError)) throw error;
+        sendJson(res, 400, { errors: error.problems.map((message) => ({ message, extensions: { code: 'BAD_MANIFEST' } })) });
+      }
+      return;
+    }
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const isJson = (headers.get('content-type') ?? '').startsWith('application/json');
+    const body = req.method === 'POST' && isJson && raw !== '' ? (JSON.parse(raw) as unknown) : raw;
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
+      context: async () => ({}),
+    });
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') {
+      res.end(response.body.string);
+      return;
+    }
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    persisted,
+    pipeline,
+    get counter() {
+      return counter;
+    },
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve, reject) => http.close((error) => (error ? reject(error) : resolve())));
+      await apollo.stop();
+    },
+  };
+}
+
+function pipelineSpy(counts: PipelineCounts): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async parsingDidStart() {
+          counts.parses += 1;
+        },
+        async validationDidStart() {
+          counts.validations += 1;
+        },
+        async executionDidStart() {
+          counts.executions += 1;
+        },
+      };
+    },
+  };
+}
+
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
+}
+
+/** Apollo Client's GET: the content-type header it always sends gets past CSRF prevention. */
+export const CLIENT_GET_HEADERS = { 'content-type': 'application/json' };
+
+export interface GraphQLParams {
+  query?: string;
+  operationName?: string;
+  variables?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+export async function getGraphQL(baseUrl: string, params: GraphQLParams, headers: Record<string, string> = CLIENT_GET_HEADERS): Promise<HttpResult> {
+  const url = new URL('/graphql', baseUrl);
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return toResult(await fetch(url, { headers }));
+}
+
+export async function postGraphQL(baseUrl: string, params: GraphQLParams): Promise<HttpResult> {
+  const response = await fetch(new URL('/graphql', baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  return toResult(response);
+}
+
+async function toResult(response: Response): Promise<HttpResult> {
+  const text = await response.text();
+  let body: HttpResult['body'];
+  try {
+    body = JSON.parse(text) as HttpResult['body'];
+  } catch {
+    throw new Error(`expected a JSON response, got ${response.status}: ${text}`);
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** `extensions` of an APQ request, as Apollo Client writes it. */
+export function apq(sha256Hash: string, version: unknown = 1): Record<string, unknown> {
+  return { persistedQuery: { version, sha256Hash } };
+}

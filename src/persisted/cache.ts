@@ -1,0 +1,159 @@
+import { LRUCache } from 'lru-cache';
+import { DuplicateKeyError, SYSTEM_COLLECTIONS, type Collection, type Store } from '../store/port.js';
+import { sha256Hex, utf8Bytes } from './hash.js';
+
+/** A stored persisted query: `_id` is the lowercase hex SHA-256 of `query`. */
+export interface PersistedQueryDocument {
+  _id: string;
+  query: string;
+  /** ISO-8601 UTC, when the first instance stored it. */
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export interface PersistedQueryCacheLimits {
+  /** Most queries held in memory. */
+  maxEntries: number;
+  /** Most bytes (UTF-8 query text plus the 64-byte hash) held in memory. */
+  maxBytes: number;
+}
+
+export interface PersistedQueryCacheStats {
+  /** Lookups answered from memory. */
+  memoryHits: number;
+  /** Lookups that missed memory and found the query in the store. */
+  storeHits: number;
+  /** Lookups found in neither. */
+  misses: number;
+  /** Queries held in memory now, and their size in bytes. */
+  entries: number;
+  bytes: number;
+}
+
+export interface RegistrationCounts {
+  /** Queries this call stored. */
+  added: number;
+  /** Queries that were stored already (by an earlier call or another instance). */
+  existing: number;
+}
+
+const HASH_BYTES = 64;
+
+/**
+ * Hash → query text, in two levels: a bounded LRU in memory in front of the store's persisted query
+ * collection. The store is the truth, so hashes survive restarts and every instance on the same store
+ * sees the same set; the LRU only saves the round trip for hot queries.
+ */
+export class PersistedQueryCache {
+  private readonly memory: LRUCache<string, string>;
+  private readonly collection: Collection;
+  /** Store lookups under way, so concurrent requests for one cold hash share a round trip. */
+  private readonly loading = new Map<string, Promise<string | undefined>>();
+  private readonly counters = { memoryHits: 0, storeHits: 0, misses: 0 };
+
+  constructor(store: Store, limits: PersistedQueryCacheLimits) {
+    this.collection = store.collection(SYSTEM_COLLECTIONS.persistedQueries);
+    this.memory = new LRUCache<string, string>({
+      max: limits.maxEntries,
+      maxSize: limits.maxBytes,
+      sizeCalculation: (query) => utf8Bytes(query) + HASH_BYTES,
+    });
+  }
+
+  /** The query registered under `hash` (lowercase hex), or `undefined`. Store errors propagate. */
+  async get(hash: string): Promise<string | undefined> {
+    const remembered = this.memory.get(hash);
+    if (remembered !== undefined) {
+      this.counters.memoryHits += 1;
+      return remembered;
+    }
+    let pending = this.loading.get(hash);
+    if (pending === undefined) {
+      pending = this.load(hash).finally(() => this.loading.delete(hash));
+      this.loading.set(hash, pending);
+    }
+    return pending;
+  }
+
+  /** Whether `hash` is in memory; no store round trip, no counters. */
+  isRemembered(hash: string): boolean {
+    return this.memory.has(hash);
+  }
+
+  /**
+   * Stores `query` under `hash` (the caller has verified that `hash` is its SHA-256). A duplicate from a
+   * racing instance counts as already registered. Returns whether this call stored it.
+   */
+  async register(hash: string, query: string): Promise<boolean> {
+    if (this.memory.has(hash)) {
+      return false;
+    }
+    let added = true;
+    try {
+      await this.collection.insertMany([documentFor(hash, query)]);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) {
+        throw error;
+      }
+      added = false;
+    }
+    this.memory.set(hash, query);
+    return added;
+  }
+
+  /**
+   * Stores every `{ hash, query }` not stored yet, all or nothing (one `insertMany`). If another
+   * instance stores some of them meanwhile, the rest is inserted again, a few times at most.
+   */
+  async registerAll(entries: ReadonlyArray<{ hash: string; query: string }>): Promise<RegistrationCounts> {
+    const byHash = new Map(entries.map((entry) => [entry.hash, entry.query]));
+    const hashes = [...byHash.keys()];
+    const attempts = 3;
+    for (let attempt = 1; ; attempt += 1) {
+      const stored = await this.collection.find({ _id: { $in: hashes } }, { projection: { _id: 1 } });
+      const storedHashes = new Set(stored.map((document) => document._id));
+      const missing = hashes.filter((hash) => !storedHashes.has(hash));
+      try {
+        if (missing.length > 0) {
+          await this.collection.insertMany(missing.map((hash) => documentFor(hash, byHash.get(hash)!)));
+        }
+      } catch (error) {
+        if (error instanceof DuplicateKeyError && attempt < attempts) {
+          continue;
+        }
+        throw error;
+      }
+      for (const [hash, query] of byHash) {
+        this.memory.set(hash, query);
+      }
+      return { added: missing.length, existing: hashes.length - missing.length };
+    }
+  }
+
+  stats(): PersistedQueryCacheStats {
+    return { ...this.counters, entries: this.memory.size, bytes: this.memory.calculatedSize };
+  }
+
+  private async load(hash: string): Promise<string | undefined> {
+    const [document] = await this.collection.find({ _id: hash }, { limit: 1 });
+    if (document === undefined) {
+      this.counters.misses += 1;
+      return undefined;
+    }
+    const query = document.query;
+    // The store is shared and outlives this process: never run text that is not what the hash names.
+    if (typeof query !== 'string' || sha256Hex(query) !== hash) {
+      throw new Error(
+        `the stored persisted query ${hash} in ${SYSTEM_COLLECTIONS.persistedQueries} is corrupt: ` +
+          'its query is not a string whose SHA-256 is its _id',
+      );
+    }
+    this.counters.storeHits += 1;
+    this.memory.set(hash, query);
+    return query;
+  }
+}
+
+function documentFor(hash: string, query: string): PersistedQueryDocument {
+  return { _id: hash, query, createdAt: new Date().toISOString() };
+}

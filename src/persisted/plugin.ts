@@ -1,0 +1,187 @@
+import type { ApolloServerPlugin, BaseContext, GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
+import type { GraphQLError } from 'graphql';
+import { StoreUnavailableError, type Store } from '../store/port.js';
+import { PersistedQueryCache } from './cache.js';
+import { hashNotInSafelist, lookupFailed, persistedQueryNotFound, queryNotInSafelist } from './errors.js';
+import { sha256Hex } from './hash.js';
+import { readManifest } from './manifest.js';
+import { classifyPersistedQueryRequest, withoutPersistedQuery } from './request-kind.js';
+
+/** What the plugin logs: problems that do not fail the request (a registration the store refused). */
+export interface PersistedQueryLogger {
+  warn(message: string): void;
+}
+
+export interface PersistedQueryPluginOptions {
+  store: Store;
+  /** Most queries kept in memory; default 10,000. */
+  lruMaxEntries?: number;
+  /** Most bytes of query text kept in memory; default 32 MiB. */
+  lruMaxBytes?: number;
+  /** Largest query text that may be persisted, in UTF-8 bytes; larger ones are refused. Default 64 KiB. */
+  maxQueryBytes?: number;
+  /** Safelist mode: only registered hashes run, clients cannot register, only `registerManifest` can. */
+  persistedOnly?: boolean;
+  /** Default: Apollo Server's logger of the request. */
+  logger?: PersistedQueryLogger;
+}
+
+export interface ManifestResult {
+  /** Operations in the manifest (distinct ids). */
+  operations: number;
+  /** Of those, newly stored by this upload. */
+  added: number;
+  /** Of those, stored before. */
+  alreadyRegistered: number;
+}
+
+export interface PersistedQueries {
+  /** Add to Apollo Server's `plugins`, first; construct Apollo Server with `persistedQueries: false`. */
+  plugin: ApolloServerPlugin<BaseContext>;
+  /** Validates an Apollo persisted query manifest and stores all its operations, or none (`ManifestError`). */
+  registerManifest(body: unknown): Promise<ManifestResult>;
+  cache: PersistedQueryCache;
+}
+
+export const PERSISTED_QUERY_DEFAULTS = {
+  lruMaxEntries: 10_000,
+  lruMaxBytes: 32 * 1024 * 1024,
+  maxQueryBytes: 64 * 1024,
+} as const;
+
+/**
+ * A request that must be refused gets this as its query. Apollo Server gives plugins no way to answer
+ * before parsing (a hook that throws before then becomes a masked 500), and `didResolveOperation` is
+ * the first hook whose thrown GraphQLError is sent as it is, with its status. This document parses
+ * and validates against any schema, so the request reaches that hook, where the plugin throws the
+ * real error; it is never executed. Apollo's document cache makes its parse a one-off.
+ */
+const REFUSED_REQUEST_PLACEHOLDER = '{ __typename }';
+
+export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions): PersistedQueries {
+  const lruMaxEntries = positiveInteger('lruMaxEntries', options.lruMaxEntries ?? PERSISTED_QUERY_DEFAULTS.lruMaxEntries);
+  const lruMaxBytes = positiveInteger('lruMaxBytes', options.lruMaxBytes ?? PERSISTED_QUERY_DEFAULTS.lruMaxBytes);
+  const maxQueryBytes = positiveInteger('maxQueryBytes', options.maxQueryBytes ?? PERSISTED_QUERY_DEFAULTS.maxQueryBytes);
+  if (maxQueryBytes > lruMaxBytes) {
+    throw new RangeError(`maxQueryBytes (${maxQueryBytes}) must not exceed lruMaxBytes (${lruMaxBytes})`);
+  }
+  const persistedOnly = options.persistedOnly ?? false;
+  const cache = new PersistedQueryCache(options.store, { maxEntries: lruMaxEntries, maxBytes: lruMaxBytes });
+
+  /** The stored query, `undefined` if none, or the error that the failed lookup answers with. */
+  async function lookUp(hash: string, logger: PersistedQueryLogger): Promise<{ query?: string; error?: GraphQLError }> {
+    try {
+      return { query: await cache.get(hash) };
+    } catch (error) {
+      const unavailable = error instanceof StoreUnavailableError;
+      if (!unavailable) {
+        logger.warn(`persisted query lookup of ${hash} failed: ${messageOf(error)}`);
+      }
+      return { error: lookupFailed(messageOf(error), unavailable) };
+    }
+  }
+
+  async function handle(request: GraphQLRequest, logger: PersistedQueryLogger): Promise<GraphQLRequestListener<BaseContext> | void> {
+    const asked = classifyPersistedQueryRequest(request.query, request.extensions, maxQueryBytes);
+    if (asked.kind !== 'ordinary') {
+      // Apollo's own APQ handling is off; the extension is ours, and left in place it would be refused.
+      request.extensions = withoutPersistedQuery(request.extensions);
+    }
+    switch (asked.kind) {
+      case 'invalid':
+        return refuse(request, asked.error);
+      case 'ordinary':
+      case 'unpersisted': {
+        if (!persistedOnly || request.query === undefined || request.query === '') {
+          return;
+        }
+        const hash = sha256Hex(request.query);
+        const found = await lookUp(hash, logger);
+        if (found.error) {
+          return refuse(request, found.error);
+        }
+        return found.query === undefined ? refuse(request, queryNotInSafelist(hash)) : undefined;
+      }
+      case 'lookup': {
+        const found = await lookUp(asked.hash, logger);
+        if (found.error) {
+          return refuse(request, found.error);
+        }
+        if (found.query === undefined) {
+          return refuse(request, persistedOnly ? hashNotInSafelist(asked.hash) : persistedQueryNotFound());
+        }
+        request.query = found.query;
+        return markHit;
+      }
+      case 'register': {
+        if (persistedOnly) {
+          const found = await lookUp(asked.hash, logger);
+          if (found.error) {
+            return refuse(request, found.error);
+          }
+          return found.query === undefined ? refuse(request, queryNotInSafelist(asked.hash)) : undefined;
+        }
+        return cache.isRemembered(asked.hash) ? undefined : registerOnExecution(asked.hash, asked.query, logger);
+      }
+    }
+  }
+
+  /**
+   * Stores the query once Apollo has parsed and validated it and every plugin accepted the operation
+   * (so a query that does not parse, or a GET mutation, is never stored). A store failure is logged;
+   * the query still runs and the client will register it again next time.
+   */
+  function registerOnExecution(hash: string, query: string, logger: PersistedQueryLogger): GraphQLRequestListener<BaseContext> {
+    return {
+      async executionDidStart() {
+        try {
+          await cache.register(hash, query);
+        } catch (error) {
+          logger.warn(`persisted query ${hash} was not stored: ${messageOf(error)}`);
+        }
+      },
+    };
+  }
+
+  return {
+    plugin: {
+      async requestDidStart(requestContext) {
+        return handle(requestContext.request, options.logger ?? requestContext.logger);
+      },
+    },
+    async registerManifest(body: unknown): Promise<ManifestResult> {
+      const operations = readManifest(body, maxQueryBytes);
+      const counts = await cache.registerAll(operations.map((operation) => ({ hash: operation.hash, query: operation.body })));
+      return { operations: counts.added + counts.existing, added: counts.added, alreadyRegistered: counts.existing };
+    },
+    cache,
+  };
+}
+
+function refuse(request: GraphQLRequest, error: GraphQLError): GraphQLRequestListener<BaseContext> {
+  request.query = REFUSED_REQUEST_PLACEHOLDER;
+  return {
+    // Not async: throwing synchronously makes this error win over other plugins' hooks for the placeholder.
+    didResolveOperation(): Promise<void> {
+      throw error;
+    },
+  };
+}
+
+/** Apollo resets the metrics after `requestDidStart`, so the hit is recorded once the source is known. */
+const markHit: GraphQLRequestListener<BaseContext> = {
+  async didResolveSource(requestContext) {
+    requestContext.metrics.persistedQueryHit = true;
+  },
+};
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
