@@ -46,7 +46,7 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
   const claimName = (name: NameNode): boolean => {
     const earlier = firstNameNode.get(name.value);
     if (earlier) {
-      errors.at(typeMessage(name.value, 'is defined more than once'), earlier, name);
+      errors.at(typeMessage(name.value, 'the name is defined more than once'), earlier, name);
       return false;
     }
     firstNameNode.set(name.value, name);
@@ -99,7 +99,7 @@ function nameIsUsable(name: NameNode, errors: ErrorSink): boolean {
     return false;
   }
   if ((SCALAR_NAMES as readonly string[]).includes(name.value)) {
-    errors.at(typeMessage(name.value, 'is a built-in scalar and cannot be redefined'), name);
+    errors.at(typeMessage(name.value, 'the name of a built-in scalar cannot be reused'), name);
     return false;
   }
   return true;

@@ -1,14 +1,8 @@
 import type { DirectiveNode, FieldDefinitionNode } from 'graphql';
 import { describeValue, directiveArguments, nameValueOf, stringValueOf, type Describe } from './directive-values.js';
+import { rejectionReason, type FieldDirectiveName } from './directive-names.js';
 import type { ErrorSink } from './errors.js';
 
-/** Directives a field of a user type may carry; fields of Query/Mutation take only the custom-logic ones. */
-export const TYPE_FIELD_DIRECTIVES = [
-  'id', 'search', 'hasInverse', 'external', 'provides', 'requires', 'lambda', 'custom', 'deprecated',
-] as const;
-export const ROOT_FIELD_DIRECTIVES = ['lambda', 'custom', 'deprecated'] as const;
-
-export type FieldDirectiveName = (typeof TYPE_FIELD_DIRECTIVES)[number];
 
 /**
  * A field's directives by name, each at most once. Unknown and misplaced directives are reported here;
@@ -17,16 +11,15 @@ export type FieldDirectiveName = (typeof TYPE_FIELD_DIRECTIVES)[number];
 export function fieldDirectivesOf(
   field: FieldDefinitionNode,
   allowed: readonly FieldDirectiveName[],
+  place: string,
   errors: ErrorSink,
   describe: Describe,
 ): Map<FieldDirectiveName, DirectiveNode> {
   const found = new Map<FieldDirectiveName, DirectiveNode>();
   for (const directive of field.directives ?? []) {
     const name = directive.name.value;
-    const known = (TYPE_FIELD_DIRECTIVES as readonly string[]).includes(name);
-    if (!known || !(allowed as readonly string[]).includes(name)) {
-      const reason = known ? 'is not allowed here' : 'is not a supported directive';
-      errors.at(describe(`@${name} ${reason} (allowed on this field: ${allowed.map((item) => `@${item}`).join(', ')})`), directive);
+    if (!(allowed as readonly string[]).includes(name)) {
+      errors.at(describe(rejectionReason(name, place, allowed)), directive);
     } else if (found.has(name as FieldDirectiveName)) {
       errors.at(describe(`@${name} is repeated`), directive);
     } else {

@@ -2,10 +2,8 @@ import type { DirectiveNode, FieldDefinitionNode, InputValueDefinitionNode } fro
 import { customHttpOf } from './custom-http.js';
 import type { Describe } from './directive-values.js';
 import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
-import {
-  checkNoArguments, deprecationReasonOf, fieldDirectivesOf, fieldSelectionOf, inverseFieldOf,
-  ROOT_FIELD_DIRECTIVES, TYPE_FIELD_DIRECTIVES, type FieldDirectiveName,
-} from './field-directives.js';
+import { ROOT_FIELD_DIRECTIVES, TYPE_FIELD_DIRECTIVES, type FieldDirectiveName } from './directive-names.js';
+import { checkNoArguments, deprecationReasonOf, fieldDirectivesOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
@@ -41,8 +39,9 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   const shape = shapeOf(node.type);
   if (shape.nestedList) errors.at(describe(`lists of lists (${shape.typeText}) are not supported`), node.type);
   const of = fieldKindOf(shape, context, errors, describe);
-  const allowed = context.position === 'root' ? ROOT_FIELD_DIRECTIVES : TYPE_FIELD_DIRECTIVES;
-  const directives = fieldDirectivesOf(node, allowed, errors, describe);
+  const directives = context.position === 'root'
+    ? fieldDirectivesOf(node, ROOT_FIELD_DIRECTIVES, `a ${context.owner} field`, errors, describe)
+    : fieldDirectivesOf(node, TYPE_FIELD_DIRECTIVES, 'a field', errors, describe);
 
   const lambdaDirective = directives.get('lambda');
   if (lambdaDirective) checkNoArguments(lambdaDirective, errors, describe);

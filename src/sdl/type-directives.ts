@@ -1,13 +1,12 @@
 import type { DirectiveNode } from 'graphql';
 import { authRulesOf } from './auth-rules.js';
+import { INTERFACE_DIRECTIVES, rejectionReason, TYPE_DIRECTIVES } from './directive-names.js';
 import type { Describe } from './directive-values.js';
 import type { ObjectDeclaration } from './declarations.js';
 import type { ErrorSink } from './errors.js';
 import { checkNoArguments, fieldSelectionOf } from './field-directives.js';
 import type { AuthRules } from './model.js';
 
-const TYPE_DIRECTIVES = ['key', 'extends', 'auth'] as const;
-const INTERFACE_DIRECTIVES = ['auth'] as const;
 
 /** What the directives on a type definition say. */
 export interface TypeDirectives {
@@ -25,10 +24,7 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, errors: ErrorSi
   for (const directive of declaration.node.directives ?? []) {
     const name = directive.name.value;
     if (!allowed.includes(name)) {
-      const reason = (TYPE_DIRECTIVES as readonly string[]).includes(name)
-        ? `is not allowed on an ${declaration.kind}`
-        : 'is not a supported directive';
-      errors.at(describe(`@${name} ${reason} (allowed here: ${allowed.map((item) => `@${item}`).join(', ')})`), directive);
+      errors.at(describe(rejectionReason(name, declaration.kind === 'interface' ? 'an interface' : 'a type', allowed)), directive);
       continue;
     }
     if (seen.has(name)) {

@@ -72,7 +72,7 @@ export function checkSingleIdField(draft: TypeDraft, errors: ErrorSink): void {
   const idFields = draft.fields.filter((field) => field.model.isIdField);
   if (idFields.length > 1) {
     errors.at(
-      typeMessage(draft.name, `has ${idFields.length} ID fields (${idFields.map((field) => field.model.name).join(', ')}); a type can have only one`),
+      typeMessage(draft.name, `more than one ID field (${idFields.map((field) => field.model.name).join(', ')}); a type can have only one`),
       ...idFields.map((field) => field.node.name),
     );
   }

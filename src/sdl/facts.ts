@@ -1,0 +1,56 @@
+import type { FieldModel, ScalarName, SchemaModel, TypeModel } from './model.js';
+
+/** Facts derived from a SchemaModel that the generated API, the translation and the resolvers share. */
+
+/** Resolved by a lambda or an HTTP call: never stored, filtered, ordered or written. */
+export function isCustomLogic(field: FieldModel): boolean {
+  return field.lambda || field.custom !== undefined;
+}
+
+/** Fields of `typeName` named in some `@provides(fields:)` anywhere in the schema. */
+export function providedFields(model: SchemaModel, typeName: string): Set<string> {
+  const provided = new Set<string>();
+  for (const type of model.types.values()) {
+    for (const field of type.fields) {
+      if (field.provides && field.namedType === typeName) field.provides.forEach((name) => provided.add(name));
+    }
+  }
+  return provided;
+}
+
+/**
+ * Whether this service holds the field's value. `@external` fields are owned by another service: only
+ * the key (kept as `_id`) and the external fields some `@provides` names are kept here.
+ */
+export function isKeptHere(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
+  if (isCustomLogic(field)) return false;
+  if (!field.external) return true;
+  return field.name === type.key || providedFields(model, type.name).has(field.name);
+}
+
+/** The object types stored for a type name: itself, or every type implementing the interface ([] if unknown). */
+export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
+  const type = model.types.get(typeName);
+  if (!type) return [];
+  if (type.kind === 'type') return [type];
+  return [...model.types.values()].filter((candidate) => candidate.kind === 'type' && candidate.implements.includes(typeName));
+}
+
+export function scalarOf(field: FieldModel): ScalarName | undefined {
+  return field.of.kind === 'scalar' ? field.of.scalar : undefined;
+}
+
+const ORDERABLE: ReadonlySet<ScalarName> = new Set<ScalarName>(['String', 'Int', 'Int64', 'Float', 'DateTime']);
+const NUMERIC: ReadonlySet<ScalarName> = new Set<ScalarName>(['Int', 'Int64', 'Float']);
+
+/** Single-valued String/Int/Int64/Float/DateTime fields kept here (not the ID): orderable, with Min/Max. */
+export function isOrderable(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
+  const scalar = scalarOf(field);
+  return scalar !== undefined && ORDERABLE.has(scalar) && !field.list && !field.isIdField && isKeptHere(model, type, field);
+}
+
+/** Single-valued Int/Int64/Float: with Sum and Avg aggregates. */
+export function isNumeric(field: FieldModel): boolean {
+  const scalar = scalarOf(field);
+  return scalar !== undefined && NUMERIC.has(scalar) && !field.list;
+}
