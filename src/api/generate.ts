@@ -1,8 +1,6 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import {
-  hasFilterFields, inputFields, isCustomLogic, isKeptHere, isNumeric, orderableFields,
-  scalarOf, uniqueIdFields,
-} from './fields.js';
+import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
+import { hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
 

@@ -1,14 +1,10 @@
-import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { SortSpec } from '../store/port.js';
 import { QueryArgumentError } from './errors.js';
-import { isKeptHere, typeOf } from './schema-facts.js';
+import { isOrderable } from '../sdl/facts.js';
+import { typeOf } from './schema-facts.js';
 
-const ORDERABLE_SCALARS = new Set(['String', 'Int', 'Int64', 'Float', 'DateTime']);
-
-/** Single-valued String/Int/Int64/Float/DateTime fields this service stores (not the ID). */
-export function isOrderable(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
-  return field.of.kind === 'scalar' && ORDERABLE_SCALARS.has(field.of.scalar) && !field.list && !field.isIdField && isKeptHere(model, type, field);
-}
+export { isOrderable };
 
 function orderField(model: SchemaModel, type: TypeModel, name: unknown, direction: string): string {
   const field = typeof name === 'string' ? type.fieldsByName.get(name) : undefined;

@@ -1,5 +1,8 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import { concreteTypesOf as concreteTypes } from '../sdl/facts.js';
 import { QueryArgumentError } from './errors.js';
+
+export { isCustomLogic, isKeptHere } from '../sdl/facts.js';
 
 /** Facts about the model that every translation in query/ needs. */
 
@@ -14,35 +17,9 @@ export function storedPath(field: FieldModel): string {
   return field.isIdField ? '_id' : field.name;
 }
 
-export function isCustomLogic(field: FieldModel): boolean {
-  return field.lambda || field.custom !== undefined;
-}
-
-/** Fields of `typeName` named in some `@provides(fields:)` anywhere in the schema. */
-function isProvided(model: SchemaModel, typeName: string, fieldName: string): boolean {
-  for (const type of model.types.values()) {
-    for (const field of type.fields) {
-      if (field.namedType === typeName && field.provides?.includes(fieldName)) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * Whether this service holds the field's value: not custom logic, and for `@external` fields only the key
- * and the fields some `@provides` names (the same rule the generated API uses).
- */
-export function isKeptHere(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
-  if (isCustomLogic(field)) return false;
-  if (!field.external) return true;
-  return field.name === type.key || isProvided(model, type.name, field.name);
-}
-
 /** The object types stored for a type name: itself, or every type implementing the interface. */
 export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
-  const type = typeOf(model, typeName);
-  if (type.kind === 'type') return [type];
-  return [...model.types.values()].filter((candidate) => candidate.kind === 'type' && candidate.implements.includes(typeName));
+  return concreteTypes(model, typeOf(model, typeName).name);
 }
 
 /** A relation field's paired field on the target type (the side that stores the ids when this one does not). */

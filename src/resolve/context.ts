@@ -1,11 +1,31 @@
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
+import type { LambdaHost } from '../custom/index.js';
 import type { Store } from '../store/port.js';
 
 /** Long-lived dependencies of the resolvers, shared by every request. */
 export interface ResolverServices {
   store: Store;
   logger?: Logger;
+  /** Serves `@lambda` fields; read at every call, so a replaced script applies to the next call. */
+  lambdaHost?: LambdaHost;
+  /** `@custom(http:)` settings; without them every host is refused. */
+  customHttp?: CustomHttpSettings;
+  /**
+   * Runs a GraphQL operation against the active schema with a fresh request context built from
+   * `headers` (the lambda's `graphql(query, variables)` callback, run as the caller). Answers the
+   * formatted result, `{ data, errors }`.
+   */
+  executeGraphQL?(query: string, variables: Record<string, unknown> | undefined, headers: Record<string, string | undefined>): Promise<object>;
+}
+
+export interface CustomHttpSettings {
+  /** Hosts `@custom` may call (see custom/host-allow-list.ts): empty refuses all, `['*']` allows all. */
+  allowHosts: readonly string[];
+  /** Values for `secretHeaders`, by secret name. */
+  secrets: Readonly<Record<string, string>>;
+  /** Time limit of one HTTP call, in ms (custom/'s default when absent). */
+  timeoutMs?: number;
 }
 
 export interface IncomingRequest {

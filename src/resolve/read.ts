@@ -1,4 +1,4 @@
-import { concreteTypesOf } from '../api/fields.js';
+import { concreteTypesOf } from '../sdl/facts.js';
 import { compileAggregate, readAggregateResult } from '../query/aggregate.js';
 import { compileFilter, stripTemporaryFields, type FilterPlan } from '../query/filter.js';
 import { compileOrder } from '../query/order.js';
@@ -53,6 +53,8 @@ export interface Selection {
  */
 export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction): Promise<GraphObject[]> {
   const { filter, sort, skip, limit } = selection;
+  // `first: 0` asks for nothing; MongoDB would read a limit of 0 as "no limit".
+  if (limit === 0) return [];
   const types = concreteTypesOf(model, typeName);
   if (types.length === 1) {
     const [type] = types;

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
-import { isCustomLogic } from '../api/fields.js';
+import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ObjectId } from 'mongodb';
-import { concreteTypesOf, isKeptHere } from '../../api/fields.js';
+import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';

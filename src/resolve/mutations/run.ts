@@ -1,4 +1,4 @@
-import { concreteTypesOf } from '../../api/fields.js';
+import { concreteTypesOf } from '../../sdl/facts.js';
 import { compileFilter } from '../../query/filter.js';
 import type { SchemaModel } from '../../sdl/model.js';
 import type { Store, Transaction } from '../../store/port.js';
