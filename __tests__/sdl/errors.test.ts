@@ -190,6 +190,10 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['@hasInverse to an interface', 'interface Post { id: ID! author: Author }\ntype Author { id: ID! posts: [Post] @hasInverse(field: author) }', [
     '2:37 Type Author; field posts: @hasInverse(field: author) is not supported on a relation to an interface (Post); declare it on the interface\'s side instead',
   ]],
+  ['@hasInverse to an interface field from one implementation',
+    'interface Post { id: ID! }\ntype Article implements Post { id: ID! author: Author @hasInverse(field: posts) }\ntype Author { id: ID! posts: [Post] }', [
+    '2:55 Type Article; field author: @hasInverse(field: posts): Author.posts refers to interface Post; declare author with @hasInverse on Post',
+  ]],
   ['@hasInverse on a scalar', 'type Task { id: ID! title: String @hasInverse(field: x) }', [
     '1:35 Type Task; field title: @hasInverse applies to relation fields only; this field holds String',
   ]],

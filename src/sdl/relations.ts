@@ -72,9 +72,12 @@ function declaredPartner(draft: TypeDraft, field: FieldDraft, drafts: ReadonlyMa
   }
   const partner = target.fieldsByName.get(wanted);
   if (!partner) return fail(`@hasInverse(field: ${wanted}): type ${target.name} has no field ${wanted}`);
-  const pointsBack = partner.model.of.kind === 'relation' &&
-    (partner.model.of.target === draft.name || (draft.kind === 'type' && draft.implements.includes(partner.model.of.target)));
-  if (!pointsBack) {
+  const partnerTarget = partner.model.of.kind === 'relation' ? partner.model.of.target : undefined;
+  if (partnerTarget !== field.origin) {
+    if (partnerTarget !== undefined && draft.implements.includes(partnerTarget)) {
+      // Every implementation of the interface must share the pair, so it belongs on the interface.
+      return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} refers to interface ${partnerTarget}; declare ${model.name} with @hasInverse on ${partnerTarget}`);
+    }
     return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} has type ${partner.model.typeText}, but an inverse must refer back to ${draft.name}`);
   }
   if (partner.model.lambda || partner.model.custom) {
