@@ -78,10 +78,10 @@ export class MemoryCollection implements Collection {
 
   async insertMany(documents: StoredDocument[]): Promise<void> {
     this.insertCalls += 1;
-    this.checkAvailable();
     const racing = this.beforeNextInsert;
     this.beforeNextInsert = undefined;
     racing?.();
+    this.checkAvailable();
     const seen = new Set<string>();
     for (const document of documents) {
       if (this.documents.has(document._id) || seen.has(document._id)) {

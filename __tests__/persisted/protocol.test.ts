@@ -202,7 +202,8 @@ describe('GET', () => {
 
   test('CSRF prevention lets a GET through with apollo-require-preflight or a JSON content type', async () => {
     await postGraphQL(harness.url, { query: HELLO, extensions: apq(HELLO_HASH) });
-    for (const headers of [{ 'apollo-require-preflight': 'true' }, { 'x-apollo-operation-name': 'Hello' }, { 'content-type': 'application/json' }]) {
+    const variants: Record<string, string>[] = [{ 'apollo-require-preflight': 'true' }, { 'x-apollo-operation-name': 'Hello' }, { 'content-type': 'application/json' }];
+    for (const headers of variants) {
       const result = await getGraphQL(harness.url, { extensions: apq(HELLO_HASH) }, headers);
       expect(result.body).toEqual({ data: { hello: 'hello world' } });
     }

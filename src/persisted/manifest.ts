@@ -91,7 +91,8 @@ function readOperation(entry: unknown, maxQueryBytes: number): ManifestOperation
   if (isSha256Hex(id) && id.toLowerCase() !== actualHash) {
     problems.push(`id ${id} is not the SHA-256 of body (which is ${actualHash})`);
   }
-  problems.push(...checkBody(body, typeof name === 'string' ? name : undefined, typeof type === 'string' ? type : undefined));
+  const knownType = typeof type === 'string' && (OPERATION_TYPES as readonly string[]).includes(type) ? type : undefined;
+  problems.push(...checkBody(body, typeof name === 'string' ? name : undefined, knownType));
   if (problems.length > 0) {
     return problems;
   }

@@ -1,0 +1,125 @@
+import { PersistedQueryCache, sha256Hex } from '../../src/persisted/index.js';
+import { SYSTEM_COLLECTIONS } from '../../src/store/port.js';
+import { MemoryStore, type MemoryCollection } from './memory-store.js';
+
+const queries = ['{ a }', '{ b }', '{ c }'].map((query) => ({ query, hash: sha256Hex(query) }));
+const [a, b, c] = queries as [(typeof queries)[0], (typeof queries)[0], (typeof queries)[0]];
+
+let store: MemoryStore;
+let collection: MemoryCollection;
+
+beforeEach(() => {
+  store = new MemoryStore();
+  collection = store.collection(SYSTEM_COLLECTIONS.persistedQueries);
+});
+
+function newCache(limits = { maxEntries: 100, maxBytes: 1_000_000 }): PersistedQueryCache {
+  return new PersistedQueryCache(store, limits);
+}
+
+test('a registered query is found in memory; a new cache over the same store finds it in the store', async () => {
+  const first = newCache();
+  expect(await first.register(a.hash, a.query)).toBe(true);
+  expect(await first.get(a.hash)).toBe(a.query);
+  expect(first.stats()).toMatchObject({ memoryHits: 1, storeHits: 0, misses: 0, entries: 1 });
+
+  const second = newCache();
+  expect(await second.get(a.hash)).toBe(a.query);
+  expect(await second.get(a.hash)).toBe(a.query);
+  expect(second.stats()).toMatchObject({ memoryHits: 1, storeHits: 1, misses: 0 });
+  expect(collection.findCalls).toBe(1);
+});
+
+test('an unknown hash is a miss and asks the store every time (another instance may register it)', async () => {
+  const cache = newCache();
+  expect(await cache.get(a.hash)).toBeUndefined();
+  await newCache().register(a.hash, a.query);
+  expect(await cache.get(a.hash)).toBe(a.query);
+  expect(cache.stats()).toMatchObject({ misses: 1, storeHits: 1 });
+});
+
+test('past maxEntries the least recently used query leaves memory and is then found in the store', async () => {
+  const cache = newCache({ maxEntries: 2, maxBytes: 1_000_000 });
+  for (const { hash, query } of queries) await cache.register(hash, query);
+  expect(cache.isRemembered(a.hash)).toBe(false);
+  expect(cache.isRemembered(c.hash)).toBe(true);
+  const findsBefore = collection.findCalls;
+  expect(await cache.get(a.hash)).toBe(a.query);
+  expect(collection.findCalls).toBe(findsBefore + 1);
+  expect(cache.stats()).toMatchObject({ storeHits: 1, entries: 2 });
+  expect(cache.isRemembered(a.hash)).toBe(true);
+  expect(cache.isRemembered(b.hash)).toBe(false);
+});
+
+test('past maxBytes queries leave memory by size: text bytes plus the 64-byte hash', async () => {
+  const sized = [0, 1, 2].map((index) => `{ ${'x'.repeat(99)}${index} }`);
+  const entryBytes = 64 + Buffer.byteLength(sized[0]!);
+  const cache = newCache({ maxEntries: 100, maxBytes: 2 * entryBytes });
+  for (const query of sized) await cache.register(sha256Hex(query), query);
+  expect(cache.stats()).toMatchObject({ entries: 2, bytes: 2 * entryBytes });
+  expect(cache.isRemembered(sha256Hex(sized[0]!))).toBe(false);
+  expect(await cache.get(sha256Hex(sized[0]!))).toBe(sized[0]);
+  expect(cache.stats()).toMatchObject({ storeHits: 1 });
+});
+
+test('concurrent lookups of one cold hash share a single store round trip', async () => {
+  await newCache().register(a.hash, a.query);
+  const cache = newCache();
+  const findsBefore = collection.findCalls;
+  const found = await Promise.all([cache.get(a.hash), cache.get(a.hash), cache.get(a.hash)]);
+  expect(found).toEqual([a.query, a.query, a.query]);
+  expect(collection.findCalls).toBe(findsBefore + 1);
+});
+
+test('a duplicate insert from a racing instance counts as already registered', async () => {
+  const cache = newCache();
+  collection.beforeNextInsert = () => {
+    collection.documents.set(a.hash, { _id: a.hash, query: a.query, createdAt: new Date().toISOString() });
+  };
+  expect(await cache.register(a.hash, a.query)).toBe(false);
+  expect(cache.isRemembered(a.hash)).toBe(true);
+  expect(collection.documents.size).toBe(1);
+});
+
+test('a query already in memory is not written again', async () => {
+  const cache = newCache();
+  await cache.register(a.hash, a.query);
+  expect(await cache.register(a.hash, a.query)).toBe(false);
+  expect(collection.insertCalls).toBe(1);
+});
+
+test('a stored document whose query does not hash to its _id is refused, never returned', async () => {
+  collection.documents.set(a.hash, { _id: a.hash, query: b.query, createdAt: new Date().toISOString() });
+  await expect(newCache().get(a.hash)).rejects.toThrow(`the stored persisted query ${a.hash} in _autograph_persisted_queries is corrupt`);
+});
+
+describe('registerAll', () => {
+  test('stores the missing queries in one insert and counts the ones stored before', async () => {
+    const cache = newCache();
+    await cache.register(a.hash, a.query);
+    const insertsBefore = collection.insertCalls;
+    expect(await cache.registerAll(queries)).toEqual({ added: 2, existing: 1 });
+    expect(collection.insertCalls).toBe(insertsBefore + 1);
+    expect([...collection.documents.keys()].sort()).toEqual(queries.map((entry) => entry.hash).sort());
+  });
+
+  test('stores nothing when the insert fails', async () => {
+    const cache = newCache();
+    collection.beforeNextInsert = () => {
+      store.unavailable = true;
+    };
+    await expect(cache.registerAll(queries)).rejects.toThrow('data store unavailable');
+    expect(collection.documents.size).toBe(0);
+    store.unavailable = false;
+    expect(await cache.get(a.hash)).toBeUndefined();
+  });
+
+  test('when another instance stores some meanwhile, inserts the rest again', async () => {
+    const cache = newCache();
+    collection.beforeNextInsert = () => {
+      collection.documents.set(b.hash, { _id: b.hash, query: b.query, createdAt: new Date().toISOString() });
+    };
+    expect(await cache.registerAll(queries)).toEqual({ added: 2, existing: 1 });
+    expect(collection.documents.size).toBe(3);
+  });
+});

@@ -1,0 +1,86 @@
+import { ManifestError, readManifest, sha256Hex } from '../../src/persisted/index.js';
+
+const GET_USER = 'query GetUser($id: ID!) { user(id: $id) { ...UserFields } }\nfragment UserFields on User { name }';
+const ADD_USER = 'mutation AddUser { addUser { name } }';
+
+function operation(name: string, type: string, body: string, id = sha256Hex(body)) {
+  return { id, name, type, body };
+}
+
+function manifest(operations: unknown[]) {
+  return { format: 'apollo-persisted-query-manifest', version: 1, operations };
+}
+
+function problemsOf(input: unknown, maxQueryBytes = 10_000): string[] {
+  try {
+    readManifest(input, maxQueryBytes);
+  } catch (error) {
+    if (error instanceof ManifestError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ManifestError');
+}
+
+test('a valid manifest gives each operation with its hash', () => {
+  const upper = sha256Hex(ADD_USER).toUpperCase();
+  expect(readManifest(manifest([operation('GetUser', 'query', GET_USER), operation('AddUser', 'mutation', ADD_USER, upper)]), 10_000)).toEqual([
+    { hash: sha256Hex(GET_USER), name: 'GetUser', type: 'query', body: GET_USER },
+    { hash: sha256Hex(ADD_USER), name: 'AddUser', type: 'mutation', body: ADD_USER },
+  ]);
+});
+
+test('an empty operation list is valid', () => {
+  expect(readManifest(manifest([]), 10_000)).toEqual([]);
+});
+
+test.each([
+  ['a non-object', [], ['the manifest must be a JSON object, got an array']],
+  ['null', null, ['the manifest must be a JSON object, got null']],
+  [
+    'wrong format and version',
+    { format: 'relay', version: 2, operations: [] },
+    ['format must be "apollo-persisted-query-manifest", got "relay"', 'version must be 1, got 2'],
+  ],
+  ['operations missing', { format: 'apollo-persisted-query-manifest', version: 1 }, ['operations must be an array, got nothing']],
+])('the manifest envelope: %s', (_label, input, problems) => {
+  expect(problemsOf(input)).toEqual(problems);
+});
+
+test.each([
+  ['an operation that is not an object', 'x', 'operations[0]: must be an object with id, name, type and body, got a string'],
+  ['an id that is not a hash', operation('GetUser', 'query', GET_USER, 'abc'), 'operations[0] (GetUser): id must be the 64 hexadecimal digits of a SHA-256 hash, got "abc"'],
+  [
+    'an id that is not the hash of the body',
+    operation('GetUser', 'query', GET_USER, sha256Hex(ADD_USER)),
+    `operations[0] (GetUser): id ${sha256Hex(ADD_USER)} is not the SHA-256 of body (which is ${sha256Hex(GET_USER)})`,
+  ],
+  ['a body that does not parse', operation('Broken', 'query', 'query Broken {'), 'operations[0] (Broken): body does not parse at 1:15: Syntax Error: Expected Name, found <EOF>.'],
+  ['an empty body', operation('Empty', 'query', '  '), 'operations[0] (Empty): body must be the operation\'s GraphQL text, got an empty string'],
+  ['a body of fragments only', operation('F', 'query', 'fragment F on User { name }'), 'operations[0] (F): body holds no operation, only fragments'],
+  ['a wrong type', operation('AddUser', 'query', ADD_USER), 'operations[0] (AddUser): type is "query", but the operation "AddUser" in body is a mutation'],
+  ['an unknown type', operation('AddUser', 'write', ADD_USER), 'operations[0] (AddUser): type must be one of query, mutation, subscription, got "write"'],
+  ['a name not in the body', operation('Other', 'query', GET_USER), 'operations[0] (Other): body has no operation named "Other" (it has GetUser)'],
+  ['a missing name', { id: sha256Hex(GET_USER), type: 'query', body: GET_USER }, 'operations[0]: name must be a string, got nothing'],
+])('an operation with %s is refused, naming it', (_label, entry, problem) => {
+  expect(problemsOf(manifest([entry]))).toEqual([problem]);
+});
+
+test('a body over the size limit is refused', () => {
+  expect(problemsOf(manifest([operation('GetUser', 'query', GET_USER)]), 20)).toEqual([
+    `operations[0] (GetUser): body is ${Buffer.byteLength(GET_USER)} bytes; persisted queries may be at most 20 bytes`,
+  ]);
+});
+
+test('every bad operation is reported, with its index', () => {
+  const problems = problemsOf(manifest([operation('GetUser', 'query', GET_USER), operation('AddUser', 'query', ADD_USER), 7]));
+  expect(problems).toEqual([
+    'operations[1] (AddUser): type is "query", but the operation "AddUser" in body is a mutation',
+    'operations[2]: must be an object with id, name, type and body, got a number',
+  ]);
+});
+
+test('the error message says nothing was registered and lists the problems', () => {
+  expect(() => readManifest(manifest([7]), 100)).toThrow(
+    'the persisted query manifest was not accepted, nothing was registered:\n- operations[0]: must be an object with id, name, type and body, got a number',
+  );
+});
