@@ -1,8 +1,7 @@
 import type { DirectiveNode, FieldDefinitionNode } from 'graphql';
-import { describeValue, directiveArguments, nameValueOf, stringValueOf, type Describe } from './directive-values.js';
 import { rejectionReason, type FieldDirectiveName } from './directive-names.js';
+import { describeValue, directiveArguments, nameValueOf, stringValueOf, type Describe } from './directive-values.js';
 import type { ErrorSink } from './errors.js';
-
 
 /**
  * A field's directives by name, each at most once. Unknown and misplaced directives are reported here;

@@ -1,8 +1,8 @@
 import type { DirectiveNode, FieldDefinitionNode, InputValueDefinitionNode } from 'graphql';
 import { customHttpOf } from './custom-http.js';
+import { ROOT_FIELD_DIRECTIVES, TYPE_FIELD_DIRECTIVES, type FieldDirectiveName } from './directive-names.js';
 import type { Describe } from './directive-values.js';
 import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
-import { ROOT_FIELD_DIRECTIVES, TYPE_FIELD_DIRECTIVES, type FieldDirectiveName } from './directive-names.js';
 import { checkNoArguments, deprecationReasonOf, fieldDirectivesOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { searchIndexesOf } from './search.js';
