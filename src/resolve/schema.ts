@@ -6,6 +6,7 @@ import { generateApi } from '../api/generate.js';
 import { names } from '../api/names.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { ResolverServices } from './context.js';
+import { customFieldResolvers } from './custom-fields.js';
 import { entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
@@ -65,6 +66,7 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
     if (type.kind === 'type') map[names.addPayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
     map[names.updatePayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
   }
+  for (const [typeName, fields] of Object.entries(customFieldResolvers(model, services))) map[typeName] = { ...map[typeName], ...fields };
   if (Object.keys(map.Mutation).length === 0) delete map.Mutation;
   return { ...map, DateTime: DateTimeScalar as never, Int64: Int64Scalar as never };
 }

@@ -1,0 +1,85 @@
+import { GraphQLError } from 'graphql';
+import { concreteTypesOf } from '../sdl/facts.js';
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+
+/**
+ * The values that cross the boundary to custom logic: the `parent` a lambda or an HTTP template sees,
+ * and the checks applied to what a lambda or an endpoint answers before GraphQL serializes it.
+ */
+
+/**
+ * The object a custom field belongs to, as custom logic sees it: the stored document (plus, for an
+ * entity reached through `_entities`, the fields of the gateway's representation, i.e. `@requires`
+ * inputs), with the type's ID field and key field set to the `_id` value, and without the service's own
+ * bookkeeping (`_id`, `__typename`, derived search fields: user field names never start with `_`).
+ */
+export function customParentOf(type: TypeModel, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const parent: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (!key.startsWith('_')) parent[key] = value;
+  }
+  const id = object._id;
+  if (id !== undefined && id !== null) {
+    if (type.idField) parent[type.idField.name] = id;
+    if (type.key && (type.extended || type.idField?.name === type.key)) parent[type.key] = id;
+  }
+  return parent;
+}
+
+/**
+ * Checks `value` against the field's declared shape and prepares objects of the schema's types for the
+ * generated resolvers (they read the ID from `_id` and interfaces read `__typename`). Scalars are left
+ * to GraphQL's own serialization, which fails the field with its own message when they do not fit.
+ * `source` names what answered, e.g. `lambda resolver "User.rank"`.
+ */
+export function shapeCustomResult(model: SchemaModel, owner: string, field: FieldModel, value: unknown, source: string): unknown {
+  if (value === null || value === undefined) return null;
+  const where = `${owner}.${field.name}`;
+  if (field.list) {
+    if (!Array.isArray(value)) throw wrongShape(where, field, source, `it returned ${describe(value)}, not a list`);
+    return value.map((item, index) => shapeItem(model, where, field, item, source, `item ${index}`));
+  }
+  if (Array.isArray(value)) throw wrongShape(where, field, source, 'it returned a list for a field that holds one value');
+  return shapeItem(model, where, field, value, source, 'the value');
+}
+
+function shapeItem(model: SchemaModel, where: string, field: FieldModel, item: unknown, source: string, what: string): unknown {
+  if (item === null || item === undefined || field.of.kind !== 'relation') return item ?? null;
+  if (typeof item !== 'object' || Array.isArray(item)) {
+    throw wrongShape(where, field, source, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
+  }
+  const object = item as Record<string, unknown>;
+  const typeName = concreteTypeName(model, field.of.target, object.__typename);
+  if (!typeName) {
+    const implementers = concreteTypesOf(model, field.of.target).map((type) => type.name);
+    throw wrongShape(
+      where, field, source,
+      `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${field.of.target})`,
+    );
+  }
+  const type = model.types.get(typeName)!;
+  const idName = type.idField?.name ?? (type.extended ? type.key : undefined);
+  const id = object._id ?? (idName === undefined ? undefined : object[idName]);
+  return { ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName };
+}
+
+/** The concrete type of an object answered for `target`: its `__typename` if valid, else the only candidate. */
+function concreteTypeName(model: SchemaModel, target: string, given: unknown): string | undefined {
+  const candidates = concreteTypesOf(model, target).map((type) => type.name);
+  if (typeof given === 'string' && candidates.includes(given)) return given;
+  return candidates.length === 1 && given === undefined ? candidates[0] : undefined;
+}
+
+function wrongShape(where: string, field: FieldModel, source: string, reason: string): GraphQLError {
+  return new GraphQLError(`${where}: the ${source} answered the wrong shape for ${field.typeText}: ${reason}`, {
+    extensions: { code: 'CUSTOM_RESULT_INVALID' },
+  });
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return `a ${typeof value} (${text.length > 40 ? `${text.slice(0, 40)}...` : text})`;
+}
