@@ -98,6 +98,31 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         expect(ids(await books.find({}, { sort: { author: 1, _id: 1 } }))).toEqual(['b4', 'b5', 'b1', 'b3', 'b2']);
       });
 
+      it('sorts array fields by their smallest element ascending and their largest descending', async () => {
+        const name = freshName('ArraySort');
+        const collection = store.collection(name);
+        await collection.insertMany([
+          { _id: 'wide', scores: [1, 9] },
+          { _id: 'low', scores: [2, 3] },
+          { _id: 'single', scores: 5 },
+          { _id: 'none' },
+        ]);
+        expect(ids(await collection.find({}, { sort: { scores: 1, _id: 1 } }))).toEqual(['none', 'wide', 'low', 'single']);
+        expect(ids(await collection.find({}, { sort: { scores: -1, _id: 1 } }))).toEqual(['wide', 'single', 'low', 'none']);
+      });
+
+      it('orders values of different types null < numbers < strings < booleans', async () => {
+        const name = freshName('MixedSort');
+        const collection = store.collection(name);
+        await collection.insertMany([
+          { _id: 'bool', v: false },
+          { _id: 'str', v: '10' },
+          { _id: 'num', v: 10 },
+          { _id: 'null', v: null },
+        ]);
+        expect(ids(await collection.find({}, { sort: { v: 1 } }))).toEqual(['null', 'num', 'str', 'bool']);
+      });
+
       it('pages with skip and limit after sorting and filtering', async () => {
         const name = await seedBooks();
         const books = store.collection(name);

@@ -13,7 +13,8 @@ export interface KeyConflict {
 
 export class CollectionIndex {
   readonly fields: string[];
-  private readonly entries = new Map<string, Set<string>>();
+  /** Key → holder id, or a set of ids once a key has several holders (most keys have one: no set per key). */
+  private readonly entries = new Map<string, string | Set<string>>();
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.keys);
@@ -33,24 +34,31 @@ export class CollectionIndex {
   }
 
   add(document: StoredDocument): void {
+    const id = document._id;
     for (const { key } of this.keysOf(document)) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
-      ids.add(document._id);
+      const holders = this.entries.get(key);
+      if (holders === undefined) this.entries.set(key, id);
+      else if (typeof holders === 'string') {
+        if (holders !== id) this.entries.set(key, new Set([holders, id]));
+      } else holders.add(id);
     }
   }
 
   remove(document: StoredDocument): void {
+    const id = document._id;
     for (const { key } of this.keysOf(document)) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
-      ids.delete(document._id);
-      if (ids.size === 0) this.entries.delete(key);
+      const holders = this.entries.get(key);
+      if (holders === id) this.entries.delete(key);
+      else if (holders instanceof Set) {
+        holders.delete(id);
+        if (holders.size === 1) this.entries.set(key, holders.values().next().value!);
+      }
     }
   }
 
   idsWithKey(key: string): ReadonlySet<string> | undefined {
-    return this.entries.get(key);
+    const holders = this.entries.get(key);
+    return typeof holders === 'string' ? new Set([holders]) : holders;
   }
 
   /**
@@ -60,8 +68,8 @@ export class CollectionIndex {
   findConflict(id: string, keys: KeyedValue[], leaving?: ReadonlySet<string>): KeyConflict | undefined {
     for (const keyed of keys) {
       const holders = this.entries.get(keyed.key);
-      if (!holders) continue;
-      for (const holder of holders) {
+      if (holders === undefined) continue;
+      for (const holder of typeof holders === 'string' ? [holders] : holders) {
         if (holder !== id && !leaving?.has(holder)) return this.conflict(keyed);
       }
     }
@@ -70,10 +78,6 @@ export class CollectionIndex {
 
   conflict(keyed: KeyedValue): KeyConflict {
     return { field: this.fields.join(','), value: keyed.value };
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }
 

@@ -55,7 +55,7 @@ export class EmbeddedStore implements Store, StoreCore {
     return handle;
   }
 
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.transactions.run(
       'transaction',

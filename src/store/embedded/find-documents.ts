@@ -3,6 +3,7 @@ import { Query, aggregate } from 'mingo';
 import type { Filter, FindOptions, StoredDocument } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { sortDocuments } from './sort-order.js';
 
 export interface DocumentMatcher {
   test(document: StoredDocument): boolean;
@@ -45,7 +46,7 @@ export function findDocuments(
   let page: StoredDocument[];
   if (options.sort && Object.keys(options.sort).length > 0) {
     const matches = view.candidates(filter).filter((document) => matcher.test(document));
-    const sorted = aggregate(matches, [{ $sort: options.sort }]) as StoredDocument[];
+    const sorted = sortDocuments(matches, options.sort);
     page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
     page = firstMatches(view.candidates(filter), matcher, skip, limit);

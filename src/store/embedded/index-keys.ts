@@ -9,6 +9,12 @@ type FieldValue = unknown;
 
 /** Every value found at a dotted path, descending into arrays the way MongoDB queries do. */
 export function valuesAtPath(document: unknown, path: string): FieldValue[] {
+  if (!path.includes('.')) {
+    const value = document !== null && typeof document === 'object' && !Array.isArray(document)
+      ? (document as Record<string, unknown>)[path]
+      : undefined;
+    if (!Array.isArray(document)) return [value === undefined ? MISSING : value];
+  }
   const found: FieldValue[] = [];
   collect(document, path.split('.'), 0, found);
   if (found.length === 0) found.push(MISSING);
@@ -75,6 +81,15 @@ export interface KeyedValue {
  * indexed field collide).
  */
 export function indexKeysOf(document: unknown, fields: string[], sparse: boolean): KeyedValue[] {
+  if (fields.length === 1) {
+    // The common case (one field holding one scalar) without the general path's intermediate arrays.
+    const values = valuesAtPath(document, fields[0]!);
+    if (values.length === 1) {
+      const value = values[0];
+      if (value === MISSING) return sparse ? [] : [{ key: 'null', value: null }];
+      if (!Array.isArray(value)) return [{ key: encodeValue(value), value }];
+    }
+  }
   const perField = fields.map((field) => fieldKeys(document, field));
   if (sparse && perField.every((keys) => keys.every((k) => k.value === MISSING))) return [];
   const normalized = perField.map((keys) =>

@@ -1,8 +1,9 @@
 /**
- * Runs an aggregation pipeline with mingo on copies of the stored documents (mingo may modify its inputs,
- * for example when setting a nested path). Two things keep it from copying whole collections:
- * a leading `$match` is answered through the indexes, and an equality `$lookup` (localField/foreignField)
- * fetches only the foreign documents whose key occurs in the input, through `_id` or an index.
+ * Runs an aggregation pipeline with mingo. mingo may modify its input documents (setting a nested path
+ * writes into the object it reached), so unless every stage is known not to, the pipeline runs on copies.
+ * Two things keep it from copying or scanning whole collections: a leading `$match` is answered through
+ * the indexes, and an equality `$lookup` (localField/foreignField) fetches only the foreign documents whose
+ * key occurs in the input, through `_id` or an index. Results are always copies.
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
@@ -17,19 +18,40 @@ export type ViewResolver = (collection: string) => CollectionView;
 
 const WRITING_STAGES = new Set(['$out', '$merge']);
 
+/** Stages that build new objects (or pass them through) without writing into their inputs ($project and
+ * $unwind are not among them: mingo may remove or set fields in place there). */
+const NON_MUTATING_STAGES = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$group', '$sortByCount']);
+
+/** Whether no stage, including those nested in `$lookup` or `$facet`, can modify its input documents. */
+function isReadOnly(pipeline: Pipeline): boolean {
+  return pipeline.every((stage) => {
+    const [operator, spec] = Object.entries(stage)[0]!;
+    if (operator === '$lookup') {
+      const nested = isPlainObject(spec) ? spec.pipeline : undefined;
+      return nested === undefined || (Array.isArray(nested) && isReadOnly(nested as Pipeline));
+    }
+    if (operator === '$facet') {
+      return isPlainObject(spec) && Object.values(spec).every((nested) => Array.isArray(nested) && isReadOnly(nested as Pipeline));
+    }
+    return NON_MUTATING_STAGES.has(operator);
+  });
+}
+
 export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] {
   checkPipeline(collection, pipeline);
-  const options: Partial<Options> = { collectionResolver: (name: string) => viewOf(name).all().map(cloneJson) };
+  const readOnly = isReadOnly(pipeline);
+  const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
+  const options: Partial<Options> = { collectionResolver: (name: string) => input(viewOf(name).all()) };
   const view = viewOf(collection);
 
   let rows: Row[];
   let rest: Pipeline;
   const first = pipeline[0];
   if (first && '$match' in first && isPlainObject(first.$match)) {
-    rows = matchingDocuments(view, collection, first.$match).map(cloneJson);
+    rows = input(matchingDocuments(view, collection, first.$match));
     rest = pipeline.slice(1);
   } else {
-    rows = view.all().map(cloneJson);
+    rows = input(view.all());
     rest = pipeline;
   }
 
@@ -48,10 +70,10 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
     const foreign = viewOf(lookup.from);
     const localValues = distinctValues(rows, lookup.localField);
     const related = foreign.byFieldValues(lookup.foreignField, localValues) ?? foreign.all();
-    rows = run(collection, rows, [{ $lookup: { ...lookup, from: related.map(cloneJson) } }], options);
+    rows = run(collection, rows, [{ $lookup: { ...lookup, from: input(related) } }], options);
   }
   flush();
-  return rows;
+  return readOnly ? rows.map(cloneJson) : rows;
 }
 
 function run(collection: string, rows: Row[], stages: Pipeline, options: Partial<Options>): Row[] {

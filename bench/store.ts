@@ -1,0 +1,101 @@
+/**
+ * Embedded store micro-benchmark: one collection of 100,000 documents, then the lookups the service
+ * relies on. Run: npx ts-node --transpile-only bench/store.ts  (or compile with tsconfig.build.json).
+ * Prints milliseconds per operation; no assertions (timings belong here, not in tests).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openEmbeddedStore } from '../src/store/embedded/index.js';
+import type { Store } from '../src/store/port.js';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 100_000);
+const BATCH = 1_000;
+
+async function time<T>(label: string, repeat: number, run: (i: number) => Promise<T>): Promise<void> {
+  const start = performance.now();
+  for (let i = 0; i < repeat; i++) await run(i);
+  const total = performance.now() - start;
+  console.log(`${label.padEnd(52)} ${(total / repeat).toFixed(3).padStart(10)} ms/op  (${repeat}x)`);
+}
+
+const idOf = (i: number): string => i.toString(16).padStart(24, '0');
+
+async function fill(store: Store): Promise<void> {
+  await store.syncIndexes('Author', [], 'ag_');
+  await store.syncIndexes(
+    'Post',
+    [
+      { name: 'ag_id_slug', keys: { slug: 1 }, unique: true, sparse: true },
+      { name: 'ag_rel_author', keys: { author: 1 }, sparse: false },
+      { name: 'ag_term_title', keys: { _term_title: 1 } },
+    ],
+    'ag_',
+  );
+  await store.collection('Author').insertMany(
+    Array.from({ length: 1_000 }, (_, i) => ({ _id: `author${i}`, name: `Author ${i}` })),
+  );
+  await time(`insertMany ${BATCH} posts (to ${DOCUMENTS})`, DOCUMENTS / BATCH, (batch) =>
+    store.collection('Post').insertMany(
+      Array.from({ length: BATCH }, (_, j) => {
+        const i = batch * BATCH + j;
+        return {
+          _id: idOf(i),
+          slug: `post-${i}`,
+          title: `Post number ${i}`,
+          _term_title: ['post', 'number', String(i)],
+          score: i % 1000,
+          author: `author${i % 1000}`,
+          published: i % 3 === 0,
+        };
+      }),
+    ),
+  );
+}
+
+async function main(): Promise<void> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-'));
+  let store = await openEmbeddedStore(folder);
+  try {
+    await fill(store);
+    const posts = store.collection('Post');
+    const random = (i: number): number => (i * 7919) % DOCUMENTS;
+    await time('find by _id', 2_000, (i) => posts.find({ _id: idOf(random(i)) }));
+    await time('find by _id $in (100 ids)', 200, (i) => posts.find({ _id: { $in: Array.from({ length: 100 }, (_, k) => idOf(random(i * 100 + k))) } }));
+    await time('find by unique indexed field', 2_000, (i) => posts.find({ slug: `post-${random(i)}` }));
+    await time('find by indexed relation field (100 hits)', 200, (i) => posts.find({ author: `author${i % 1000}` }));
+    await time('find by term + filter', 200, (i) => posts.find({ _term_title: String(random(i)), published: true }));
+    await time('find unindexed, sort, limit 10', 5, (i) => posts.find({ score: { $gte: i } }, { sort: { score: -1, _id: 1 }, limit: 10 }));
+    await time('count all', 1_000, () => posts.count({}));
+    await time('count unindexed filter', 5, () => posts.count({ published: true }));
+    await time('aggregate $match(_id $in 50) + $lookup author', 200, (i) =>
+      posts.aggregate([
+        { $match: { _id: { $in: Array.from({ length: 50 }, (_, k) => idOf(random(i * 50 + k))) } } },
+        { $lookup: { from: 'Author', localField: 'author', foreignField: '_id', as: 'writer' } },
+      ]),
+    );
+    await time('aggregate group by author (full scan)', 3, () =>
+      posts.aggregate([{ $group: { _id: '$author', total: { $sum: '$score' } } }]),
+    );
+    await time('updateMany by _id (auto-commit, fsync)', 500, (i) => posts.updateMany({ _id: idOf(random(i)) }, { $inc: { score: 1 } }));
+    await time('transaction: insert + update', 200, (i) =>
+      store.transaction(async (tx) => {
+        await posts.insertMany([{ _id: `tx${i}`, slug: `tx-${i}`, author: 'author1' }], tx);
+        await posts.updateMany({ _id: idOf(random(i)) }, { $set: { touched: true } }, tx);
+      }),
+    );
+    await time('close (compaction)', 1, () => store.close());
+    await time('open (snapshot load)', 1, async () => {
+      store = await openEmbeddedStore(folder);
+    });
+  } finally {
+    await store.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

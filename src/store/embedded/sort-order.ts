@@ -1,0 +1,97 @@
+/**
+ * MongoDB's sort order for JSON values, used by `find` (mingo's $sort groups documents by every sort key,
+ * which is slow on large collections). Types order as null (and missing) < numbers < strings < objects
+ * < arrays < booleans; an array sorts by its smallest element ascending and its largest descending.
+ * Equal keys keep natural order (the sort is stable).
+ */
+import type { SortSpec, StoredDocument } from '../port.js';
+import { MISSING, valuesAtPath } from './index-keys.js';
+
+const TYPE_RANK = { null: 1, number: 2, string: 3, object: 4, array: 5, boolean: 6 } as const;
+
+function typeRank(value: unknown): number {
+  if (value === null || value === undefined) return TYPE_RANK.null;
+  if (Array.isArray(value)) return TYPE_RANK.array;
+  switch (typeof value) {
+    case 'number':
+      return TYPE_RANK.number;
+    case 'string':
+      return TYPE_RANK.string;
+    case 'boolean':
+      return TYPE_RANK.boolean;
+    default:
+      return TYPE_RANK.object;
+  }
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const rankA = typeRank(a);
+  const rankB = typeRank(b);
+  if (rankA !== rankB) return rankA - rankB;
+  switch (rankA) {
+    case TYPE_RANK.null:
+      return 0;
+    case TYPE_RANK.number:
+    case TYPE_RANK.string:
+    case TYPE_RANK.boolean:
+      return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+    case TYPE_RANK.array:
+      return compareSequences(a as unknown[], b as unknown[]);
+    default:
+      return compareObjects(a as Record<string, unknown>, b as Record<string, unknown>);
+  }
+}
+
+function compareSequences(a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = compareValues(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+/** Field by field: first the names, then the values, as MongoDB compares embedded documents. */
+function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  for (let i = 0; i < Math.min(keysA.length, keysB.length); i++) {
+    const name = keysA[i]! < keysB[i]! ? -1 : keysA[i]! > keysB[i]! ? 1 : 0;
+    if (name !== 0) return name;
+    const value = compareValues(a[keysA[i]!], b[keysB[i]!]);
+    if (value !== 0) return value;
+  }
+  return keysA.length - keysB.length;
+}
+
+/** The value a document sorts by on `path`: with several candidates (arrays), the extreme one for the direction. */
+function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unknown {
+  const values = valuesAtPath(document, path);
+  if (values.length === 1 && !Array.isArray(values[0])) return values[0] === MISSING ? null : values[0];
+  const candidates: unknown[] = [];
+  for (const value of values) {
+    if (value === MISSING) candidates.push(null);
+    else if (Array.isArray(value)) {
+      if (value.length === 0) candidates.push(null);
+      else candidates.push(...value);
+    } else candidates.push(value);
+  }
+  let best = candidates[0];
+  for (let i = 1; i < candidates.length; i++) {
+    const order = compareValues(candidates[i], best);
+    if (direction === 1 ? order < 0 : order > 0) best = candidates[i];
+  }
+  return best;
+}
+
+export function sortDocuments(documents: readonly StoredDocument[], spec: SortSpec): StoredDocument[] {
+  const fields = Object.entries(spec);
+  const keyed = documents.map((document) => ({ document, keys: fields.map(([path, direction]) => sortKey(document, path, direction)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < fields.length; i++) {
+      const order = compareValues(a.keys[i], b.keys[i]);
+      if (order !== 0) return fields[i]![1] === 1 ? order : -order;
+    }
+    return 0;
+  });
+  return keyed.map((entry) => entry.document);
+}
