@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlu
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { buildExecutableSchema, createRequestContext } from '../resolve/index.js';
+import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import type { Store } from '../store/port.js';
@@ -12,11 +12,15 @@ import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
 import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
 import { SwappableSchemaSource } from './schema-source.js';
+import { activateLambdaScript, customLogicProblems, loadStoredLambdaText, type LambdaActivationResult } from './lambda-activation.js';
+import { handleLambdaAdmin } from './lambda-admin.js';
+import { lambdaGraphqlExecutor } from './lambda-graphql.js';
+import { SwappableLambdaHost } from './lambda-runtime.js';
 
 export type { ActivationError, ActivationResult, ActiveSchema } from './activation.js';
 
 /** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
-export interface SchemaServices {
+export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL'> {
   store: Store;
   logger?: Logger;
 }
@@ -49,6 +53,21 @@ export interface AppOptions {
   initialSchema?: string;
   /** Largest accepted request body (GraphQL JSON or schema upload); default 10 MiB. */
   maxBodyBytes?: number;
+  /**
+   * A lambda script to load now, replacing the stored one (the CLI's `--lambda`). Without it the stored
+   * script, if any, is loaded again.
+   */
+  initialLambda?: string;
+  /** Time limit of one lambda call, in ms (default 2000). */
+  lambdaTimeoutMs?: number;
+  /** Heap limit of the lambda worker, in MB (default 128). */
+  lambdaMemoryMb?: number;
+  /** Hosts `@custom(http:)` may call (the CLI's `--custom-allow`); default none. */
+  customAllow?: string[];
+  /** Values for `@custom(http: { secretHeaders })`, by secret name (the CLI's `CUSTOM_SECRET_<NAME>`). */
+  customSecrets?: Record<string, string>;
+  /** Time limit of one `@custom` HTTP call, in ms (default 10000). */
+  customTimeoutMs?: number;
 }
 
 export interface App {
@@ -60,6 +79,14 @@ export interface App {
   readonly active: ActiveSchema | undefined;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
   close(): Promise<void>;
+}
+
+/** `initialLambda` was rejected: the CLI reports the errors and does not start. */
+export class InitialLambdaError extends Error {
+  constructor(readonly errors: ActivationError[]) {
+    super(`the lambda script given at start is not valid:\n${errors.map(formatActivationError).join('\n')}`);
+    this.name = 'InitialLambdaError';
+  }
 }
 
 /** `initialSchema` was rejected: the CLI reports the errors and does not start. */
@@ -83,7 +110,26 @@ export async function createApp(options: AppOptions): Promise<App> {
   const buildSchema: ExecutableSchemaBuilder = options.buildSchema ?? buildExecutableSchema;
   const createContext: RequestContextFactory = options.createContext ?? createRequestContext;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const services: SchemaServices = { store, logger: logger.child({ component: 'resolve' }) };
+  const lambdaRuntime = new SwappableLambdaHost({
+    timeoutMs: options.lambdaTimeoutMs,
+    memoryMb: options.lambdaMemoryMb,
+    logger: logger.child({ component: 'lambda' }),
+  });
+  const customSecrets = options.customSecrets ?? {};
+  const services: SchemaServices = {
+    store,
+    logger: logger.child({ component: 'resolve' }),
+    lambdaHost: lambdaRuntime,
+    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs },
+    executeGraphQL: (query, variables, headers) =>
+      lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
+  };
+  // Custom logic is checked with the schema: @custom settings, and @lambda fields the loaded script lacks.
+  const checkedBuildModel: SchemaModelBuilder = (source) => {
+    const built = buildModel(source);
+    if (!built.model || built.errors.length > 0) return built;
+    return { model: built.model, errors: customLogicProblems(built.model, lambdaRuntime, new Set(Object.keys(customSecrets))) };
+  };
   const schemaSource = new SwappableSchemaSource();
   const apollo = new ApolloServer<BaseContext>({
     gateway: schemaSource,
@@ -92,6 +138,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The generated API is the product: clients and tools discover it by introspection.
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.
+    stopOnTerminationSignals: false,
     logger: logger.child({ component: 'apollo' }),
   });
   let apolloStarted = false;
@@ -103,7 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const result = await prepareActivation(
       text,
       active,
-      { store, buildModel, buildSchema: (model) => buildSchema(model, services) },
+      { store, buildModel: checkedBuildModel, buildSchema: (model) => buildSchema(model, services) },
       { persist },
     );
     if (!result.ok) {
@@ -136,19 +184,59 @@ export async function createApp(options: AppOptions): Promise<App> {
     return run;
   }
 
-  if (options.initialSchema !== undefined) {
-    const result = await serialized(options.initialSchema, true);
-    if (!result.ok) {
-      throw new InitialSchemaError(result.errors);
-    }
-  } else {
-    const storedText = await loadActiveSchemaText(store);
-    if (storedText !== undefined) {
-      const result = await serialized(storedText, false);
+  function serializedLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
+    const run = activationQueue.then(() => activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist }));
+    activationQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function startSchema(): Promise<void> {
+    if (options.initialSchema !== undefined) {
+      const result = await serialized(options.initialSchema, true);
       if (!result.ok) {
-        logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
+        throw new InitialSchemaError(result.errors);
+      }
+    } else {
+      const storedText = await loadActiveSchemaText(store);
+      if (storedText !== undefined) {
+        const result = await serialized(storedText, false);
+        if (!result.ok) {
+          logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
+        }
       }
     }
+  }
+
+  async function startLambda(): Promise<void> {
+    if (options.initialLambda !== undefined) {
+      const result = await serializedLambda(options.initialLambda, true);
+      if (!result.ok) {
+        throw new InitialLambdaError(result.errors);
+      }
+      return;
+    }
+    const storedScript = await loadStoredLambdaText(store);
+    if (storedScript !== undefined) {
+      const result = await serializedLambda(storedScript, false);
+      if (!result.ok) {
+        logger.error({ errors: result.errors }, 'the stored lambda script no longer loads; serving no script until one is uploaded');
+      }
+    }
+  }
+
+  // Whichever of schema and script is checked second must serve the other's @lambda fields: the one
+  // given at start comes second, so it is the one refused when they do not fit.
+  try {
+    if (options.initialLambda !== undefined && options.initialSchema === undefined) {
+      await startSchema();
+      await startLambda();
+    } else {
+      await startLambda();
+      await startSchema();
+    }
+  } catch (error) {
+    await lambdaRuntime.close();
+    throw error;
   }
 
   const context = (req: IncomingMessage) => async () => createContext(services, { headers: flattenHeaders(req.headers) });
@@ -172,6 +260,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     if (path === '/admin' || path.startsWith('/admin/')) {
       authorizeAdmin({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, options.adminToken);
+      if (path === '/admin/lambda') {
+        await handleLambdaAdmin(req, res, { currentScript: lambdaRuntime.script, activate: (text) => serializedLambda(text, true), maxBodyBytes });
+        return;
+      }
       if (path !== '/admin/schema') {
         throw notFound(method, path);
       }
