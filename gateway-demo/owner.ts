@@ -30,7 +30,7 @@ const typeDefs = gql`
   }
 
   type Mutation {
-    addAstronaut(name: String!, nationality: String, firstFlightYear: Int): Astronaut!
+    createAstronaut(name: String!, nationality: String, firstFlightYear: Int): Astronaut!
   }
 `;
 
@@ -39,7 +39,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startOwnerService(port = 0): Promise<RunningService> {
+export async function startOwnerService(port = 0, host = '127.0.0.1'): Promise<RunningService> {
   const astronauts = new Map<string, Astronaut>();
   const schema = buildSubgraphSchema({
     typeDefs,
@@ -49,7 +49,7 @@ export async function startOwnerService(port = 0): Promise<RunningService> {
         astronauts: () => [...astronauts.values()],
       },
       Mutation: {
-        addAstronaut: (_: unknown, input: Omit<Astronaut, 'id'>) => {
+        createAstronaut: (_: unknown, input: Omit<Astronaut, 'id'>) => {
           const astronaut = { id: randomUUID(), ...input };
           astronauts.set(astronaut.id, astronaut);
           return astronaut;
@@ -61,10 +61,10 @@ export async function startOwnerService(port = 0): Promise<RunningService> {
     },
   });
   const server = new ApolloServer({ schema });
-  const { url } = await startStandaloneServer(server, { listen: { port, host: '127.0.0.1' } });
+  const { url } = await startStandaloneServer(server, { listen: { port, host } });
   return { url, close: () => server.stop() };
 }
 
 if (require.main === module) {
-  startOwnerService(Number(process.env.PORT ?? 4001)).then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
+  startOwnerService(Number(process.env.PORT ?? 4001), process.env.HOST ?? '127.0.0.1').then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
 }

@@ -84,11 +84,11 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, 
 
   const fields = inputFields(model, type);
   if (type.kind === 'type') {
-    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map((field) => `${field.name}: ${inputTypeText(model, field, true)}`)));
+    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map((field) => `${field.name}: ${inputTypeText(model, type, field, true)}`)));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
   if (patchFields.length > 0) {
-    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, field, false)}`)));
+    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}`)));
   }
   const updateLines = [`filter: ${names.filter(T)}!`];
   if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
@@ -141,11 +141,15 @@ function argumentList(field: FieldModel): string {
   return `(${field.args.map((arg) => `${arg.name}: ${arg.typeText}`).join(', ')})`;
 }
 
-/** The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs. */
-function inputTypeText(model: SchemaModel, field: FieldModel, required: boolean): string {
+/**
+ * The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs. An
+ * `@external` field other than the key is the owner's data, cached here for `@provides`: never required.
+ */
+function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, required: boolean): string {
   const named = field.of.kind === 'relation' ? names.ref(field.of.target) : field.namedType;
   let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
-  if (required && field.nonNull) text += '!';
+  const ownersCopy = field.external && field.name !== type.key;
+  if (required && field.nonNull && !ownersCopy) text += '!';
   return text;
 }
 
@@ -153,7 +157,7 @@ function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[]): st
   const lines: string[] = [];
   if (type.idField) lines.push('id: ID');
   if (type.kind === 'type') {
-    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, field, false)}`);
+    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, type, field, false)}`);
   } else {
     for (const field of uniqueIdFields(type)) lines.push(`${field.name}: ${field.namedType}`);
   }

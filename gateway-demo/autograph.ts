@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../src/server/app.js';
+import { startServer } from '../src/server/listen.js';
+import { createLogger } from '../src/server/logger.js';
+import { openEmbeddedStore } from '../src/store/embedded/index.js';
+import type { RunningService } from './owner.js';
+
+/** `schema.graphql` sits beside the sources; compiled code runs from dist/gateway-demo. */
+function demoSchemaPath(): string {
+  const besideSource = join(__dirname, 'schema.graphql');
+  return existsSync(besideSource) ? besideSource : join(__dirname, '..', '..', 'gateway-demo', 'schema.graphql');
+}
+
+/** Autograph serving the demo's schema (Mission owned here, Astronaut extended) on a fresh data folder. */
+export async function startAutograph(port = 0, dataDir?: string): Promise<RunningService> {
+  const folder = dataDir ?? (await mkdtemp(join(tmpdir(), 'autograph-demo-')));
+  const store = await openEmbeddedStore(folder);
+  const schema = await readFile(demoSchemaPath(), 'utf8');
+  const app = await createApp({ store, logger: createLogger('warn'), initialSchema: schema });
+  const server = await startServer({ app, port, host: '127.0.0.1' });
+  return {
+    url: `${server.url}/graphql`,
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
+}
