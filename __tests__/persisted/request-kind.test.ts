@@ -1,0 +1,60 @@
+import { classifyPersistedQueryRequest, createPersistedQueryPlugin, sha256Hex, withoutPersistedQuery } from '../../src/persisted/index.js';
+import { MemoryStore } from './memory-store.js';
+
+const QUERY = '{ hello }';
+const HASH = sha256Hex(QUERY);
+
+function kindOf(query: string | undefined, extensions: Record<string, unknown> | undefined, maxQueryBytes = 1000) {
+  const asked = classifyPersistedQueryRequest(query, extensions, maxQueryBytes);
+  return asked.kind === 'invalid' ? { kind: 'invalid', code: asked.error.extensions.code, status: (asked.error.extensions.http as { status: number }).status } : asked;
+}
+
+test.each([
+  ['no extensions', QUERY, undefined, { kind: 'ordinary' }],
+  ['other extensions only', QUERY, { clientLibrary: {} }, { kind: 'ordinary' }],
+  ['persistedQuery null', QUERY, { persistedQuery: null }, { kind: 'ordinary' }],
+  ['persistedQuery without a hash', QUERY, { persistedQuery: { version: 1 } }, { kind: 'unpersisted' }],
+  ['persistedQuery without a hash, any version', QUERY, { persistedQuery: { version: 9 } }, { kind: 'unpersisted' }],
+  ['a hash alone', undefined, { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'lookup', hash: HASH }],
+  ['a hash and an empty query', '', { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'lookup', hash: HASH }],
+  ['a hash in upper case', undefined, { persistedQuery: { version: 1, sha256Hash: HASH.toUpperCase() } }, { kind: 'lookup', hash: HASH }],
+  ['a hash with its query', QUERY, { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'register', hash: HASH, query: QUERY }],
+  ['a hash of another query', '{ other }', { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'invalid', code: 'PERSISTED_QUERY_HASH_MISMATCH', status: 400 }],
+  ['version 2', QUERY, { persistedQuery: { version: 2, sha256Hash: HASH } }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
+  ['no version', undefined, { persistedQuery: { sha256Hash: HASH } }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
+  ['a short hash', undefined, { persistedQuery: { version: 1, sha256Hash: 'abc' } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['a numeric hash', undefined, { persistedQuery: { version: 1, sha256Hash: 12 } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['persistedQuery true', QUERY, { persistedQuery: true }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
+  ['persistedQuery an array', QUERY, { persistedQuery: [] }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
+])('%s', (_label, query, extensions, expected) => {
+  expect(kindOf(query, extensions)).toEqual(expected);
+});
+
+test('a query over the size limit is invalid before its hash is checked', () => {
+  expect(kindOf(QUERY, { persistedQuery: { version: 1, sha256Hash: sha256Hex('x') } }, 5)).toEqual({
+    kind: 'invalid',
+    code: 'PERSISTED_QUERY_TOO_LARGE',
+    status: 400,
+  });
+});
+
+test('the size limit counts UTF-8 bytes', () => {
+  const text = '{ hello(name: "ééé") }';
+  expect(kindOf(text, { persistedQuery: { version: 1, sha256Hash: sha256Hex(text) } }, text.length).kind).toBe('invalid');
+  expect(kindOf(text, { persistedQuery: { version: 1, sha256Hash: sha256Hex(text) } }, Buffer.byteLength(text)).kind).toBe('register');
+});
+
+test('withoutPersistedQuery keeps the other extensions and drops an emptied object', () => {
+  expect(withoutPersistedQuery({ persistedQuery: {}, clientLibrary: { name: 'x' } })).toEqual({ clientLibrary: { name: 'x' } });
+  expect(withoutPersistedQuery({ persistedQuery: {} })).toBeUndefined();
+  expect(withoutPersistedQuery(undefined)).toBeUndefined();
+});
+
+test.each([
+  [{ lruMaxEntries: 0 }, 'lruMaxEntries must be a positive integer, got 0'],
+  [{ lruMaxBytes: 1.5 }, 'lruMaxBytes must be a positive integer, got 1.5'],
+  [{ maxQueryBytes: -1 }, 'maxQueryBytes must be a positive integer, got -1'],
+  [{ maxQueryBytes: 2000, lruMaxBytes: 1000 }, 'maxQueryBytes (2000) must not exceed lruMaxBytes (1000)'],
+])('plugin options %j are refused', (options, message) => {
+  expect(() => createPersistedQueryPlugin({ store: new MemoryStore(), ...options })).toThrow(message);
+});
