@@ -1,0 +1,176 @@
+import { aggregate } from 'mingo';
+import { compileAuthRule, AuthRuleError } from '../../src/auth/index.js';
+import { planStages, type FilterPlan } from '../../src/query/filter.js';
+import type { AuthRule } from '../../src/sdl/model.js';
+import { modelOf, RULES_SCHEMA } from './schema.js';
+
+const model = modelOf(RULES_SCHEMA);
+
+const OWNER = { rule: 'query($USER: String!) { queryTask { user(filter: { username: { eq: $USER } }) { __typename } } }' };
+const COMPLETED = { rule: 'query { queryTask(filter: { completed: true }) { id } }' };
+const ADMIN = { rule: '{$ROLE: { eq: "ADMIN" } }' };
+
+/** Lookup names carry a digest of their pipeline; tables compare them by shape. */
+function normalized(plan: FilterPlan): unknown {
+  return JSON.parse(JSON.stringify(plan).replace(/__auth_(\w+?)_[0-9a-f]{12}/g, '__auth_$1_#'));
+}
+
+describe('compileAuthRule: rule + claims → MongoDB plan', () => {
+  test.each<[string, string, AuthRule, Record<string, unknown>, unknown]>([
+    [
+      'a relation in the rule: an equality $lookup by the stored id, tested with $elemMatch',
+      'Task', OWNER, { USER: 'alice' },
+      {
+        lookups: [{ $lookup: { from: 'User', localField: 'user', foreignField: '_id', as: '__auth_user_#' } }],
+        match: { '__auth_user_#': { $elemMatch: { username: { $eq: 'alice' } } } },
+      },
+    ],
+    [
+      'a top-level filter only: a plain match (cascade asks the selected scalars to exist)',
+      'Task', { rule: 'query { queryTask(filter: { completed: true }) { title } }' }, {},
+      { lookups: [], match: { completed: { $eq: true }, title: { $exists: true, $ne: null } } },
+    ],
+    [
+      'the claims lack the variable: nothing matches',
+      'Task', OWNER, {},
+      { lookups: [], match: { _id: { $in: [] } } },
+    ],
+    [
+      'a claim with another name than the variable: nothing matches',
+      'Task', OWNER, { user: 'alice' },
+      { lookups: [], match: { _id: { $in: [] } } },
+    ],
+    ['role rule, claim equal: everything', 'Task', ADMIN, { ROLE: 'ADMIN' }, { lookups: [], match: {} }],
+    ['role rule, claim different: nothing', 'Task', ADMIN, { ROLE: 'USER' }, { lookups: [], match: { _id: { $in: [] } } }],
+    ['role rule, claim list holding the value: everything', 'Task', ADMIN, { ROLE: ['USER', 'ADMIN'] }, { lookups: [], match: {} }],
+    ['role rule, no claim: nothing', 'Task', ADMIN, {}, { lookups: [], match: { _id: { $in: [] } } }],
+    ['role rule with in', 'Task', { rule: '{ $ROLE: { in: ["ADMIN", "EDITOR"] } }' }, { ROLE: 'EDITOR' }, { lookups: [], match: {} }],
+    ['role rule with regexp', 'Task', { rule: '{ $EMAIL: { regexp: "/@example\\\\.com$/i" } }' }, { EMAIL: 'A@EXAMPLE.COM' }, { lookups: [], match: {} }],
+    ['role rule with regexp, no match', 'Task', { rule: '{ $EMAIL: { regexp: "/@example\\\\.com$/" } }' }, { EMAIL: 'a@other.org' }, { lookups: [], match: { _id: { $in: [] } } }],
+    [
+      'or: either rule',
+      'Task', { or: [OWNER, COMPLETED] }, { USER: 'bob' },
+      {
+        lookups: [{ $lookup: { from: 'User', localField: 'user', foreignField: '_id', as: '__auth_user_#' } }],
+        match: { $or: [{ '__auth_user_#': { $elemMatch: { username: { $eq: 'bob' } } } }, { completed: { $eq: true } }] },
+      },
+    ],
+    [
+      'and: both rules, merged into one match',
+      'Task', { and: [OWNER, COMPLETED] }, { USER: 'bob' },
+      {
+        lookups: [{ $lookup: { from: 'User', localField: 'user', foreignField: '_id', as: '__auth_user_#' } }],
+        match: { '__auth_user_#': { $elemMatch: { username: { $eq: 'bob' } } }, completed: { $eq: true } },
+      },
+    ],
+    ['or with a role rule that passes: everything', 'Task', { or: [OWNER, ADMIN] }, { ROLE: 'ADMIN' }, { lookups: [], match: {} }],
+    ['and with a role rule that fails: nothing', 'Task', { and: [COMPLETED, ADMIN] }, { ROLE: 'USER' }, { lookups: [], match: { _id: { $in: [] } } }],
+    [
+      'not: none of the rule',
+      'Task', { not: OWNER }, { USER: 'bob' },
+      {
+        lookups: [{ $lookup: { from: 'User', localField: 'user', foreignField: '_id', as: '__auth_user_#' } }],
+        match: { $nor: [{ '__auth_user_#': { $elemMatch: { username: { $eq: 'bob' } } } }] },
+      },
+    ],
+    ['not of a rule that matches nothing: everything', 'Task', { not: OWNER }, {}, { lookups: [], match: {} }],
+    ['not of a passing role rule: nothing', 'Task', { not: ADMIN }, { ROLE: 'ADMIN' }, { lookups: [], match: { _id: { $in: [] } } }],
+    [
+      'a default value stands in for a missing claim',
+      'User', { rule: 'query($USER: String = "bob") { queryUser(filter: { username: { eq: $USER } }) { __typename } }' }, {},
+      { lookups: [], match: { username: { $eq: 'bob' } } },
+    ],
+    [
+      'a list claim in an in filter',
+      'User', { rule: 'query($USERS: [String!]!) { queryUser(filter: { username: { in: $USERS } }) { __typename } }' }, { USERS: ['alice', 'bob'] },
+      { lookups: [], match: { username: { $in: ['alice', 'bob'] } } },
+    ],
+    [
+      'a derived list relation: a $lookup sub-pipeline that stops at the first match',
+      'User', { rule: 'query { queryUser { tasks(filter: { completed: true }) { __typename } } }' }, {},
+      {
+        lookups: [{
+          $lookup: {
+            from: 'Task',
+            let: { id: '$_id' },
+            pipeline: [{ $match: { $expr: { $eq: ['$user', '$$id'] } } }, { $match: { completed: { $eq: true } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+            as: '__auth_tasks_#',
+          },
+        }],
+        match: { '__auth_tasks_#.0': { $exists: true } },
+      },
+    ],
+    [
+      'an interface rule applies to the implementing type\'s collection',
+      'Note', { rule: 'query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }' }, { USER: 'alice' },
+      { lookups: [], match: { owner: { $eq: 'alice' } } },
+    ],
+  ])('%s', (_name, typeName, rule, claims, expected) => {
+    expect(normalized(compileAuthRule(model, typeName, rule, claims))).toEqual(expected);
+  });
+
+  test.each<[string, string, AuthRule, RegExp]>([
+    ['a rule querying another type', 'Task', { rule: 'query { queryUser { __typename } }' }, /must select queryTask; found queryUser/],
+    ['an unknown field', 'Task', { rule: 'query { queryTask { owner { __typename } } }' }, /type Task has no field "owner"/],
+    ['a filter on a field without @search', 'User', { rule: 'query { queryUser(filter: { name: { eq: "x" } }) { __typename } }' }, /User\.name cannot be filtered/],
+    ['a mutation', 'Task', { rule: 'mutation { addTask(input: []) { numUids } }' }, /exactly one query operation/],
+    ['an argument other than filter', 'Task', { rule: 'query { queryTask(first: 1) { id } }' }, /only a filter argument, found "first"/],
+    ['a filter on a scalar selection', 'Task', { rule: 'query { queryTask { title(filter: {}) } }' }, /Task\.title is not a relation/],
+    ['an unknown role operator', 'Task', { rule: '{ $ROLE: { ne: "ADMIN" } }' }, /unknown operator "ne"/],
+    ['not GraphQL', 'Task', { rule: 'query { queryTask {' }, /not a valid GraphQL query/],
+  ])('refuses %s with a clear AuthRuleError', (_name, typeName, rule, message) => {
+    const compile = () => compileAuthRule(model, typeName, rule, { USER: 'alice', ROLE: 'ADMIN' });
+    expect(compile).toThrow(AuthRuleError);
+    expect(compile).toThrow(message);
+  });
+});
+
+describe('compileAuthRule: plans run through mingo select the right objects', () => {
+  const collections: Record<string, Array<Record<string, unknown>>> = {
+    Team: [{ _id: 't1', name: 'red' }, { _id: 't2', name: 'blue' }],
+    User: [
+      { _id: 'u1', username: 'alice', name: 'Alice', team: 't1' },
+      { _id: 'u2', username: 'bob', team: 't2' },
+      { _id: 'u3', username: 'carol', name: 'Carol' },
+    ],
+    Task: [
+      { _id: 'k1', title: 'one', completed: false, user: 'u1', tags: ['g1'] },
+      { _id: 'k2', title: 'two', completed: true, user: 'u1' },
+      { _id: 'k3', title: 'three', completed: true, user: 'u2', tags: ['g2', 'g1'] },
+      { _id: 'k4', title: 'four', completed: false, user: 'u3', tags: ['g2'] },
+    ],
+    Tag: [{ _id: 'g1', label: 'urgent' }, { _id: 'g2', label: 'home' }],
+    Note: [{ _id: 'n1', owner: 'alice' }, { _id: 'n2', owner: 'bob' }],
+  };
+
+  function idsMatching(typeName: string, rule: AuthRule, claims: Record<string, unknown>): string[] {
+    const plan = compileAuthRule(model, typeName, rule, claims);
+    const rows = aggregate(collections[typeName], [...planStages(plan), { $sort: { _id: 1 } }], {
+      collectionResolver: (name: string) => collections[name],
+    }) as Array<{ _id: string }>;
+    return rows.map((row) => row._id);
+  }
+
+  test.each<[string, string, AuthRule, Record<string, unknown>, string[]]>([
+    ['owner rule for alice', 'Task', OWNER, { USER: 'alice' }, ['k1', 'k2']],
+    ['owner rule for bob', 'Task', OWNER, { USER: 'bob' }, ['k3']],
+    ['owner rule without the claim', 'Task', OWNER, {}, []],
+    ['owner rule with a differently named claim', 'Task', OWNER, { USERNAME: 'alice' }, []],
+    ['owner OR completed', 'Task', { or: [OWNER, COMPLETED] }, { USER: 'alice' }, ['k1', 'k2', 'k3']],
+    ['owner AND completed', 'Task', { and: [OWNER, COMPLETED] }, { USER: 'alice' }, ['k2']],
+    ['NOT owner', 'Task', { not: OWNER }, { USER: 'alice' }, ['k3', 'k4']],
+    ['admin role', 'Task', ADMIN, { ROLE: 'ADMIN' }, ['k1', 'k2', 'k3', 'k4']],
+    ['admin role, other role', 'Task', ADMIN, { ROLE: 'USER' }, []],
+    ['owner OR admin, as a plain user', 'Task', { or: [OWNER, ADMIN] }, { USER: 'bob', ROLE: 'USER' }, ['k3']],
+    ['two levels: the task\'s user is in team red', 'Task', { rule: 'query { queryTask { user { team(filter: { name: { eq: "red" } }) { id } } } }' }, {}, ['k1', 'k2']],
+    ['stored list relation: a tag labelled urgent', 'Task', { rule: 'query { queryTask { tags(filter: { label: { eq: "urgent" } }) { id } } }' }, {}, ['k1', 'k3']],
+    ['stored list relation, any tag', 'Task', { rule: 'query { queryTask { tags { id } } }' }, {}, ['k1', 'k3', 'k4']],
+    ['derived list relation: users with a completed task', 'User', { rule: 'query { queryUser { tasks(filter: { completed: true }) { id } } }' }, {}, ['u1', 'u2']],
+    ['derived list relation: members of a team', 'Team', { rule: 'query($USER: String!) { queryTeam { members(filter: { username: { eq: $USER } }) { __typename } } }' }, { USER: 'bob' }, ['t2']],
+    ['cascade: users that have a name', 'User', { rule: 'query { queryUser { name } }' }, {}, ['u1', 'u3']],
+    ['interface rule', 'Note', { rule: 'query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }' }, { USER: 'bob' }, ['n2']],
+    ['claims namespace value used twice', 'Task', { and: [OWNER, { rule: 'query($USER: String!) { queryTask { user(filter: { username: { eq: $USER } }) { name } } }' }] }, { USER: 'alice' }, ['k1', 'k2']],
+  ])('%s', (_name, typeName, rule, claims, expected) => {
+    expect(idsMatching(typeName, rule, claims)).toEqual(expected);
+  });
+});

@@ -1,0 +1,30 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * A token was sent but cannot be trusted (bad signature, expired, not yet valid, other audience, other
+ * algorithm, malformed). The request is refused before anything runs: HTTP 401, code UNAUTHENTICATED.
+ */
+export class AuthenticationError extends GraphQLError {
+  constructor(readonly reason: string, header: string) {
+    super(`invalid token in header ${header}: ${reason}`, {
+      extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+    });
+    this.name = 'AuthenticationError';
+  }
+}
+
+/** An `add` rule refused at least one of the objects being added; the mutation writes nothing. */
+export class AuthorizationError extends GraphQLError {
+  constructor(message: string) {
+    super(message, { extensions: { code: 'FORBIDDEN' } });
+    this.name = 'AuthorizationError';
+  }
+}
+
+/** An `@auth` rule that cannot be compiled (the schema let through a rule this layer cannot read). */
+export class AuthRuleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthRuleError';
+  }
+}

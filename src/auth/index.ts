@@ -1,0 +1,7 @@
+export { AuthenticationError, AuthorizationError, AuthRuleError } from './errors.js';
+export { ANONYMOUS, tokenFrom, verifyRequestToken, type AuthResult, type HeaderSource } from './token.js';
+export { createAuthPlugin } from './plugin.js';
+export { authOf, type AuthContext } from './request-auth.js';
+export { compileAuthRule, isMatchNothingPlan, matchAllPlan, matchNothingPlan } from './compile-rule.js';
+export { AUTH_OPERATIONS, authPlan, isUnrestricted, rulesFor, type AuthOperation } from './type-rules.js';
+export { parseRule, type ParsedRule, type QueryRule, type RoleRule } from './rule-document.js';
