@@ -1,7 +1,8 @@
 /**
  * Embedded store micro-benchmark: one collection of 100,000 documents, then the lookups the service
- * relies on. Run: npx ts-node --transpile-only bench/store.ts  (or compile with tsconfig.build.json).
- * Prints milliseconds per operation; no assertions (timings belong here, not in tests).
+ * relies on. Prints milliseconds per operation; no assertions (timings belong here, not in tests).
+ * Run after `npm run build`: node dist/bench/store.js   (BENCH_DOCUMENTS=10000 for a quicker run), or from
+ * source: node -e "require('ts-node').register({ transpileOnly: true, experimentalResolver: true }); require('./bench/store.ts')"
  */
 import fs from 'node:fs';
 import os from 'node:os';

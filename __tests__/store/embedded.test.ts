@@ -9,7 +9,7 @@ import {
   openEmbeddedStore,
   StoreClosedError,
 } from '../../src/store/embedded/index.js';
-import { DuplicateKeyError, type Filter, type Store } from '../../src/store/port.js';
+import { DuplicateKeyError, type Filter, type Store, type StoredDocument } from '../../src/store/port.js';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -343,6 +343,14 @@ describe('embedded store', () => {
       await expect(items.insertMany([{ _id: 7 } as never])).rejects.toThrow(/_id must be a string/);
       await expect(items.updateMany({}, { title: { x: 1 } } as never)).rejects.toThrow(/"title" is not an update operator/);
       expect(await items.count({})).toBe(0);
+    });
+
+    it('stores a field named __proto__ as an ordinary field', async () => {
+      const document = JSON.parse('{"_id":"p","__proto__":{"polluted":true}}') as StoredDocument;
+      await store.collection('Proto').insertMany([document]);
+      const [found] = await store.collection('Proto').find({ _id: 'p' });
+      expect(Object.keys(found!)).toEqual(['_id', '__proto__']);
+      expect((found as Record<string, unknown>).polluted).toBeUndefined();
     });
 
     it('reports a malformed query with the collection name', async () => {

@@ -13,9 +13,7 @@ export function cloneJson<T>(value: T): T {
     return copy as T;
   }
   const copy: Record<string, unknown> = {};
-  for (const key in value) {
-    if (Object.prototype.hasOwnProperty.call(value, key)) copy[key] = cloneJson((value as Record<string, unknown>)[key]);
-  }
+  for (const key of Object.keys(value)) setOwn(copy, key, cloneJson((value as Record<string, unknown>)[key]));
   return copy as T;
 }
 
@@ -63,13 +61,19 @@ function copyValidated(collection: string, value: unknown, path: string): unknow
       for (const key of Object.keys(value)) {
         const item = value[key];
         if (item === undefined) continue;
-        copy[key] = copyValidated(collection, item, path ? `${path}.${key}` : key);
+        setOwn(copy, key, copyValidated(collection, item, path ? `${path}.${key}` : key));
       }
       return copy;
     }
     default:
       throw new InvalidDocumentError(collection, path, `is ${describe(value)}`);
   }
+}
+
+/** Assigns like `target[key] = value`, except that a field named `__proto__` stays an ordinary field. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
