@@ -18,6 +18,7 @@ import { lambdaGraphqlExecutor } from './lambda-graphql.js';
 import { SwappableLambdaHost } from './lambda-runtime.js';
 
 export type { ActivationError, ActivationResult, ActiveSchema } from './activation.js';
+export type { LambdaActivationResult } from './lambda-activation.js';
 
 /** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
 export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL'> {
@@ -75,6 +76,8 @@ export interface App {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Validates, prepares and swaps in `text`; concurrent calls run one after the other. */
   activateSchema(text: string): Promise<ActivationResult>;
+  /** Loads, checks, stores and swaps in a lambda script, like `POST /admin/lambda`. */
+  activateLambda(text: string): Promise<LambdaActivationResult>;
   /** The schema being served, if any. */
   readonly active: ActiveSchema | undefined;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
@@ -325,6 +328,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     handler,
     activateSchema: (text) => serialized(text, true),
+    activateLambda: (text) => serializedLambda(text, true),
     get active() {
       return active;
     },
@@ -333,6 +337,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (apolloStarted) {
         await apollo.stop();
       }
+      await lambdaRuntime.close();
     },
   };
 }

@@ -18,6 +18,16 @@ export interface ServerConfig {
   /** When set, `/admin/*` requires `Authorization: Bearer <token>`; otherwise only loopback callers. */
   adminToken?: string;
   logLevel: LogLevel;
+  /** A lambda script to load at start; it replaces the stored script. */
+  lambdaFile?: string;
+  /** Time limit of one lambda call, in ms. */
+  lambdaTimeoutMs?: number;
+  /** Hosts `@custom(http:)` may call: `host`, `host:port`, `*.domain`, or `*`. */
+  customAllow?: string[];
+  /** Time limit of one `@custom` HTTP call, in ms. */
+  customTimeoutMs?: number;
+  /** Secrets for `@custom(http: { secretHeaders })`, by name: from environment variables `CUSTOM_SECRET_<NAME>`. */
+  customSecrets?: Record<string, string>;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -47,7 +57,14 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--mongo', env: 'MONGODB_URI', key: 'mongoUri', valueName: 'URI', description: 'use MongoDB at URI instead of the embedded store', parse: parseMongoUri },
   { flag: '--admin-token', env: 'ADMIN_TOKEN', key: 'adminToken', valueName: 'TOKEN', description: 'bearer token required by /admin/* (without it: loopback callers only)', parse: nonEmpty },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', valueName: 'LEVEL', description: `one of ${LOG_LEVELS.join(', ')} (default info)`, parse: parseLogLevel },
+  { flag: '--lambda', env: 'LAMBDA_FILE', key: 'lambdaFile', valueName: 'FILE', description: 'lambda script to load at start, replacing the stored one', parse: nonEmpty },
+  { flag: '--lambda-timeout-ms', env: 'LAMBDA_TIMEOUT_MS', key: 'lambdaTimeoutMs', valueName: 'MS', description: 'time limit of one lambda call (default 2000)', parse: parseMilliseconds },
+  { flag: '--custom-allow', env: 'CUSTOM_ALLOW', key: 'customAllow', valueName: 'HOSTS', description: 'comma-separated hosts @custom may call (host, host:port, *.domain, *; default none)', parse: parseHostList },
+  { flag: '--custom-timeout-ms', env: 'CUSTOM_TIMEOUT_MS', key: 'customTimeoutMs', valueName: 'MS', description: 'time limit of one @custom HTTP call (default 10000)', parse: parseMilliseconds },
 ];
+
+/** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
+const CUSTOM_SECRET_PREFIX = 'CUSTOM_SECRET_';
 
 const DEFAULTS: ServerConfig = { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info' };
 
@@ -64,6 +81,7 @@ export function helpText(): string {
     lines.push(`${left}${option.description} [${option.env}]`);
   }
   lines.push(`${'  --help'.padEnd(26)}print this help and exit`);
+  lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_PREFIX}<NAME>.`);
   return lines.join('\n');
 }
 
@@ -112,6 +130,8 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
       assign[option.key] = option.parse(envValue, option.env);
     }
   }
+  const secrets = customSecretsOf(env);
+  if (Object.keys(secrets).length > 0) config.customSecrets = secrets;
   return { kind: 'run', config };
 }
 
@@ -134,6 +154,33 @@ function parseMongoUri(raw: string, source: string): string {
     throw new ConfigError(`${source}: expected a URI starting with mongodb:// or mongodb+srv://, got "${raw}"`);
   }
   return raw;
+}
+
+function parseMilliseconds(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 600_000) {
+    throw new ConfigError(`${source}: expected milliseconds from 1 to 600000, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseHostList(raw: string, source: string): string[] {
+  const hosts = raw.split(',').map((host) => host.trim());
+  const bad = hosts.find((host) => host === '' || /[\s/@?#]/.test(host));
+  if (bad !== undefined) {
+    throw new ConfigError(`${source}: expected comma-separated hosts like api.example.com,127.0.0.1:9000, got "${raw}"`);
+  }
+  return hosts;
+}
+
+/** `CUSTOM_SECRET_<NAME>` variables by `<NAME>`; empty values count as unset. */
+function customSecretsOf(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(CUSTOM_SECRET_PREFIX) && name.length > CUSTOM_SECRET_PREFIX.length && value !== undefined && value !== '') {
+      secrets[name.slice(CUSTOM_SECRET_PREFIX.length)] = value;
+    }
+  }
+  return secrets;
 }
 
 function parseLogLevel(raw: string, source: string): LogLevel {

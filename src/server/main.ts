@@ -31,10 +31,19 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<vo
     }
   }
 
+  let initialLambda: string | undefined;
+  if (config.lambdaFile !== undefined) {
+    try {
+      initialLambda = await readFile(config.lambdaFile, 'utf8');
+    } catch (error) {
+      return exitWithUsageError(`cannot read the lambda file ${config.lambdaFile}: ${(error as Error).message}`);
+    }
+  }
+
   // require, not import(): this file compiles to CommonJS, where TypeScript keeps import() as a native
   // ES module import that bypasses the CommonJS loader (and ts-node when running from source).
   const { serve } = require('./serve.js') as typeof import('./serve.js');
-  await serve(config, initialSchema);
+  await serve(config, initialSchema, initialLambda);
 }
 
 function exitWithUsageError(message: string): void {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { openEmbeddedStore } from '../store/embedded/index.js';
 import { openMongoStore } from '../store/mongo/mongo-store.js';
 import type { Store } from '../store/port.js';
-import { createApp, formatActivationError, InitialSchemaError, type App } from './app.js';
+import { createApp, formatActivationError, InitialLambdaError, InitialSchemaError, type App } from './app.js';
 import type { ServerConfig } from './config.js';
 import { startServer } from './listen.js';
 import { createLogger } from './logger.js';
@@ -13,14 +13,26 @@ import { createLogger } from './logger.js';
  * stops cleanly on SIGTERM/SIGINT (stop accepting, finish requests in flight, flush the store, exit 0).
  * Exits with code 1 when it cannot start.
  */
-export async function serve(config: ServerConfig, initialSchema: string | undefined): Promise<void> {
+export async function serve(config: ServerConfig, initialSchema: string | undefined, initialLambda?: string): Promise<void> {
   const logger = createLogger(config.logLevel);
   const store = await openStore(config, logger);
   let app: App;
   try {
-    app = await createApp({ store, logger, adminToken: config.adminToken, initialSchema });
+    app = await createApp({
+      store,
+      logger,
+      adminToken: config.adminToken,
+      initialSchema,
+      initialLambda,
+      lambdaTimeoutMs: config.lambdaTimeoutMs,
+      customAllow: config.customAllow,
+      customSecrets: config.customSecrets,
+      customTimeoutMs: config.customTimeoutMs,
+    });
   } catch (error) {
-    if (error instanceof InitialSchemaError) {
+    if (error instanceof InitialLambdaError) {
+      logger.fatal({ lambdaFile: config.lambdaFile, errors: error.errors.map(formatActivationError) }, 'the lambda file was rejected');
+    } else if (error instanceof InitialSchemaError) {
       logger.fatal({ schemaFile: config.schemaFile, errors: error.errors.map(formatActivationError) }, 'the schema file was rejected');
     } else {
       logger.fatal({ err: error }, 'failed to start');
