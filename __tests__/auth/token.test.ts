@@ -1,0 +1,89 @@
+import jwt from 'jsonwebtoken';
+import { AuthenticationError, verifyRequestToken } from '../../src/auth/index.js';
+import type { AuthorizationConfig } from '../../src/sdl/model.js';
+import { AUDIENCE, hsSecret, NAMESPACE, otherRsa, rsa, tokenFor } from './keys.js';
+
+const rs256: AuthorizationConfig = {
+  verificationKey: rsa.publicKey, header: 'X-Auth-Token', namespace: NAMESPACE, algo: 'RS256', audience: [AUDIENCE], closedByDefault: false,
+};
+const hs256: AuthorizationConfig = { ...rs256, verificationKey: hsSecret, algo: 'HS256' };
+
+function refusal(config: AuthorizationConfig, headers: Record<string, string>): AuthenticationError {
+  try {
+    verifyRequestToken(config, headers);
+  } catch (error) {
+    if (error instanceof AuthenticationError) return error;
+    throw error;
+  }
+  throw new Error('the token was accepted');
+}
+
+describe('verifyRequestToken', () => {
+  test('a valid RS256 token: the namespace claims become the variables', () => {
+    const auth = verifyRequestToken(rs256, { 'x-auth-token': tokenFor({ USER: 'alice', ROLE: 'ADMIN' }) });
+    expect(auth.authenticated).toBe(true);
+    expect(auth.variables).toEqual({ USER: 'alice', ROLE: 'ADMIN' });
+    expect(auth.claims?.aud).toBe(AUDIENCE);
+  });
+
+  test('a valid HS256 token', () => {
+    const auth = verifyRequestToken(hs256, { 'x-auth-token': tokenFor({ USER: 'bob' }, { algorithm: 'HS256' }) });
+    expect(auth.variables).toEqual({ USER: 'bob' });
+  });
+
+  test('the header name is matched without regard to case, and a Bearer prefix is allowed', () => {
+    const token = tokenFor({ USER: 'alice' });
+    expect(verifyRequestToken(rs256, { 'X-AUTH-TOKEN': `Bearer ${token}` }).variables).toEqual({ USER: 'alice' });
+    expect(verifyRequestToken(rs256, new Headers({ 'x-auth-token': `bearer ${token}` })).variables).toEqual({ USER: 'alice' });
+  });
+
+  test('claims written as a JSON string under the namespace are read too', () => {
+    const auth = verifyRequestToken(rs256, { 'x-auth-token': tokenFor({ USER: 'carol' }, { claimsAsString: true }) });
+    expect(auth.variables).toEqual({ USER: 'carol' });
+  });
+
+  test('no token, an empty header, or the token in another header: anonymous', () => {
+    const token = tokenFor({ USER: 'alice' });
+    for (const headers of [{}, { 'x-auth-token': '  ' }, { authorization: `Bearer ${token}` }]) {
+      const auth = verifyRequestToken(rs256, headers);
+      expect(auth).toEqual({ authenticated: false, variables: {} });
+    }
+  });
+
+  test('a token without the namespace: authenticated, but no variables', () => {
+    const auth = verifyRequestToken(rs256, { 'x-auth-token': tokenFor({ USER: 'alice' }, { namespace: 'https://elsewhere' }) });
+    expect(auth).toMatchObject({ authenticated: true, variables: {} });
+  });
+
+  test('without a configured audience, the token\'s audience is not checked', () => {
+    const auth = verifyRequestToken({ ...rs256, audience: [] }, { 'x-auth-token': tokenFor({ USER: 'alice' }, { audience: 'someone-else' }) });
+    expect(auth.variables).toEqual({ USER: 'alice' });
+  });
+
+  test.each<[string, AuthorizationConfig, () => string, RegExp]>([
+    ['expired', rs256, () => tokenFor({ USER: 'alice' }, { expiresIn: -60 }), /the token expired at \d{4}-/],
+    ['not yet valid', rs256, () => tokenFor({ USER: 'alice' }, { notBefore: 600 }), /the token is not valid before \d{4}-/],
+    ['signed with another key', rs256, () => tokenFor({ USER: 'alice' }, { key: otherRsa.privateKey }), /invalid signature/],
+    ['tampered payload', rs256, () => {
+      const [header, , signature] = tokenFor({ USER: 'alice' }).split('.');
+      const forged = Buffer.from(JSON.stringify({ [NAMESPACE]: { USER: 'mallory' }, aud: AUDIENCE })).toString('base64url');
+      return `${header}.${forged}.${signature}`;
+    }, /invalid signature/],
+    ['for another audience', rs256, () => tokenFor({ USER: 'alice' }, { audience: 'another-app' }), /jwt audience invalid/],
+    ['HS256 when RS256 is configured', rs256, () => tokenFor({ USER: 'alice' }, { algorithm: 'HS256' }), /invalid algorithm/],
+    ['RS256 when HS256 is configured', hs256, () => tokenFor({ USER: 'alice' }), /invalid algorithm/],
+    ['HS256 signed with the public key as secret (algorithm confusion)', rs256, () =>
+      jwt.sign({ [NAMESPACE]: { USER: 'mallory' } }, Buffer.from(rsa.publicKey), { algorithm: 'HS256', audience: AUDIENCE }), /invalid algorithm/],
+    ['alg none', rs256, () => jwt.sign({ [NAMESPACE]: { USER: 'mallory' } }, '', { algorithm: 'none', audience: AUDIENCE }), /jwt signature is required/],
+    ['malformed', rs256, () => 'not.a.token', /^(invalid token|jwt malformed)$/],
+  ])('%s: AuthenticationError (401, UNAUTHENTICATED) saying why', (_name, config, token, reason) => {
+    const error = refusal(config, { 'x-auth-token': token() });
+    expect(error.message).toMatch(/^invalid token in header X-Auth-Token: /);
+    expect(error.reason).toMatch(reason);
+    expect(error.extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
+  });
+
+  test('"Bearer" without a token is refused', () => {
+    expect(refusal(rs256, { 'x-auth-token': 'Bearer' }).reason).toMatch(/no token/);
+  });
+});

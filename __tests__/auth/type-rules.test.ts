@@ -1,0 +1,69 @@
+import { ANONYMOUS, authPlan, isUnrestricted, type AuthResult } from '../../src/auth/index.js';
+import { authorizationLine } from './keys.js';
+import { modelOf } from './schema.js';
+
+const SCHEMA = `
+interface Owned @auth(query: { rule: "query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }" }) {
+  owner: String! @search(by: [hash])
+}
+
+type Note implements Owned @auth(query: { rule: "query { queryNote(filter: { shared: true }) { __typename } }" }, delete: { rule: "{ $ROLE: { eq: \\"ADMIN\\" } }" }) {
+  id: ID!
+  shared: Boolean @search
+}
+
+type Memo implements Owned {
+  id: ID!
+}
+
+type Open {
+  id: ID!
+}
+`;
+
+const alice: AuthResult = { authenticated: true, variables: { USER: 'alice' } };
+const admin: AuthResult = { authenticated: true, variables: { ROLE: 'ADMIN' } };
+
+describe('authPlan: the rules of a type for an operation', () => {
+  const model = modelOf(SCHEMA);
+
+  test('a type\'s own rule AND the rules of its interfaces', () => {
+    expect(authPlan(model, 'Note', 'query', alice)).toEqual({ lookups: [], match: { shared: { $eq: true }, owner: { $eq: 'alice' } } });
+    expect(authPlan(model, 'Memo', 'query', alice)).toEqual({ lookups: [], match: { owner: { $eq: 'alice' } } });
+  });
+
+  test('an operation without a rule is open; the role rule decides delete', () => {
+    expect(authPlan(model, 'Note', 'update', ANONYMOUS)).toEqual({ lookups: [], match: {} });
+    expect(authPlan(model, 'Note', 'delete', admin)).toEqual({ lookups: [], match: {} });
+    expect(authPlan(model, 'Note', 'delete', alice)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+    expect(isUnrestricted(model, 'Note', 'update', ANONYMOUS)).toBe(true);
+    expect(isUnrestricted(model, 'Note', 'query', alice)).toBe(false);
+  });
+
+  test('a type without @auth is open when the schema is not closed by default', () => {
+    expect(authPlan(model, 'Open', 'query', ANONYMOUS)).toEqual({ lookups: [], match: {} });
+  });
+
+  test('each call gets its own copy of a cached plan', () => {
+    const first = authPlan(model, 'Note', 'query', alice);
+    (first.match as Record<string, unknown>).tampered = true;
+    expect(authPlan(model, 'Note', 'query', alice).match).not.toHaveProperty('tampered');
+  });
+});
+
+describe('authPlan with ClosedByDefault', () => {
+  const model = modelOf(`${SCHEMA}\n${authorizationLine({ closedByDefault: true })}\n`);
+
+  test('a type without @auth matches nothing for anonymous callers, everything for authenticated ones', () => {
+    for (const operation of ['query', 'add', 'update', 'delete'] as const) {
+      expect(authPlan(model, 'Open', operation, ANONYMOUS)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+      expect(isUnrestricted(model, 'Open', operation, ANONYMOUS)).toBe(false);
+      expect(authPlan(model, 'Open', operation, alice)).toEqual({ lookups: [], match: {} });
+    }
+  });
+
+  test('types with @auth keep their own rules', () => {
+    expect(authPlan(model, 'Note', 'update', ANONYMOUS)).toEqual({ lookups: [], match: {} });
+    expect(authPlan(model, 'Memo', 'query', ANONYMOUS)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+  });
+});
