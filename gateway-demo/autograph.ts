@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/server/app.js';
@@ -26,6 +26,7 @@ export async function startAutograph(port = 0, dataDir?: string): Promise<Runnin
     async close() {
       await server.close();
       await store.close();
+      if (dataDir === undefined) await rm(folder, { recursive: true, force: true });
     },
   };
 }
