@@ -140,6 +140,10 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           { _id: 'b3', title: 'Gamma' },
         ]);
         expect(await books.find({ _id: 'b4' }, { projection: { 'meta.pages': 1 } })).toEqual([{ _id: 'b4', meta: { pages: 300 } }]);
+        expect(await books.find({ _id: { $in: ['b1', 'b3'] } }, { sort: { _id: 1 }, projection: { 'reviews.stars': 1, 'meta.pages': 1 } })).toEqual([
+          { _id: 'b1', reviews: [{ stars: 5 }, { stars: 2 }] },
+          { _id: 'b3', reviews: [] },
+        ]);
       });
 
       it('counts matching documents', async () => {

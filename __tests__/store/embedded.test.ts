@@ -358,6 +358,8 @@ describe('embedded store', () => {
       await expect(store.collection('Bad').find({ a: { $nope: 1 } })).rejects.toThrow(/collection Bad/);
       await expect(store.collection('Bad').aggregate([{ $out: 'Other' }])).rejects.toThrow(/\$out/);
       expect(() => store.collection('bad$name')).toThrow(/invalid collection name/);
+      // Server-side JavaScript is off: filters come from the service's own translation, never need it.
+      await expect(store.collection('Bad').find({ $where: () => true })).rejects.toThrow(/scriptEnabled/);
     });
 
     it('is not ready and refuses work once closed', async () => {

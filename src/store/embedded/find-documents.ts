@@ -1,8 +1,9 @@
 /** `find` and `count` over a collection view, evaluated by mingo on the index-narrowed candidates. */
-import { Query, aggregate } from 'mingo';
+import { Query } from 'mingo';
 import type { Filter, FindOptions, StoredDocument } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { projectDocument } from './projection.js';
 import { sortDocuments } from './sort-order.js';
 
 export interface DocumentMatcher {
@@ -14,7 +15,7 @@ export function compileFilter(collection: string, filter: Filter): DocumentMatch
   if (!isPlainObject(filter)) throw new Error(`invalid filter for collection ${collection}: expected an object`);
   if (Object.keys(filter).length === 0) return { test: () => true };
   try {
-    return new Query(filter, {});
+    return new Query(filter, { scriptEnabled: false });
   } catch (error) {
     throw new Error(`invalid filter for collection ${collection}: ${(error as Error).message}`);
   }
@@ -51,9 +52,8 @@ export function findDocuments(
   } else {
     page = firstMatches(view.candidates(filter), matcher, skip, limit);
   }
-  if (options.projection && Object.keys(options.projection).length > 0) {
-    page = aggregate(page, [{ $project: options.projection }]) as StoredDocument[];
-  }
+  const projected = Object.keys(options.projection ?? {});
+  if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
   return page.map(cloneJson);
 }
 

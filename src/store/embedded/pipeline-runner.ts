@@ -41,7 +41,7 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
   checkPipeline(collection, pipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
-  const options: Partial<Options> = { collectionResolver: (name: string) => input(viewOf(name).all()) };
+  const options: Partial<Options> = { scriptEnabled: false, collectionResolver: (name: string) => input(viewOf(name).all()) };
   const view = viewOf(collection);
 
   let rows: Row[];

@@ -41,7 +41,7 @@ export function updateDocuments(
     const next = cloneJson(document);
     let modifiedPaths: string[];
     try {
-      modifiedPaths = applyUpdate(next, update, undefined, filter, { cloneMode: 'deep' });
+      modifiedPaths = applyUpdate(next, update, undefined, filter, { cloneMode: 'deep', queryOptions: { scriptEnabled: false } });
     } catch (error) {
       throw new Error(`updateMany on ${state.name} failed for _id ${JSON.stringify(document._id)}: ${(error as Error).message}`);
     }
