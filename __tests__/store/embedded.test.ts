@@ -189,6 +189,14 @@ describe('embedded store', () => {
       await second.close();
     });
 
+    it('takes over a lock naming this process that this process does not hold (a restarted container reuses pids)', async () => {
+      const folder = tempFolder();
+      fs.writeFileSync(path.join(folder, 'LOCK'), String(process.pid));
+      const store = await openEmbeddedStore(folder);
+      await expect(openEmbeddedStore(folder)).rejects.toBeInstanceOf(DataDirectoryLockedError);
+      await store.close();
+    });
+
     it('takes over a lock left by a process that is gone', async () => {
       const folder = tempFolder();
       const finished = spawnSync(process.execPath, ['-e', '']);

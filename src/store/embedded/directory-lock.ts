@@ -1,6 +1,9 @@
 /**
  * Keeps two live processes (or two stores in one process) from opening the same data folder: a lock file
  * created exclusively, holding the owner's pid. A lock left by a process that no longer runs is taken over.
+ * A lock naming this very process but not held by it is stale too: after a container restart the service
+ * often runs with the same pid (1) as the process that left the lock.
+ * (Liveness is checked by pid, so it protects against openers that share this host's process namespace.)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,9 @@ export class DataDirectoryLockedError extends Error {
     this.name = 'DataDirectoryLockedError';
   }
 }
+
+/** Lock files this process holds right now. */
+const heldByThisProcess = new Set<string>();
 
 export interface DirectoryLock {
   release(): void;
@@ -29,12 +35,14 @@ export function acquireDirectoryLock(dataDir: string): DirectoryLock {
       } finally {
         fs.closeSync(fd);
       }
+      heldByThisProcess.add(lockPath);
       return { release: () => releaseIfOwned(lockPath) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = readOwner(lockPath);
-    if (owner !== undefined && isRunning(owner)) throw new DataDirectoryLockedError(dataDir, owner);
+    const live = owner === process.pid ? heldByThisProcess.has(lockPath) : owner !== undefined && isRunning(owner);
+    if (live) throw new DataDirectoryLockedError(dataDir, owner!);
     // Stale (dead owner, or a file left empty by a crash during creation): remove it and try again.
     fs.rmSync(lockPath, { force: true });
   }
@@ -60,5 +68,6 @@ function isRunning(pid: number): boolean {
 }
 
 function releaseIfOwned(lockPath: string): void {
+  if (!heldByThisProcess.delete(lockPath)) return;
   if (readOwner(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
 }
