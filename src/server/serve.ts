@@ -50,10 +50,6 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
     await store.close();
     process.exit(1);
   }
-  logger.info(
-    { url: server.url, port: server.port, store: store.kind, schema: app.active !== undefined, adminToken: config.adminToken !== undefined },
-    'started',
-  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -78,6 +74,11 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Only now: whoever reacts to "started" by sending a signal must find the handlers in place.
+  logger.info(
+    { url: server.url, port: server.port, store: store.kind, schema: app.active !== undefined, adminToken: config.adminToken !== undefined },
+    'started',
+  );
 }
 
 function openStore(config: ServerConfig, logger: Logger): Promise<Store> {
