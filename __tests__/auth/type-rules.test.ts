@@ -1,4 +1,4 @@
-import { ANONYMOUS, authPlan, isUnrestricted, type AuthResult } from '../../src/auth/index.js';
+import { ANONYMOUS, authPlan, checkAuthRules, isUnrestricted, type AuthResult } from '../../src/auth/index.js';
 import { authorizationLine } from './keys.js';
 import { modelOf } from './schema.js';
 
@@ -65,5 +65,46 @@ describe('authPlan with ClosedByDefault', () => {
   test('types with @auth keep their own rules', () => {
     expect(authPlan(model, 'Note', 'update', ANONYMOUS)).toEqual({ lookups: [], match: {} });
     expect(authPlan(model, 'Memo', 'query', ANONYMOUS)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+  });
+});
+
+describe('checkAuthRules: rule problems are schema errors at upload', () => {
+  test('a valid schema has none', () => {
+    expect(checkAuthRules(modelOf(SCHEMA))).toEqual([]);
+  });
+
+  test('each broken rule is reported with its type, operation and location', () => {
+    const model = modelOf(`
+type Task @auth(
+  query: { rule: "query { queryUser { __typename } }" },
+  update: { and: [{ rule: "query($N: Int!) { queryTask(filter: { nope: { eq: $N } }) { id } }" }, { rule: "{ $ROLE: { eq: \\"A\\" } }" }] }
+) {
+  id: ID!
+  title: String
+}
+type User @auth(delete: { rule: "query { queryUser(filter: { name: { eq: \\"x\\" } }) { name } }" }) {
+  id: ID!
+  name: String
+}
+`);
+    expect(checkAuthRules(model)).toEqual([
+      { message: '@auth query rule of Task: the @auth rule for Task must select queryTask; found queryUser', locations: [{ line: 2, column: 6 }] },
+      { message: expect.stringMatching(/^@auth update rule of Task: .*"nope"/), locations: [{ line: 2, column: 6 }] },
+      { message: expect.stringMatching(/^@auth delete rule of User: .*User\.name cannot be filtered/), locations: [{ line: 9, column: 6 }] },
+    ]);
+  });
+
+  test('an interface\'s rule is checked against each implementing type', () => {
+    const model = modelOf(`
+interface Owned @auth(query: { rule: "query { queryOwned { missing } }" }) {
+  owner: String
+}
+type Note implements Owned {
+  id: ID!
+}
+`);
+    expect(checkAuthRules(model).map((error) => error.message)).toEqual([
+      '@auth query rule of Owned (as implemented by Note): queryOwned: type Note has no field "missing"',
+    ]);
   });
 });

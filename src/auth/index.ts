@@ -5,3 +5,4 @@ export { authOf, type AuthContext } from './request-auth.js';
 export { compileAuthRule, isMatchNothingPlan, matchAllPlan, matchNothingPlan } from './compile-rule.js';
 export { AUTH_OPERATIONS, authPlan, isUnrestricted, rulesFor, type AuthOperation } from './type-rules.js';
 export { parseRule, type ParsedRule, type QueryRule, type RoleRule } from './rule-document.js';
+export { checkAuthRules } from './check-rules.js';

@@ -1,6 +1,6 @@
 import {
   GraphQLError, Kind, OperationTypeNode, parse, parseValue,
-  type FieldNode, type SelectionSetNode, type ValueNode,
+  type FieldNode, type SelectionSetNode, type TypeNode, type ValueNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { AuthRuleError } from './errors.js';
@@ -28,7 +28,7 @@ export interface QueryRule {
   /** The top-level field, e.g. `queryTask`. */
   queryField: string;
   /** Declared variables, with their default values when given. */
-  variables: Array<{ name: string; defaultValue?: ValueNode }>;
+  variables: Array<{ name: string; type: TypeNode; defaultValue?: ValueNode }>;
   root: RuleSelection;
 }
 
@@ -104,6 +104,7 @@ function parseQueryRule(text: string): QueryRule {
     queryField: top.name,
     variables: (operation.variableDefinitions ?? []).map((definition) => ({
       name: definition.variable.name.value,
+      type: definition.type,
       defaultValue: definition.defaultValue,
     })),
     root: { filter: top.filter, fields: top.fields },
