@@ -308,7 +308,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         if (error.status >= 500) {
           logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');
         } else {
-          logger.debug({ method: req.method, url: req.url, status: error.status, msg: error.message }, 'request refused');
+          logger.debug({ method: req.method, url: req.url, status: error.status, reason: error.message }, 'request refused');
         }
         if (!res.headersSent) {
           sendHttpError(res, error);
