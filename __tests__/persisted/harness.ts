@@ -7,7 +7,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPersistedQueryPlugin, ManifestError, type PersistedQueries, type PersistedQueryPluginOptions } from '../../src/persisted/index.js';
+import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../../src/persisted/index.js';
 
 const typeDefs = `#graphql
   type Query {
@@ -68,12 +68,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const raw = await readText(req);
     if (url.pathname === '/admin/persisted-queries' && req.method === 'POST') {
-      try {
-        sendJson(res, 200, await persisted.registerManifest(JSON.parse(raw) as unknown));
-      } catch (error) {
-        if (!(error instanceof ManifestError)) throw error;
-        sendJson(res, 400, { errors: error.problems.map((message) => ({ message, extensions: { code: 'BAD_MANIFEST' } })) });
-      }
+      const answer = await answerManifestUpload(persisted.registerManifest, raw);
+      sendJson(res, answer.status, answer.body);
       return;
     }
     const headers = new HeaderMap();

@@ -30,11 +30,15 @@ afterEach(async () => {
   await harness.close();
 });
 
+function registered(operations: number, added: number, alreadyRegistered: number) {
+  return { data: { message: 'persisted query manifest registered', operations, added, alreadyRegistered } };
+}
+
 async function uploadManifest(body: unknown): Promise<{ status: number; body: unknown }> {
   const response = await fetch(new URL('/admin/persisted-queries', harness.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
 }
@@ -75,7 +79,7 @@ describe('before any manifest', () => {
 describe('after a manifest upload', () => {
   beforeEach(async () => {
     const upload = await uploadManifest(MANIFEST);
-    expect(upload).toEqual({ status: 200, body: { operations: 2, added: 2, alreadyRegistered: 0 } });
+    expect(upload).toEqual({ status: 200, body: registered(2, 2, 0) });
   });
 
   test('its hashes run alone, over GET and POST', async () => {
@@ -102,9 +106,9 @@ describe('after a manifest upload', () => {
   });
 
   test('uploading it again adds nothing; a larger manifest adds only the new operation', async () => {
-    expect(await uploadManifest(MANIFEST)).toEqual({ status: 200, body: { operations: 2, added: 0, alreadyRegistered: 2 } });
+    expect(await uploadManifest(MANIFEST)).toEqual({ status: 200, body: registered(2, 0, 2) });
     const larger = { ...MANIFEST, operations: [...MANIFEST.operations, { id: sha256Hex(COUNTER), name: 'Counter', type: 'query', body: COUNTER }] };
-    expect(await uploadManifest(larger)).toEqual({ status: 200, body: { operations: 3, added: 1, alreadyRegistered: 2 } });
+    expect(await uploadManifest(larger)).toEqual({ status: 200, body: registered(3, 1, 2) });
     expect((await getGraphQL(harness.url, { extensions: apq(sha256Hex(COUNTER)) })).body).toEqual({ data: { counter: 0 } });
   });
 
@@ -129,11 +133,28 @@ test('a bad manifest is refused with 400 naming the operation and why, and nothi
   expect(upload.body).toEqual({
     errors: [
       {
-        message: `operations[2] (Counter): id ${sha256Hex(HELLO)} is not the SHA-256 of body (which is ${sha256Hex(COUNTER)})`,
+        message: `persisted query manifest refused: operations[2] (Counter): id ${sha256Hex(HELLO)} is not the SHA-256 of body (which is ${sha256Hex(COUNTER)})`,
         extensions: { code: 'BAD_MANIFEST' },
       },
     ],
   });
   expect(stored.documents.size).toBe(0);
   expect(stored.insertCalls).toBe(0);
+});
+
+test('a body that is not JSON is refused with 400', async () => {
+  const upload = await uploadManifest('{"format": ');
+  expect(upload.status).toBe(400);
+  expect(upload.body).toEqual({
+    errors: [{ message: expect.stringMatching(/^persisted query manifest refused: the body is not valid JSON: /), extensions: { code: 'BAD_MANIFEST' } }],
+  });
+});
+
+test('a manifest upload while the store is unavailable answers 503 and registers nothing', async () => {
+  store.unavailable = true;
+  const upload = await uploadManifest(MANIFEST);
+  expect(upload.status).toBe(503);
+  expect(upload.body).toEqual({ errors: [{ message: expect.stringMatching(/^data store unavailable/), extensions: { code: 'STORE_UNAVAILABLE' } }] });
+  store.unavailable = false;
+  expect(stored.documents.size).toBe(0);
 });

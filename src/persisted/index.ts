@@ -19,5 +19,6 @@ export {
 } from './cache.js';
 export { ManifestError, MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, type ManifestOperation } from './manifest.js';
 export { PersistedQueryErrorCode } from './errors.js';
+export { answerManifestUpload, type AdminAnswer } from './admin.js';
 export { classifyPersistedQueryRequest, withoutPersistedQuery, type PersistedQueryRequest } from './request-kind.js';
 export { sha256Hex } from './hash.js';
