@@ -84,11 +84,13 @@ export interface FieldFilter {
 
 /** The filter entry for a field, or undefined when the field is not searchable. */
 export function filterFor(field: FieldModel): FieldFilter | undefined {
-  if (field.search.length === 0) return undefined;
+  // An `@id` field is hash-indexed even without `@search` (as in Dgraph, and as query/filterShapeOf accepts).
+  const indexes: SearchIndex[] = field.isUniqueId && !field.search.includes('hash') ? ['hash', ...field.search] : field.search;
+  if (indexes.length === 0) return undefined;
   if (field.of.kind === 'scalar' && field.of.scalar === 'Boolean') return { typeName: 'Boolean', definitions: new Map() };
 
   const parts = new Map<string, FilterPart>();
-  for (const index of field.search) {
+  for (const index of indexes) {
     const part = scalarPart(field, index);
     if (part) parts.set(part.name, part);
   }
