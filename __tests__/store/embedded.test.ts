@@ -343,6 +343,76 @@ describe('embedded store', () => {
       }
     });
 
+    it('joins through indexes exactly like a full scan, for every equality form of $lookup', async () => {
+      const parents = Array.from({ length: 12 }, (_, i) => ({ _id: `p${i}`, rank: i % 3 }));
+      const children = Array.from({ length: 30 }, (_, i) => ({
+        _id: `c${i}`,
+        n: i % 5,
+        ...(i % 4 === 0 ? {} : { parent: `p${i % 9}` }),
+        parents: i % 6 === 0 ? [] : [`p${i % 7}`, `p${(i + 3) % 11}`],
+      }));
+      for (const variant of ['Plain', 'Indexed']) {
+        await store.collection(`${variant}Parent`).insertMany(parents);
+        await store.collection(`${variant}Child`).insertMany(children);
+      }
+      await store.syncIndexes(
+        'IndexedChild',
+        [{ name: 'ag_rel_parent', keys: { parent: 1 } }, { name: 'ag_rel_parents', keys: { parents: 1 } }],
+        'ag_',
+      );
+      const pipelines = (child: string): Record<string, unknown>[][] => [
+        [
+          { $lookup: { from: child, localField: '_id', foreignField: 'parent', as: 'kids' } },
+          { $project: { _id: 1, kids: '$kids._id' } },
+        ],
+        [
+          { $match: { rank: { $gt: 0 } } },
+          { $lookup: { from: child, localField: '_id', foreignField: 'parents', as: 'kids' } },
+          { $project: { _id: 1, kids: '$kids._id' } },
+        ],
+        [
+          { $lookup: { from: child, let: { parentId: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$parent', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__has' } },
+          { $match: { '__has.0': { $exists: true } } },
+          { $unset: '__has' },
+        ],
+        [
+          { $lookup: { from: child, let: { parentId: '$_id' }, pipeline: [{ $match: { $expr: { $in: ['$$parentId', { $ifNull: ['$parents', []] }] } } }, { $project: { _id: 1 } }], as: 'kids' } },
+        ],
+        [
+          { $lookup: { from: child, let: { parentId: '$_id' }, pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$$parentId', '$parent'] }, { $gte: ['$n', 3] }] } } }, { $sort: { _id: 1 } }], as: 'kids' } },
+          { $set: { 'first.kid': { $first: '$kids._id' } } },
+        ],
+      ];
+      const plain = pipelines('PlainChild');
+      const indexed = pipelines('IndexedChild');
+      for (let i = 0; i < plain.length; i++) {
+        const expected = await store.collection('PlainParent').aggregate(plain[i]!);
+        expect({ pipeline: i, rows: await store.collection('IndexedParent').aggregate(indexed[i]!) }).toEqual({ pipeline: i, rows: expected });
+      }
+      expect(await store.collection('IndexedParent').aggregate([{ $match: { _id: 'p1' } }, ...indexed[0]!])).toEqual([
+        { _id: 'p1', kids: ['c1', 'c10', 'c19'] },
+      ]);
+      expect(await store.collection('IndexedChild').count({ parent: 'p1' })).toBe(3);
+    });
+
+    it('never lets a pipeline or a caller change stored documents', async () => {
+      await store.collection('Writer').insertMany([{ _id: 'w', name: 'Ann', meta: { tags: ['a'] } }]);
+      await store.collection('Book').insertMany([{ _id: 'b', writer: 'w', meta: { pages: 1 } }]);
+      await store.collection('Book').aggregate([
+        { $lookup: { from: 'Writer', localField: 'writer', foreignField: '_id', as: 'writer' } },
+        { $unwind: '$writer' },
+        { $set: { 'writer.name': 'changed', 'meta.pages': 99 } },
+        { $unset: 'writer.meta.tags' },
+      ]);
+      const [root] = await store.collection('Book').aggregate([{ $replaceRoot: { newRoot: '$meta' } }]);
+      root!.pages = 1000;
+      const [grouped] = await store.collection('Writer').aggregate([{ $group: { _id: null, all: { $push: '$$ROOT' } } }]);
+      ((grouped!.all as Array<{ meta: { tags: string[] } }>)[0]!.meta.tags).push('pushed');
+
+      expect(await store.collection('Writer').find({})).toEqual([{ _id: 'w', name: 'Ann', meta: { tags: ['a'] } }]);
+      expect(await store.collection('Book').find({})).toEqual([{ _id: 'b', writer: 'w', meta: { pages: 1 } }]);
+    });
+
     it('rejects values that are not JSON with a message naming the field', async () => {
       const items = store.collection('Json');
       await expect(items.insertMany([{ _id: 'd', when: new Date() }])).rejects.toThrow(InvalidDocumentError);

@@ -2,8 +2,9 @@
  * Runs an aggregation pipeline with mingo. mingo may modify its input documents (setting a nested path
  * writes into the object it reached), so unless every stage is known not to, the pipeline runs on copies.
  * Two things keep it from copying or scanning whole collections: a leading `$match` is answered through
- * the indexes, and an equality `$lookup` (localField/foreignField) fetches only the foreign documents whose
- * key occurs in the input, through `_id` or an index. Results are always copies.
+ * the indexes, and a `$lookup` that joins on equality (localField/foreignField, or a `let` variable compared
+ * with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign documents whose key occurs
+ * in the input, found through `_id` or an index. Results are always copies.
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
@@ -18,22 +19,36 @@ export type ViewResolver = (collection: string) => CollectionView;
 
 const WRITING_STAGES = new Set(['$out', '$merge']);
 
-/** Stages that build new objects (or pass them through) without writing into their inputs ($project and
- * $unwind are not among them: mingo may remove or set fields in place there). */
-const NON_MUTATING_STAGES = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$group', '$sortByCount']);
+/** Stages that never write into the objects they receive. */
+const READ_ONLY_STAGES = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$group', '$sortByCount', '$replaceRoot', '$replaceWith']);
 
-/** Whether no stage, including those nested in `$lookup` or `$facet`, can modify its input documents. */
-function isReadOnly(pipeline: Pipeline): boolean {
-  return pipeline.every((stage) => {
+/**
+ * Stages that write only top-level fields of a fresh shallow copy, so they are read-only when every path
+ * they name is top-level (a nested path would be set or removed inside an object shared with the input).
+ */
+const TOP_LEVEL_WRITERS = new Set(['$project', '$addFields', '$set', '$unset']);
+
+const isTopLevel = (path: unknown): boolean => typeof path === 'string' && !path.includes('.');
+
+/** Whether no stage, including those nested in `$lookup`, `$unionWith` or `$facet`, can modify its input documents. */
+function isReadOnly(pipeline: unknown): boolean {
+  return Array.isArray(pipeline) && pipeline.every((stage: Row) => {
     const [operator, spec] = Object.entries(stage)[0]!;
-    if (operator === '$lookup') {
-      const nested = isPlainObject(spec) ? spec.pipeline : undefined;
-      return nested === undefined || (Array.isArray(nested) && isReadOnly(nested as Pipeline));
+    if (READ_ONLY_STAGES.has(operator)) return true;
+    if (TOP_LEVEL_WRITERS.has(operator)) {
+      const paths = operator === '$unset' ? (Array.isArray(spec) ? spec : [spec]) : isPlainObject(spec) ? Object.keys(spec) : [undefined];
+      return paths.every(isTopLevel);
     }
-    if (operator === '$facet') {
-      return isPlainObject(spec) && Object.values(spec).every((nested) => Array.isArray(nested) && isReadOnly(nested as Pipeline));
+    switch (operator) {
+      case '$lookup':
+        return isPlainObject(spec) && (spec.pipeline === undefined || isReadOnly(spec.pipeline));
+      case '$unionWith':
+        return typeof spec === 'string' || (isPlainObject(spec) && (spec.pipeline === undefined || isReadOnly(spec.pipeline)));
+      case '$facet':
+        return isPlainObject(spec) && Object.values(spec).every(isReadOnly);
+      default:
+        return false;
     }
-    return NON_MUTATING_STAGES.has(operator);
   });
 }
 
@@ -61,16 +76,16 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
     pending = [];
   };
   for (const stage of rest) {
-    const lookup = equalityLookup(stage);
-    if (!lookup) {
+    const join = equalityJoinOf(stage);
+    if (!join) {
       pending.push(stage);
       continue;
     }
     flush();
-    const foreign = viewOf(lookup.from);
-    const localValues = distinctValues(rows, lookup.localField);
-    const related = foreign.byFieldValues(lookup.foreignField, localValues) ?? foreign.all();
-    rows = run(collection, rows, [{ $lookup: { ...lookup, from: input(related) } }], options);
+    const foreign = viewOf(join.from);
+    const localValues = distinctValues(rows, join.localField);
+    const related = foreign.byFieldValues(join.foreignField, localValues) ?? foreign.all();
+    rows = run(collection, rows, [{ $lookup: { ...(stage.$lookup as Row), from: input(related) } }], options);
   }
   flush();
   return readOnly ? rows.map(cloneJson) : rows;
@@ -84,22 +99,57 @@ function run(collection: string, rows: Row[], stages: Pipeline, options: Partial
   }
 }
 
-interface EqualityLookup {
+/** A `$lookup` whose matches all have `foreignField` equal to (or containing) a value of `localField`. */
+interface EqualityJoin {
   from: string;
   localField: string;
   foreignField: string;
-  as: string;
 }
 
-function equalityLookup(stage: Row): EqualityLookup | undefined {
+function equalityJoinOf(stage: Row): EqualityJoin | undefined {
   const spec = stage.$lookup;
-  if (!isPlainObject(spec)) return undefined;
-  const { from, localField, foreignField, as } = spec;
-  if (spec.pipeline !== undefined || spec.let !== undefined) return undefined;
-  if (typeof from !== 'string' || typeof localField !== 'string' || typeof foreignField !== 'string' || typeof as !== 'string') {
-    return undefined;
+  if (!isPlainObject(spec) || typeof spec.from !== 'string') return undefined;
+  const { from, localField, foreignField } = spec;
+  if (typeof localField === 'string' && typeof foreignField === 'string') return { from, localField, foreignField };
+  if (!isPlainObject(spec.let) || !Array.isArray(spec.pipeline)) return undefined;
+  const firstMatch = (spec.pipeline[0] as Row | undefined)?.$match;
+  if (!isPlainObject(firstMatch) || Object.keys(firstMatch).length !== 1 || !isPlainObject(firstMatch.$expr)) return undefined;
+  const expression = firstMatch.$expr;
+  const conjuncts = Array.isArray(expression.$and) ? expression.$and : [expression];
+  for (const conjunct of conjuncts) {
+    const comparison = variableComparison(conjunct);
+    if (!comparison) continue;
+    const bound = spec.let[comparison.variable];
+    // Only a top-level local field: a dotted one may collect values from an array of objects.
+    if (typeof bound === 'string' && /^\$[^$.][^.]*$/.test(bound)) {
+      return { from, localField: bound.slice(1), foreignField: comparison.field };
+    }
   }
-  return { from, localField, foreignField, as };
+  return undefined;
+}
+
+/** `{ $eq: ['$field', '$$var'] }` (either order) or `{ $in: ['$$var', '$field' | { $ifNull: ['$field', []] }] }`. */
+function variableComparison(expression: unknown): { variable: string; field: string } | undefined {
+  if (!isPlainObject(expression) || Object.keys(expression).length !== 1) return undefined;
+  const fieldPath = (value: unknown): string | undefined =>
+    typeof value === 'string' && /^\$[^$]/.test(value) ? value.slice(1) : undefined;
+  const variable = (value: unknown): string | undefined =>
+    typeof value === 'string' && /^\$\$[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? value.slice(2) : undefined;
+  const { $eq: eq, $in: within } = expression;
+  if (Array.isArray(eq) && eq.length === 2) {
+    const [a, b] = eq;
+    const field = fieldPath(a) ?? fieldPath(b);
+    const name = variable(a) ?? variable(b);
+    if (field && name) return { variable: name, field };
+  }
+  if (Array.isArray(within) && within.length === 2) {
+    const name = variable(within[0]);
+    const list = within[1];
+    const ifNull = isPlainObject(list) && Array.isArray(list.$ifNull) ? list.$ifNull : undefined;
+    const field = fieldPath(list) ?? (ifNull && ifNull.length === 2 && Array.isArray(ifNull[1]) && ifNull[1].length === 0 ? fieldPath(ifNull[0]) : undefined);
+    if (field && name) return { variable: name, field };
+  }
+  return undefined;
 }
 
 /** The values a `$lookup` compares: array elements one by one, absence as null. */
