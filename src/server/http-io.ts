@@ -56,11 +56,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
+    let ended = false;
     req.on('end', () => {
+      ended = true;
       if (!refused) {
         resolve(Buffer.concat(chunks));
       }
     });
     req.on('error', reject);
+    // A client that goes away mid-body never sends 'end'; settle so the request's work is released.
+    req.on('close', () => {
+      if (!ended) {
+        reject(new HttpError(400, 'BAD_REQUEST', 'the client closed the connection before the request body was complete'));
+      }
+    });
   });
 }
