@@ -23,6 +23,9 @@ export interface PipelineCounts {
   parses: number;
   validations: number;
   executions: number;
+  /** Responses whose request Apollo's metrics mark as a persisted query hit / registration. */
+  persistedQueryHits: number;
+  persistedQueryRegistrations: number;
 }
 
 export interface Harness {
@@ -42,7 +45,7 @@ export interface HarnessOptions extends PersistedQueryPluginOptions {
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const { csrfPrevention = true, ...pluginOptions } = options;
   const persisted = createPersistedQueryPlugin({ logger: { warn: () => undefined }, ...pluginOptions });
-  const pipeline: PipelineCounts = { parses: 0, validations: 0, executions: 0 };
+  const pipeline: PipelineCounts = { parses: 0, validations: 0, executions: 0, persistedQueryHits: 0, persistedQueryRegistrations: 0 };
   let counter = 0;
   const apollo = new ApolloServer<BaseContext>({
     typeDefs,
@@ -121,6 +124,10 @@ function pipelineSpy(counts: PipelineCounts): ApolloServerPlugin<BaseContext> {
         },
         async executionDidStart() {
           counts.executions += 1;
+        },
+        async willSendResponse({ metrics }) {
+          if (metrics.persistedQueryHit) counts.persistedQueryHits += 1;
+          if (metrics.persistedQueryRegister) counts.persistedQueryRegistrations += 1;
         },
       };
     },

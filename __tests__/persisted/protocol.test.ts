@@ -139,12 +139,12 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
 
   test('a hash alone for a stored query skips parsing and validation (Apollo document cache)', async () => {
     await send({ query: HELLO, extensions: apq(HELLO_HASH) });
-    expect(harness.pipeline).toEqual({ parses: 1, validations: 1, executions: 1 });
+    expect(harness.pipeline).toEqual({ parses: 1, validations: 1, executions: 1, persistedQueryHits: 0, persistedQueryRegistrations: 1 });
     for (const name of ['a', 'b']) {
       const result = await send({ variables: { name }, extensions: apq(HELLO_HASH) });
       expect(result.body).toEqual({ data: { hello: `hello ${name}` } });
     }
-    expect(harness.pipeline).toEqual({ parses: 1, validations: 1, executions: 3 });
+    expect(harness.pipeline).toEqual({ parses: 1, validations: 1, executions: 3, persistedQueryHits: 2, persistedQueryRegistrations: 1 });
   });
 
   test('a refused request is never parsed as itself nor executed', async () => {

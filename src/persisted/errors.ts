@@ -23,6 +23,17 @@ export const PersistedQueryErrorCode = {
 
 type Code = (typeof PersistedQueryErrorCode)[keyof typeof PersistedQueryErrorCode];
 
+/** The codes above that describe a request at fault (for logging at a quieter level than service faults). */
+export const PERSISTED_QUERY_CLIENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  PersistedQueryErrorCode.notFound,
+  PersistedQueryErrorCode.notInList,
+  PersistedQueryErrorCode.hashMismatch,
+  PersistedQueryErrorCode.invalidHash,
+  PersistedQueryErrorCode.invalidExtension,
+  PersistedQueryErrorCode.unsupportedVersion,
+  PersistedQueryErrorCode.tooLarge,
+]);
+
 function protocolError(message: string, code: Code, status: number, headers?: HeaderMap): GraphQLError {
   return new GraphQLError(message, {
     extensions: { code, http: { status, headers: headers ?? new HeaderMap() } },

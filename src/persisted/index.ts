@@ -18,7 +18,7 @@ export {
   type RegistrationCounts,
 } from './cache.js';
 export { ManifestError, MANIFEST_FORMAT, MANIFEST_VERSION, readManifest, type ManifestOperation } from './manifest.js';
-export { PersistedQueryErrorCode } from './errors.js';
+export { PERSISTED_QUERY_CLIENT_ERROR_CODES, PersistedQueryErrorCode } from './errors.js';
 export { answerManifestUpload, type AdminAnswer } from './admin.js';
 export { classifyPersistedQueryRequest, withoutPersistedQuery, type PersistedQueryRequest } from './request-kind.js';
 export { sha256Hex } from './hash.js';

@@ -133,6 +133,9 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
    */
   function registerOnExecution(hash: string, query: string, logger: PersistedQueryLogger): GraphQLRequestListener<BaseContext> {
     return {
+      async didResolveSource(requestContext) {
+        requestContext.metrics.persistedQueryRegister = true;
+      },
       async executionDidStart() {
         try {
           await cache.register(hash, query);
