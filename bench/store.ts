@@ -76,6 +76,20 @@ async function main(): Promise<void> {
         { $lookup: { from: 'Author', localField: 'author', foreignField: '_id', as: 'writer' } },
       ]),
     );
+    await time('aggregate 1000 authors having a post (let/pipeline $lookup)', 3, () =>
+      store.collection('Author').aggregate([
+        {
+          $lookup: {
+            from: 'Post',
+            let: { parentId: '$_id' },
+            pipeline: [{ $match: { $expr: { $eq: ['$author', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+            as: '__has_posts',
+          },
+        },
+        { $match: { '__has_posts.0': { $exists: true } } },
+        { $unset: '__has_posts' },
+      ]),
+    );
     await time('aggregate group by author (full scan)', 3, () =>
       posts.aggregate([{ $group: { _id: '$author', total: { $sum: '$score' } } }]),
     );

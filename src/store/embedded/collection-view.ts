@@ -40,6 +40,11 @@ export class CollectionView {
     return this.withEarlier(ids);
   }
 
+  /** Whether `byFieldValues` can answer for `field` (through `_id` or an index) rather than scan. */
+  canLookUp(field: string): boolean {
+    return field === '_id' || this.state?.lookupIndexFor(field) !== undefined;
+  }
+
   /**
    * The documents whose `field` may equal one of `values`, found through `_id` or an index on `field`;
    * undefined when no index can answer (the caller then uses the whole collection).

@@ -83,6 +83,10 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
     }
     flush();
     const foreign = viewOf(join.from);
+    if (join.perRow && foreign.canLookUp(join.foreignField)) {
+      rows = rows.map((row) => joinPerRow(collection, row, join.perRow!, foreign.byFieldValues(join.foreignField, distinctValues([row], join.localField)) ?? foreign.all(), input, options));
+      continue;
+    }
     const localValues = distinctValues(rows, join.localField);
     const related = foreign.byFieldValues(join.foreignField, localValues) ?? foreign.all();
     rows = run(collection, rows, [{ $lookup: { ...(stage.$lookup as Row), from: input(related) } }], options);
@@ -104,6 +108,25 @@ interface EqualityJoin {
   from: string;
   localField: string;
   foreignField: string;
+  /** For the `let`/`pipeline` form whose variables are all top-level fields: enough to run it row by row. */
+  perRow?: { variables: Array<[name: string, field: string]>; pipeline: Pipeline; as: string };
+}
+
+/**
+ * One row of a `let`/`pipeline` `$lookup`: its sub-pipeline runs on just the foreign documents an index
+ * finds for the row's key, instead of on every candidate for every row.
+ */
+function joinPerRow(
+  collection: string,
+  row: Row,
+  join: NonNullable<EqualityJoin['perRow']>,
+  related: readonly Row[],
+  input: (documents: readonly Row[]) => Row[],
+  options: Partial<Options>,
+): Row {
+  const variables = Object.fromEntries(join.variables.map(([name, field]) => [name, row[field]]));
+  const joined = run(collection, input(related), join.pipeline, { ...options, variables });
+  return { ...row, [join.as]: joined };
 }
 
 function equalityJoinOf(stage: Row): EqualityJoin | undefined {
@@ -121,12 +144,19 @@ function equalityJoinOf(stage: Row): EqualityJoin | undefined {
     if (!comparison) continue;
     const bound = spec.let[comparison.variable];
     // Only a top-level local field: a dotted one may collect values from an array of objects.
-    if (typeof bound === 'string' && /^\$[^$.][^.]*$/.test(bound)) {
-      return { from, localField: bound.slice(1), foreignField: comparison.field };
+    if (typeof bound === 'string' && isTopLevelFieldPath(bound)) {
+      const lets = Object.entries(spec.let);
+      const simple = lets.every(([, value]) => typeof value === 'string' && isTopLevelFieldPath(value));
+      const perRow = simple && typeof spec.as === 'string'
+        ? { variables: lets.map(([name, value]): [string, string] => [name, (value as string).slice(1)]), pipeline: spec.pipeline as Pipeline, as: spec.as }
+        : undefined;
+      return { from, localField: bound.slice(1), foreignField: comparison.field, perRow };
     }
   }
   return undefined;
 }
+
+const isTopLevelFieldPath = (value: string): boolean => /^\$[^$.][^.]*$/.test(value);
 
 /** `{ $eq: ['$field', '$$var'] }` (either order) or `{ $in: ['$$var', '$field' | { $ifNull: ['$field', []] }] }`. */
 function variableComparison(expression: unknown): { variable: string; field: string } | undefined {
