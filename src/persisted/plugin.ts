@@ -84,7 +84,8 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
   async function handle(request: GraphQLRequest, logger: PersistedQueryLogger): Promise<GraphQLRequestListener<BaseContext> | void> {
     const asked = classifyPersistedQueryRequest(request.query, request.extensions, maxQueryBytes);
     if (asked.kind !== 'ordinary') {
-      // Apollo's own APQ handling is off; the extension is ours, and left in place it would be refused.
+      // Apollo's own APQ code must not see it: with `persistedQueries: false` it refuses the request
+      // (PersistedQueryNotSupported), and when enabled it would apply its own, different rules.
       request.extensions = withoutPersistedQuery(request.extensions);
     }
     switch (asked.kind) {
