@@ -1,0 +1,133 @@
+import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting';
+import { openEmbeddedStore } from '../../src/store/embedded/index';
+import { activateSchema, gql } from '../helpers/gql';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+
+/**
+ * No N+1. The exact bound: a query costs 1 store round trip for its top-level list, plus 1 per relation
+ * field and 1 per `<relation>Aggregate` field in its selection (per field, not per object), however many
+ * objects each level holds. A chain of relations (one relation field per level) therefore costs its
+ * relation nesting depth + 1.
+ */
+
+const SCHEMA = `
+type User {
+  username: String! @id
+  tasks: [Task] @hasInverse(field: owner)
+}
+
+type Task {
+  id: ID!
+  title: String! @search(by: [term])
+  rank: Int @search
+  owner: User
+  tags: [Tag]
+}
+
+type Tag {
+  name: String! @id
+  color: String
+}
+`;
+
+const USERS = 100;
+const TASKS_PER_USER = 4;
+const TAGS = 12;
+
+let server: TestServer;
+let counter: RoundTripCounter;
+
+beforeAll(async () => {
+  const counting = countRoundTrips(await openEmbeddedStore(await makeTempDir()));
+  counter = counting.counter;
+  server = await startTestServer({ store: counting.store });
+  await activateSchema(server.url, SCHEMA);
+  const tags = Array.from({ length: TAGS }, (_, i) => ({ name: `tag${i}`, color: i % 2 === 0 ? 'red' : 'blue' }));
+  await request('mutation($input: [AddTagInput!]!) { addTag(input: $input) { numUids } }', { input: tags });
+  const users = Array.from({ length: USERS }, (_, u) => ({
+    username: `user${String(u).padStart(3, '0')}`,
+    tasks: Array.from({ length: TASKS_PER_USER }, (_, t) => ({
+      title: `task ${t} of user ${u}`,
+      rank: t,
+      tags: [{ name: `tag${(u + t) % TAGS}` }, { name: `tag${(u + t + 1) % TAGS}` }],
+    })),
+  }));
+  await request('mutation($input: [AddUserInput!]!) { addUser(input: $input) { numUids } }', { input: users });
+});
+
+afterAll(() => server.close());
+
+async function request(query: string, variables?: Record<string, unknown>): Promise<any> {
+  const { body } = await gql(server.url, query, variables);
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** Runs the query and returns its data and the store calls it made. */
+async function measured(query: string, variables: Record<string, unknown>): Promise<{ data: any; count: number; byOperation: Record<string, number> }> {
+  counter.reset();
+  const data = await request(query, variables);
+  return { data, count: counter.count, byOperation: { ...counter.byOperation } };
+}
+
+const THREE_LEVELS = `query($first: Int) {
+  queryUser(first: $first, order: { asc: username }) {
+    username
+    tasks(order: { asc: rank }) {
+      title
+      tags(order: { asc: name }) { name color }
+    }
+  }
+}`;
+
+test('a 3-level query over 100 parents costs 3 round trips (relation depth 2, + 1)', async () => {
+  const { data, count, byOperation } = await measured(THREE_LEVELS, { first: 100 });
+  expect(data.queryUser).toHaveLength(USERS);
+  const tasks = data.queryUser.flatMap((user: any) => user.tasks);
+  expect(tasks).toHaveLength(USERS * TASKS_PER_USER);
+  expect(tasks.every((task: any) => task.tags.length === 2)).toBe(true);
+  // One find for the users, one grouped pipeline for every user's tasks (derived side), one find for
+  // every task's tags (stored side).
+  expect(byOperation).toEqual({ find: 2, aggregate: 1 });
+  expect(count).toBe(3);
+});
+
+test('the round trips do not grow from 10 to 100 parents', async () => {
+  const ten = await measured(THREE_LEVELS, { first: 10 });
+  const hundred = await measured(THREE_LEVELS, { first: 100 });
+  expect(ten.data.queryUser).toHaveLength(10);
+  expect(hundred.data.queryUser).toHaveLength(100);
+  expect(ten.count).toBe(3);
+  expect(hundred.count).toBe(ten.count);
+});
+
+test('four levels with a back edge, nested filters and pages, and a relation aggregate per level: depth + 1 + aggregates', async () => {
+  const query = `query($first: Int) {
+    queryUser(first: $first, order: { asc: username }) {
+      username
+      tasksAggregate { count rankMax }
+      tasks(filter: { rank: { le: 2 } }, order: { desc: rank }, first: 2) {
+        rank
+        owner { username }
+        tags(first: 1, order: { desc: name }) { name }
+        tagsAggregate { count }
+      }
+    }
+  }`;
+  for (const first of [10, 100]) {
+    const { data, count, byOperation } = await measured(query, { first });
+    expect(data.queryUser).toHaveLength(first);
+    expect(data.queryUser[0]).toEqual({
+      username: 'user000',
+      tasksAggregate: { count: 4, rankMax: 3 },
+      tasks: [
+        { rank: 2, owner: { username: 'user000' }, tags: [{ name: 'tag3' }], tagsAggregate: { count: 2 } },
+        { rank: 1, owner: { username: 'user000' }, tags: [{ name: 'tag2' }], tagsAggregate: { count: 2 } },
+      ],
+    });
+    // 1 for the users + 1 per relation field (tasks, owner, tags) + 1 per aggregate field (tasksAggregate,
+    // tagsAggregate); owner and tags are side by side at the third level, each one batch for all tasks.
+    expect(byOperation).toEqual({ find: 3, aggregate: 3 });
+    expect(count).toBe(6);
+  }
+});
