@@ -2,6 +2,7 @@
  * Issue 6 acceptance over HTTP: the spec's Task/User schema with its owner rule (plus add/update/delete
  * rules and a Report type for role and and/or/not rules), tokens signed in the test.
  */
+import { createAuthPlugin } from '../../src/auth/index.js';
 import { activateSchema, gql, gqlGet } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizationLine, tokenFor, otherRsa } from './keys.js';
@@ -59,7 +60,8 @@ async function data(query: string, headers: Record<string, string> = {}, variabl
 const titles = (tasks: Array<{ title: string }>) => tasks.map((task) => task.title).sort();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The auth plugin is passed explicitly; registered twice (should the app add it too), it verifies once.
+  server = await startTestServer({ plugins: [createAuthPlugin()] });
   await activateSchema(server.url, `${AUTH_TASK_SCHEMA}\n${authorizationLine({ header: HEADER })}\n`);
   await data(`mutation { addUser(input: [{ username: "alice", name: "Alice" }, { username: "bob" }, { username: "carol" }]) { numUids } }`);
   await data(`mutation { addTask(input: [
