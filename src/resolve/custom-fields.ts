@@ -55,8 +55,9 @@ function lambdaOnType(model: SchemaModel, services: ResolverServices, type: Type
       if (host.kindOf(name) !== 'batch') {
         return host.call(name, { parent: customParentOf(type, parent), args, authHeader }, graphql);
       }
-      // Keyed by the parent object itself: the same object asked twice (aliases) is answered once.
-      const loader = loaderFor(context, `lambda:${name}:${JSON.stringify(args)}`, () =>
+      // One loader per type and field (an `Interface.field` resolver may serve several types, whose parents
+      // convert differently), keyed by the parent object itself: the same object asked twice is answered once.
+      const loader = loaderFor(context, `lambda:${type.name}.${field.name}:${name}:${JSON.stringify(args)}`, () =>
         new DataLoader<Record<string, unknown>, unknown>((parents) =>
           settleEach(parents.length, () => host.callBatch(name, { parents: parents.map((one) => customParentOf(type, one)), args, authHeader }, graphql))));
       return loader.load(parent);
