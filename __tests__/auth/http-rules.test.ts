@@ -29,6 +29,11 @@ type User {
   tasks: [Task] @hasInverse(field: user)
 }
 
+type Profile @auth(update: { rule: """query($USER: String!) { queryProfile(filter: { handle: { eq: $USER } }) { __typename } }""" }) {
+  handle: String! @id @search(by: [hash])
+  bio: String
+}
+
 type Report @auth(query: { or: [
   ${ADMIN},
   { and: [
@@ -222,6 +227,29 @@ describe('mutation rules', () => {
     expect(result.addTask).toEqual({ numUids: 1, task: [{ title: 'Carol one', user: { username: 'carol' } }] });
   });
 
+  test('add: nested objects are checked against their own type\'s add rule', async () => {
+    const mutation = 'mutation { addUser(input: [{ username: "dave", tasks: [{ title: "Dave one", completed: false }] }]) { numUids } }';
+    const refused = await gql(server.url, mutation, undefined, alice);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(refused.body.errors?.[0].message).toMatch(/add rule of Task/);
+    expect((await data('{ getUser(username: "dave") { username } }')).getUser).toBeNull();
+
+    const accepted = await data(mutation, as({ USER: 'dave' }));
+    expect(accepted.addUser.numUids).toBe(2);
+    expect((await data('{ getUser(username: "dave") { tasks { title } } }', as({ USER: 'dave' }))).getUser).toEqual({ tasks: [{ title: 'Dave one' }] });
+  });
+
+  test('add with upsert: changing an existing object needs its update rule', async () => {
+    await data('mutation { addProfile(input: [{ handle: "alice", bio: "Hello" }]) { numUids } }');
+    const upsert = 'mutation { addProfile(input: [{ handle: "alice", bio: "Changed" }], upsert: true) { numUids } }';
+    const refused = await gql(server.url, upsert, undefined, bob);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await data('{ getProfile(handle: "alice") { bio } }')).getProfile).toEqual({ bio: 'Hello' });
+
+    await data(upsert, alice);
+    expect((await data('{ getProfile(handle: "alice") { bio } }')).getProfile).toEqual({ bio: 'Changed' });
+  });
+
   test('update: only the objects the rule allows are touched, and the payload shows them', async () => {
     const result = await data('mutation { updateTask(input: { filter: {}, set: { completed: true } }) { numUids task { title completed } } }', bob);
     expect(result.updateTask).toEqual({ numUids: 1, task: [{ title: 'Bob one', completed: true }] });
@@ -242,7 +270,7 @@ describe('mutation rules', () => {
     expect(titles((await data('{ queryTask { title } }', as({ USER: 'carol' }))).queryTask)).toEqual(['Carol one']);
 
     const byAdmin = await data('mutation { deleteTask(filter: { title: { anyoftext: "one" } }) { numUids } }', admin);
-    expect(byAdmin.deleteTask.numUids).toBe(2);
+    expect(byAdmin.deleteTask.numUids).toBe(3); // Bob one, Carol one, Dave one
     expect((await data('{ queryTask { title } }', bob)).queryTask).toEqual([]);
   });
 });
