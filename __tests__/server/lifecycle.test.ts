@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { createApp, InitialSchemaError } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
 import { openEmbeddedStore } from '../../src/store/embedded/index';
-import { SYSTEM_COLLECTIONS, type Store } from '../../src/store/port';
+import { StoreUnavailableError, SYSTEM_COLLECTIONS, type Collection, type Store } from '../../src/store/port';
 import { activateSchema, gql } from '../helpers/gql';
 import { makeTempDir, startTestServer } from '../helpers/server';
 import { BROKEN_SCHEMA, TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
@@ -63,6 +63,48 @@ describe('restart on the same data folder', () => {
     const attempt = startTestServer({ dataDir, initialSchema: BROKEN_SCHEMA });
     await expect(attempt).rejects.toBeInstanceOf(InitialSchemaError);
     await expect(attempt).rejects.toThrow(/^the schema given at start is not valid:\n4:\d+ /m);
+  });
+
+  it('starts while the store is unreachable, and serves the stored schema once it can be read', async () => {
+    const first = await startTestServer({ dataDir });
+    await activateSchema(first.url, TASKS_SCHEMA);
+    await first.close();
+
+    const outage = await unreachableSchemaStore(dataDir);
+    const server = await startTestServer({ dataDir, store: outage.store, storedSchemaRetryMs: 10 });
+    try {
+      expect(server.app.active).toBeUndefined();
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(503);
+      expect((await gql(server.url, '{ queryUser { username } }')).status).toBe(503);
+
+      outage.end();
+      await until(() => server.app.active !== undefined);
+      expect(server.app.active?.text).toBe(TASKS_SCHEMA);
+      expect((await gql(server.url, '{ queryUser { username } }')).body).toEqual({ data: { queryUser: [] } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps a schema uploaded during the outage over the stored one read afterwards', async () => {
+    const first = await startTestServer({ dataDir });
+    await activateSchema(first.url, TASKS_SCHEMA);
+    await first.close();
+
+    const outage = await unreachableSchemaStore(dataDir);
+    const server = await startTestServer({ dataDir, store: outage.store, storedSchemaRetryMs: 10 });
+    try {
+      const readBackGate = outage.holdNextRead();
+      outage.end();
+      await until(() => readBackGate.waiting());
+      await activateSchema(server.url, TASKS_SCHEMA_V2);
+      readBackGate.release();
+      await until(() => readBackGate.done());
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await server.close();
+    }
+    expect(server.app.active?.text).toBe(TASKS_SCHEMA_V2);
   });
 
   it('starts without a schema when the stored one no longer activates', async () => {
@@ -223,6 +265,63 @@ describe('serving', () => {
     }
   });
 });
+
+/**
+ * The embedded store on `dir`, made to fail reads of the stored schema with StoreUnavailableError (and
+ * to report not ready) until `end()` is called, as MongoDB does while it is unreachable. `holdNextRead`
+ * holds the answer of the next successful read of the stored schema (read already) until released.
+ */
+async function unreachableSchemaStore(dir: string): Promise<{ store: Store; end(): void; holdNextRead(): ReadGate }> {
+  const store = await openEmbeddedStore(dir);
+  let down = true;
+  let gate: (ReadGate & { wait: Promise<void>; arrived(): void; finished(): void }) | undefined;
+  const wrapped = overriding(store, {
+    ready: () => !down,
+    collection(name) {
+      const collection = store.collection(name);
+      if (name !== SYSTEM_COLLECTIONS.schema) return collection;
+      return Object.assign(Object.create(collection) as Collection, {
+        find: async (...args: Parameters<Collection['find']>) => {
+          if (down) throw new StoreUnavailableError('connection refused');
+          const held = gate;
+          gate = undefined;
+          if (!held) return collection.find(...args);
+          const documents = await collection.find(...args);
+          held.arrived();
+          await held.wait;
+          held.finished();
+          return documents;
+        },
+      });
+    },
+  });
+  return {
+    store: wrapped,
+    end: () => (down = false),
+    holdNextRead() {
+      let arrived = false;
+      let finished = false;
+      let release!: () => void;
+      const wait = new Promise<void>((resolve) => (release = resolve));
+      gate = { wait, release, arrived: () => (arrived = true), finished: () => (finished = true), waiting: () => arrived, done: () => finished };
+      return gate;
+    },
+  };
+}
+
+/** Holds one read of the stored schema: `waiting()` once its answer is held, `done()` once released. */
+interface ReadGate {
+  waiting(): boolean;
+  release(): void;
+  done(): boolean;
+}
+
+/** Resolves once `condition()` holds, checking every few milliseconds (the test's time limit bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /** `store` with some methods replaced. */
 function overriding(store: Store, overrides: Partial<Store>): Store {

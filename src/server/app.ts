@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
-import type { Store } from '../store/port.js';
+import { StoreUnavailableError, type Store } from '../store/port.js';
 import { loadActiveSchemaText, prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { authorizeAdmin } from './admin-auth.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
@@ -54,6 +54,8 @@ export interface AppOptions {
   initialSchema?: string;
   /** Largest accepted request body (GraphQL JSON or schema upload); default 10 MiB. */
   maxBodyBytes?: number;
+  /** Pause between attempts to read the stored schema while the store is unreachable; default 2000 ms. */
+  storedSchemaRetryMs?: number;
   /**
    * A lambda script to load now, replacing the stored one (the CLI's `--lambda`). Without it the stored
    * script, if any, is loaded again.
@@ -147,6 +149,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   let apolloStarted = false;
   let active: ActiveSchema | undefined;
+  let closed = false;
+  let storedSchemaRetry: NodeJS.Timeout | undefined;
+  const storedSchemaRetryMs = options.storedSchemaRetryMs ?? 2000;
   let activationQueue: Promise<unknown> = Promise.resolve();
 
   async function activate(text: string, persist: boolean): Promise<ActivationResult> {
@@ -181,10 +186,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     return result;
   }
 
-  function serialized(text: string, persist: boolean): Promise<ActivationResult> {
-    const run = activationQueue.then(() => activate(text, persist));
+  /** Runs `work` after every activation queued before it, and before any queued after it. */
+  function enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = activationQueue.then(work);
     activationQueue = run.catch(() => undefined);
     return run;
+  }
+
+  function serialized(text: string, persist: boolean): Promise<ActivationResult> {
+    return enqueue(() => activate(text, persist));
   }
 
   function serializedLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
@@ -200,13 +210,41 @@ export async function createApp(options: AppOptions): Promise<App> {
         throw new InitialSchemaError(result.errors);
       }
     } else {
-      const storedText = await loadActiveSchemaText(store);
-      if (storedText !== undefined) {
-        const result = await serialized(storedText, false);
-        if (!result.ok) {
-          logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
-        }
+      await restoreStoredSchema();
+    }
+  }
+
+  /**
+   * Activates the stored schema again. While the store cannot be reached (MongoDB down at start) the
+   * service still starts, without a schema, and retries in the background until it loads or an upload
+   * makes it moot.
+   */
+  async function restoreStoredSchema(): Promise<void> {
+    let storedText: string | undefined;
+    try {
+      storedText = await loadActiveSchemaText(store);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) {
+        throw error;
       }
+      logger.warn({ err: error, retryMs: storedSchemaRetryMs }, 'cannot read the stored schema yet; retrying');
+      storedSchemaRetry = setTimeout(() => {
+        storedSchemaRetry = undefined;
+        if (active === undefined && !closed) {
+          restoreStoredSchema().catch((failure: unknown) => logger.error({ err: failure }, 'loading the stored schema failed'));
+        }
+      }, storedSchemaRetryMs);
+      storedSchemaRetry.unref();
+      return;
+    }
+    if (storedText === undefined) {
+      return;
+    }
+    const text = storedText;
+    // Checked in the queue: an upload that got in first wins over the older stored text.
+    const result = await enqueue(async () => (active === undefined ? activate(text, false) : undefined));
+    if (result && !result.ok) {
+      logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
     }
   }
 
@@ -333,6 +371,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       return active;
     },
     async close() {
+      closed = true;
+      clearTimeout(storedSchemaRetry);
       await activationQueue;
       if (apolloStarted) {
         await apollo.stop();
