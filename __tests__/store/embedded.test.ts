@@ -9,7 +9,7 @@ import {
   openEmbeddedStore,
   StoreClosedError,
 } from '../../src/store/embedded/index.js';
-import { DuplicateKeyError, type Filter, type Store, type StoredDocument } from '../../src/store/port.js';
+import { DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -411,6 +411,29 @@ describe('embedded store', () => {
 
       expect(await store.collection('Writer').find({})).toEqual([{ _id: 'w', name: 'Ann', meta: { tags: ['a'] } }]);
       expect(await store.collection('Book').find({})).toEqual([{ _id: 'b', writer: 'w', meta: { pages: 1 } }]);
+    });
+
+    it('returns the same first page from a bounded sort as from a full sort', async () => {
+      const documents = Array.from({ length: 200 }, (_, i) => ({
+        _id: `s${String(i).padStart(3, '0')}`,
+        ...(i % 11 === 0 ? {} : { score: (i * 37) % 23 }),
+        ...(i % 13 === 0 ? { score: [i % 5, 30 - (i % 7)] } : {}),
+        group: i % 4,
+      }));
+      const items = store.collection('TopK');
+      await items.insertMany(documents);
+      const sorts: SortSpec[] = [{ score: 1 }, { score: -1 }, { group: 1, score: -1 }, { score: 1, _id: -1 }];
+      for (const sort of sorts) {
+        const everything = await items.find({}, { sort });
+        for (const [skip, limit] of [[0, 1], [0, 10], [5, 7], [180, 10]] as const) {
+          expect({ sort, skip, limit, ids: (await items.find({}, { sort, skip, limit })).map((d) => d._id) }).toEqual({
+            sort,
+            skip,
+            limit,
+            ids: everything.slice(skip, skip + limit).map((d) => d._id),
+          });
+        }
+      }
     });
 
     it('rejects values that are not JSON with a message naming the field', async () => {

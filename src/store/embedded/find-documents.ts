@@ -47,7 +47,7 @@ export function findDocuments(
   let page: StoredDocument[];
   if (options.sort && Object.keys(options.sort).length > 0) {
     const matches = view.candidates(filter).filter((document) => matcher.test(document));
-    const sorted = sortDocuments(matches, options.sort);
+    const sorted = sortDocuments(matches, options.sort, limit > 0 ? skip + limit : undefined);
     page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
     page = firstMatches(view.candidates(filter), matcher, skip, limit);

@@ -83,15 +83,41 @@ function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unk
   return best;
 }
 
-export function sortDocuments(documents: readonly StoredDocument[], spec: SortSpec): StoredDocument[] {
+/**
+ * The documents in sort order; with `keep`, only the first `keep` of them (a bounded insertion buffer
+ * then replaces the full sort, which matters for "top 10 of 100,000").
+ */
+export function sortDocuments(documents: readonly StoredDocument[], spec: SortSpec, keep?: number): StoredDocument[] {
   const fields = Object.entries(spec);
-  const keyed = documents.map((document) => ({ document, keys: fields.map(([path, direction]) => sortKey(document, path, direction)) }));
-  keyed.sort((a, b) => {
+  type Keyed = { document: StoredDocument; keys: unknown[] };
+  const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < fields.length; i++) {
       const order = compareValues(a.keys[i], b.keys[i]);
       if (order !== 0) return fields[i]![1] === 1 ? order : -order;
     }
     return 0;
-  });
+  };
+  const keyOf = (document: StoredDocument): Keyed => ({ document, keys: fields.map(([path, direction]) => sortKey(document, path, direction)) });
+
+  if (keep !== undefined && keep * 8 < documents.length) {
+    const best: Keyed[] = [];
+    for (const document of documents) {
+      const keyed = keyOf(document);
+      if (best.length === keep && compare(keyed, best[keep - 1]!) >= 0) continue;
+      // After every equal key, so equal documents keep natural order.
+      let low = 0;
+      let high = best.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (compare(keyed, best[middle]!) < 0) high = middle;
+        else low = middle + 1;
+      }
+      best.splice(low, 0, keyed);
+      if (best.length > keep) best.pop();
+    }
+    return best.map((entry) => entry.document);
+  }
+  const keyed = documents.map(keyOf);
+  keyed.sort(compare);
   return keyed.map((entry) => entry.document);
 }
