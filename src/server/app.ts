@@ -151,6 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let active: ActiveSchema | undefined;
   let closed = false;
   let storedSchemaRetry: NodeJS.Timeout | undefined;
+  let storedLambdaRetry: NodeJS.Timeout | undefined;
   const storedSchemaRetryMs = options.storedSchemaRetryMs ?? 2000;
   let activationQueue: Promise<unknown> = Promise.resolve();
 
@@ -198,9 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   function serializedLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
-    const run = activationQueue.then(() => activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist }));
-    activationQueue = run.catch(() => undefined);
-    return run;
+    return enqueue(() => activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist }));
   }
 
   async function startSchema(): Promise<void> {
@@ -256,12 +255,38 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       return;
     }
-    const storedScript = await loadStoredLambdaText(store);
-    if (storedScript !== undefined) {
-      const result = await serializedLambda(storedScript, false);
-      if (!result.ok) {
-        logger.error({ errors: result.errors }, 'the stored lambda script no longer loads; serving no script until one is uploaded');
+    await restoreStoredLambda();
+  }
+
+  /** Loads the stored script again; like the stored schema, retried in the background while the store is unreachable. */
+  async function restoreStoredLambda(): Promise<void> {
+    let storedScript: string | undefined;
+    try {
+      storedScript = await loadStoredLambdaText(store);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) {
+        throw error;
       }
+      logger.warn({ err: error, retryMs: storedSchemaRetryMs }, 'cannot read the stored lambda script yet; retrying');
+      storedLambdaRetry = setTimeout(() => {
+        storedLambdaRetry = undefined;
+        if (lambdaRuntime.script === undefined && !closed) {
+          restoreStoredLambda().catch((failure: unknown) => logger.error({ err: failure }, 'loading the stored lambda script failed'));
+        }
+      }, storedSchemaRetryMs);
+      storedLambdaRetry.unref();
+      return;
+    }
+    if (storedScript === undefined) {
+      return;
+    }
+    const text = storedScript;
+    // Checked in the queue: an upload that got in first wins over the older stored script.
+    const result = await enqueue(async () =>
+      lambdaRuntime.script === undefined ? activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist: false }) : undefined,
+    );
+    if (result && !result.ok) {
+      logger.error({ errors: result.errors }, 'the stored lambda script no longer loads; serving no script until one is uploaded');
     }
   }
 
@@ -373,6 +398,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       closed = true;
       clearTimeout(storedSchemaRetry);
+      clearTimeout(storedLambdaRetry);
       await activationQueue;
       if (apolloStarted) {
         await apollo.stop();
