@@ -115,6 +115,21 @@ describe('the CLI', () => {
     expect((await cli.exit).code).toBe(0);
   });
 
+  it('starts with --mongo while MongoDB is unreachable: /health/ready answers 503, SIGTERM still exits 0', async () => {
+    // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
+    const cli = runCli(['--port', '0', '--mongo', 'mongodb://127.0.0.1:1/autograph_test']);
+    const started = await cli.waitForLog('started');
+    expect(started).toMatchObject({ store: 'mongodb', schema: false });
+    const url = started.url as string;
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', schema: false, store: 'mongodb' });
+    const ready = await fetch(`${url}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'unavailable', store: 'mongodb' });
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+    expect(cli.logs.at(-1)?.msg).toBe('stopped');
+  });
+
   it('exits 1 with the errors when the --schema file is rejected', async () => {
     const schemaFile = join(dataDir, 'broken.graphql');
     await writeFile(schemaFile, BROKEN_SCHEMA);
