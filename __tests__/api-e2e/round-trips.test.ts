@@ -131,3 +131,22 @@ test('four levels with a back edge, nested filters and pages, and a relation agg
     expect(count).toBe(6);
   }
 });
+
+test('an add of many objects referencing others by @id: one read per @id field, one insert per collection', async () => {
+  const addTasks = `mutation($input: [AddTaskInput!]!) { addTask(input: $input) { numUids } }`;
+  const inputs = (count: number, batch: string) => Array.from({ length: count }, (_, i) => ({
+    title: `added ${batch} ${i}`,
+    rank: i,
+    owner: { username: `user${String(i % USERS).padStart(3, '0')}` },
+    // One existing tag and one new tag per task.
+    tags: [{ name: `tag${i % TAGS}` }, { name: `new ${batch} ${i}` }],
+  }));
+  for (const count of [10, 100]) {
+    const { data, byOperation } = await measured(addTasks, { input: inputs(count, `batch${count}`) });
+    expect(data.addTask.numUids).toBe(2 * count);
+    // Reads: User.username and Tag.name, each one `$in` for the whole mutation; inserts: Tag and Task.
+    expect(byOperation).toEqual({ find: 2, insertMany: 2 });
+  }
+  const check = await request(`{ queryTask(filter: { title: { allofterms: "batch100 99" } }) { owner { username } tags(order: { asc: name }) { name } } }`);
+  expect(check.queryTask).toEqual([{ owner: { username: 'user099' }, tags: [{ name: 'new batch100 99' }, { name: 'tag3' }] }]);
+});

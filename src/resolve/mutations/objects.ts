@@ -5,6 +5,7 @@ import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
 import { linkEdge, unlinkEdge } from './edges.js';
+import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
@@ -12,6 +13,8 @@ export interface Write {
   store: Store;
   tx: Transaction;
   created: number;
+  /** `@id` values an add read ahead in one query per field (see known-ids.ts); absent: ask the store each time. */
+  known?: KnownIds;
 }
 
 type Input = Record<string, unknown>;
@@ -78,6 +81,9 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
     if (!field.isUniqueId || field.isIdField) continue;
     const value = input[field.name];
     if (value === undefined || value === null) continue;
+    const known = knownId(write.known, type.name, field.name, value);
+    if (known === null) continue;
+    if (known !== undefined) return { id: known, field: field.name, value };
     const [found] = await collection.find({ [field.name]: value }, { limit: 1 }, write.tx);
     if (found) return { id: found._id, field: field.name, value };
   }
@@ -125,6 +131,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
   } catch (error) {
     throw asDuplicateError(error, type);
   }
+  rememberCreated(write.known, type, document);
   write.created += 1;
   for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
   return id;
@@ -162,6 +169,7 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
 
 /** Applies `set` then `remove` (Update input semantics) to one object. */
 export async function patchObject(write: Write, type: TypeModel, id: string, set: Input, remove: Input): Promise<void> {
+  forgetType(write.known, type.name);
   const collection = write.store.collection(type.name);
   const values = scalarValues(write.model, type, set);
   const update: Record<string, Record<string, unknown>> = {};

@@ -1,10 +1,12 @@
 import { concreteTypesOf } from '../../sdl/facts.js';
 import { compileFilter } from '../../query/filter.js';
 import type { SchemaModel } from '../../sdl/model.js';
-import type { Store, Transaction } from '../../store/port.js';
+import { DuplicateKeyError, type Store, type Transaction } from '../../store/port.js';
 import { runPlan } from '../read.js';
+import { bufferInserts } from './buffered-inserts.js';
 import { detachDeleted } from './edges.js';
-import { createObject, patchObject, typeOf, type Write } from './objects.js';
+import { readAheadUniqueIds } from './known-ids.js';
+import { asDuplicateError, createObject, patchObject, typeOf, type Write } from './objects.js';
 
 /** Mutations run each as one store transaction: all inputs are written, or none. */
 
@@ -16,14 +18,24 @@ export interface MutationOutcome {
 
 async function inTransaction(model: SchemaModel, store: Store, work: (write: Write) => Promise<Map<string, string[]>>): Promise<MutationOutcome> {
   return store.transaction(async (tx) => {
-    const write: Write = { model, store, tx, created: 0 };
-    const ids = await work(write);
-    return { ids, numUids: write.created };
+    // Inserts are held back and written in one batch per collection (see buffered-inserts.ts), so a
+    // duplicate may surface at a later store call: it is reported for the type of its collection.
+    const buffered = bufferInserts(store, tx);
+    const write: Write = { model, store: buffered, tx, created: 0 };
+    try {
+      const ids = await work(write);
+      await buffered.flush();
+      return { ids, numUids: write.created };
+    } catch (error) {
+      const type = error instanceof DuplicateKeyError ? model.types.get(error.collection) : undefined;
+      throw type ? asDuplicateError(error, type) : error;
+    }
   });
 }
 
 export function addObjects(model: SchemaModel, store: Store, typeName: string, inputs: Record<string, unknown>[], upsert: boolean): Promise<MutationOutcome> {
   return inTransaction(model, store, async (write) => {
+    write.known = await readAheadUniqueIds(model, store, write.tx, typeName, inputs);
     const ids: string[] = [];
     for (const input of inputs) ids.push(await createObject(write, typeName, input, upsert));
     return new Map([[typeName, [...new Set(ids)]]]);

@@ -1,0 +1,65 @@
+import type { Collection, Store, StoredDocument, Transaction } from '../../store/port.js';
+
+/**
+ * The Store one mutation writes through: inserts made in its transaction are held back and written as
+ * one `insertMany` per collection just before the next other store call (on any collection) or when the
+ * mutation's work is done (`flush`). So an add of 100 objects costs one insert, not 100, while every read
+ * and update still sees all earlier inserts: the mutation's logic is unchanged. What moves is where an
+ * insert's DuplicateKeyError surfaces (at the flush); it is the same error, naming the collection.
+ */
+export interface BufferedStore extends Store {
+  /** Writes the held-back inserts (one `insertMany` per collection, in first-insert order). */
+  flush(): Promise<void>;
+}
+
+export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
+  const pending = new Map<string, StoredDocument[]>();
+
+  const flush = async (): Promise<void> => {
+    for (const [name, documents] of pending) {
+      pending.delete(name);
+      await store.collection(name).insertMany(documents, tx);
+    }
+  };
+
+  /** Every call but an insert in this transaction writes the held-back inserts first. */
+  const afterFlush = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await flush();
+      return call(...args);
+    };
+
+  const collection = (name: string): Collection => {
+    const inner = store.collection(name);
+    return {
+      name: inner.name,
+      find: afterFlush((filter, options, callTx) => inner.find(filter, options, callTx)),
+      count: afterFlush((filter, callTx) => inner.count(filter, callTx)),
+      aggregate: afterFlush((pipeline, callTx) => inner.aggregate(pipeline, callTx)),
+      updateMany: afterFlush((filter, update, callTx) => inner.updateMany(filter, update, callTx)),
+      deleteMany: afterFlush((filter, callTx) => inner.deleteMany(filter, callTx)),
+      async insertMany(documents, callTx) {
+        if (callTx !== tx) {
+          await flush();
+          return inner.insertMany(documents, callTx);
+        }
+        const held = pending.get(name) ?? [];
+        pending.set(name, held);
+        held.push(...documents);
+      },
+    };
+  };
+
+  return {
+    get kind() {
+      return store.kind;
+    },
+    collection,
+    flush,
+    transaction: (work) => store.transaction(work),
+    syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
+    listIndexes: (name) => store.listIndexes(name),
+    ready: () => store.ready(),
+    close: () => store.close(),
+  };
+}

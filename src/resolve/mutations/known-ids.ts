@@ -1,0 +1,82 @@
+import type { SchemaModel, TypeModel } from '../../sdl/model.js';
+import { isKeptHere } from '../../sdl/facts.js';
+import type { Store, StoredDocument, Transaction } from '../../store/port.js';
+
+/**
+ * `@id` values read ahead for one add mutation. Every `@id` value its inputs and their nested refs
+ * mention is looked up with one `$in` query per type and field, instead of one query per input object
+ * (100 inputs referencing their users by `@id` cost 1 read, not 100). The answers stay true for the rest
+ * of the mutation because they are kept current: a created object adds its values, and any update of an
+ * object forgets its type's answers (an update may take or free a value), so later checks ask the store.
+ *
+ * type name → `@id` field → value → the object's id, or null when no object has the value.
+ */
+export type KnownIds = Map<string, Map<string, Map<unknown, string | null>>>;
+
+type Input = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `@id` fields looked up by value (the `ID` field is `_id` and is looked up directly). */
+function uniqueFields(type: TypeModel) {
+  return type.fields.filter((field) => field.isUniqueId && !field.isIdField);
+}
+
+function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map<string, Map<string, Set<unknown>>>): void {
+  const type = model.types.get(typeName);
+  // Interfaces are referenced by id only, and extended types by their key (`_id`): nothing to read ahead.
+  if (!type || type.kind !== 'type' || type.extended) return;
+  for (const field of uniqueFields(type)) {
+    const value = input[field.name];
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const byField = wanted.get(type.name) ?? new Map<string, Set<unknown>>();
+    wanted.set(type.name, byField);
+    const values = byField.get(field.name) ?? new Set<unknown>();
+    byField.set(field.name, values);
+    values.add(value);
+  }
+  for (const field of type.fields) {
+    if (field.of.kind !== 'relation' || !isKeptHere(model, type, field)) continue;
+    const value = input[field.name];
+    for (const ref of Array.isArray(value) ? value : [value]) {
+      if (isObject(ref)) collect(model, field.of.target, ref, wanted);
+    }
+  }
+}
+
+export async function readAheadUniqueIds(model: SchemaModel, store: Store, tx: Transaction, typeName: string, inputs: readonly Input[]): Promise<KnownIds> {
+  const wanted = new Map<string, Map<string, Set<unknown>>>();
+  for (const input of inputs) collect(model, typeName, input, wanted);
+  const known: KnownIds = new Map();
+  for (const [type, byField] of wanted) {
+    const answers = new Map<string, Map<unknown, string | null>>();
+    known.set(type, answers);
+    for (const [field, values] of byField) {
+      const found = await store.collection(type).find({ [field]: { $in: [...values] } }, { projection: { [field]: 1 } }, tx);
+      const byValue = new Map<unknown, string | null>([...values].map((value) => [value, null]));
+      for (const document of found) byValue.set(document[field], document._id);
+      answers.set(field, byValue);
+    }
+  }
+  return known;
+}
+
+/** The id of the object with `value` in `field`: a string, null if none has it, undefined if not read ahead. */
+export function knownId(known: KnownIds | undefined, typeName: string, field: string, value: unknown): string | null | undefined {
+  return known?.get(typeName)?.get(field)?.get(value);
+}
+
+/** A new object takes its `@id` values. */
+export function rememberCreated(known: KnownIds | undefined, type: TypeModel, document: StoredDocument): void {
+  const answers = known?.get(type.name);
+  if (!answers) return;
+  for (const field of uniqueFields(type)) {
+    const value = document[field.name];
+    if (value !== undefined && value !== null) answers.get(field.name)?.set(value, document._id);
+  }
+}
+
+/** An object of the type is being updated: its answers may no longer hold. */
+export function forgetType(known: KnownIds | undefined, typeName: string): void {
+  known?.delete(typeName);
+}
