@@ -16,7 +16,7 @@ import { compareBySort } from './sort-compare.js';
  * | relation field                | load with                                                    | store call per result               |
  * |-------------------------------|--------------------------------------------------------------|-------------------------------------|
  * | stored here, single or list   | `storedRelationQueries`, then `pagePerParent` for lists      | `find(plan.match, { sort })` (or `aggregate([...plan.lookups, {$match}, {$sort}])` when `plan.lookups` is not empty) |
- * | derived (`storedHere: false`) | `derivedRelationPipeline`, then `readGroupedRelation`        | `aggregate(pipeline)` on `collection` |
+ * | derived (`storedHere: false`) | `derivedRelationQuery`, then `pageDerivedChildren`; when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
  * | `<field>Aggregate(filter)`    | `relationAggregatePipeline`, then `readRelationAggregates`   | `aggregate(pipeline)` on `collection` |
  *
  * A relation to an interface reads every implementing type's collection: stored relations give one query
@@ -176,6 +176,52 @@ export function readGroupedRelation(rows: readonly Record<string, unknown>[], pa
     const items = Array.isArray(row.items) ? (row.items as StoredDocument[]) : [];
     byParent.set(String(row._id), items.map((item) => stripTemporaryFields(item)));
   }
+  return byParent;
+}
+
+/** A derived relation loaded with a plain `find`: see `derivedRelationQuery`. */
+export interface DerivedRelationQuery extends CollectionQuery {
+  /** Stored path of the inverse field in the children: the parent's id, or a list of parent ids. */
+  parentPath: string;
+  /** Per parent: the field's offset/first for a list, the first child for a single relation. */
+  page: Page;
+}
+
+/**
+ * The cheaper way to load a derived relation whose target is one object type and whose filter needs no
+ * other collection: one `find` (filter AND inverse field in `parentIds`, in the field's order) for the
+ * children of all parents, paged per parent with `pageDerivedChildren`. It selects, orders and pages
+ * exactly as `derivedRelationPipeline`, without the `$group` that makes the embedded store copy every
+ * child. Undefined when the pipeline is needed (a target interface, or a filter with lookups).
+ */
+export function derivedRelationQuery(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>): DerivedRelationQuery | undefined {
+  const relation = relationOf(model, parentTypeName, fieldName);
+  if (!isDerivedRelation(relation.field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is stored on ${parentTypeName}, load it with storedRelationQueries`);
+  const targets = concreteTypesOf(model, relation.target);
+  if (targets.length !== 1 || targets[0]!.name !== relation.target) return undefined;
+  const inverse = inverseFieldOf(model, relation.parent, relation.field);
+  const plan = withConstraint(compileFilter(model, relation.target, args.filter), { [storedPath(inverse)]: { $in: [...parentIds] } });
+  if (plan.lookups.length > 0) return undefined;
+  return {
+    collection: relation.target,
+    plan,
+    sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined),
+    parentPath: storedPath(inverse),
+    page: relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 },
+  };
+}
+
+/** The results of a `derivedRelationQuery`, in its order → each parent's page of children ([] for parents without any). */
+export function pageDerivedChildren(query: DerivedRelationQuery, children: readonly StoredDocument[], parentIds: readonly string[]): Map<string, StoredDocument[]> {
+  const byParent = new Map<string, StoredDocument[]>(parentIds.map((id) => [id, []]));
+  for (const child of children) {
+    const held = child[query.parentPath];
+    for (const parentId of new Set(Array.isArray(held) ? held : [held])) {
+      if (typeof parentId === 'string') byParent.get(parentId)?.push(child);
+    }
+  }
+  const { skip, limit } = query.page;
+  for (const [parentId, all] of byParent) byParent.set(parentId, all.slice(skip, skip + limit));
   return byParent;
 }
 

@@ -4,8 +4,8 @@ import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {
-  childIdsByParent, derivedRelationPipeline, pagePerParent, readGroupedRelation, readRelationAggregates,
-  relationAggregatePipeline, storedRelationQueries, type RelationArgs,
+  childIdsByParent, derivedRelationPipeline, derivedRelationQuery, pageDerivedChildren, pagePerParent, readGroupedRelation,
+  readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store, StoredDocument } from '../store/port.js';
@@ -50,10 +50,19 @@ function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field
   };
 }
 
-/** The partner type stores the edge: one grouped pipeline over the children of all parents. */
+/**
+ * The partner type stores the edge: one read for the children of all parents — a `find` paged per parent
+ * here when the target is one object type (cheaper on the embedded store), else a grouped pipeline.
+ */
 function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+      const query = derivedRelationQuery(model, type.name, field.name, parentIds, args);
+      if (query) {
+        const children = await runPlan(store.collection(query.collection), query.plan, query.sort, 0, undefined);
+        const pages = pageDerivedChildren(query, children, parentIds);
+        return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
+      }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args);
       const grouped = readGroupedRelation(await store.collection(collection).aggregate(pipeline), parentIds);
       return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
