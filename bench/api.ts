@@ -1,0 +1,212 @@
+/**
+ * The API benchmark (issue 3): the generated service and the hand-written baseline (bench/baseline.ts)
+ * over the same embedded store holding 100,000 Tasks of 1,000 Users, measured over HTTP on loopback
+ * with autocannon, scenario by scenario. Prints requests/s, p50/p99 latency and store round trips per
+ * request of each, and the ratio hand-written ÷ generated throughput (target ≤ 1.25).
+ */
+import autocannon from 'autocannon';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../src/server/app.js';
+import { startServer } from '../src/server/listen.js';
+import { createLogger } from '../src/server/logger.js';
+import { countRoundTrips, type RoundTripCounter } from '../src/store/counting.js';
+import { openEmbeddedStore } from '../src/store/embedded/index.js';
+import { BENCH_SCHEMA, loadData, TASKS, USERS, usernameOf, type LoadedData } from './api-data.js';
+import { startBaseline } from './baseline.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Round-trip target per query scenario: its relation nesting depth + 1. */
+const TARGET_RATIO = 1.25;
+
+interface Scenario {
+  name: string;
+  description: string;
+  /** One or more request bodies; autocannon cycles through them. */
+  bodies(data: LoadedData): Array<{ query: string; variables?: Record<string, unknown> }>;
+  /** Relation nesting depth of a query (round-trip target depth + 1); undefined for mutations. */
+  depth?: number;
+  /** Whether both services must answer the first body with the same data. */
+  compareAnswers: boolean;
+}
+
+const ADD_BATCH = 100;
+let addRound = 0;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'queryTask',
+    description: 'queryTask(filter: term + Boolean, order: desc createdAt, first: 20)',
+    depth: 0,
+    compareAnswers: true,
+    bodies: () => [{
+      query: `query { queryTask(filter: { title: { anyofterms: "urgent" }, completed: false }, order: { desc: createdAt }, first: 20) { id title priority completed createdAt } }`,
+    }],
+  },
+  {
+    name: 'getTask',
+    description: 'getTask(id) { title user { username name } }, 100 different ids',
+    depth: 1,
+    compareAnswers: true,
+    bodies: (data) => data.taskIds.filter((_, i) => i % Math.floor(data.taskIds.length / 100) === 0).slice(0, 100).map((id) => ({
+      query: 'query($id: ID!) { getTask(id: $id) { id title completed user { username name } } }',
+      variables: { id },
+    })),
+  },
+  {
+    name: 'addTask',
+    description: `addTask of ${ADD_BATCH} objects, each referencing its user by @id`,
+    compareAnswers: false,
+    bodies: () => Array.from({ length: 20 }, () => {
+      addRound += 1;
+      return {
+        query: 'mutation($input: [AddTaskInput!]!) { addTask(input: $input) { numUids } }',
+        variables: {
+          input: Array.from({ length: ADD_BATCH }, (_, i) => ({
+            title: `bench added ${addRound}-${i}`,
+            priority: 1 + (i % 5),
+            completed: i % 2 === 0,
+            createdAt: '2026-01-01T00:00:00.000Z',
+            user: { username: usernameOf((addRound * ADD_BATCH + i) % USERS) },
+          })),
+        },
+      };
+    }),
+  },
+  {
+    name: 'queryUser',
+    description: 'queryUser(first: 100) { username tasks(first: 10) { title } }',
+    depth: 1,
+    compareAnswers: true,
+    bodies: () => [{ query: '{ queryUser(first: 100) { username tasks(first: 10) { title } } }' }],
+  },
+  {
+    name: 'aggregateTask',
+    description: 'aggregateTask(filter: Boolean) { count priorityMin priorityMax priorityAvg }',
+    depth: 0,
+    compareAnswers: true,
+    bodies: () => [{ query: '{ aggregateTask(filter: { completed: true }) { count priorityMin priorityMax priorityAvg } }' }],
+  },
+];
+
+interface Measurement {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  roundTrips: number;
+  failures: number;
+}
+
+async function post(url: string, body: unknown): Promise<{ data?: unknown; errors?: unknown }> {
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as { data?: unknown; errors?: unknown };
+}
+
+/** Waits until no request is left over from a load run (autocannon stops sending, the service keeps working). */
+async function settle(counter: RoundTripCounter): Promise<void> {
+  for (;;) {
+    counter.reset();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (counter.count === 0) return;
+  }
+}
+
+/** One request alone, to count its store round trips exactly and to read its answer. */
+async function probe(url: string, counter: RoundTripCounter, body: unknown): Promise<{ answer: unknown; roundTrips: number }> {
+  await settle(counter);
+  const answer = await post(url, body);
+  const roundTrips = counter.count;
+  if ((answer as { errors?: unknown }).errors) throw new Error(`${url}: the request failed: ${JSON.stringify(answer)}`);
+  return { answer, roundTrips };
+}
+
+function loadOptions(url: string, bodies: unknown[], duration: number): autocannon.Options {
+  return {
+    url: `${url}/graphql`,
+    connections: CONNECTIONS,
+    duration,
+    // The load generator runs in its own thread, so it does not share the services' event loop.
+    workers: 1,
+    requests: bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+  } as autocannon.Options;
+}
+
+async function measure(url: string, counter: RoundTripCounter, bodies: unknown[]): Promise<Measurement> {
+  const { roundTrips } = await probe(url, counter, bodies[0]);
+  await autocannon(loadOptions(url, bodies, WARM_UP_SECONDS));
+  await settle(counter);
+  const result = await autocannon(loadOptions(url, bodies, SECONDS));
+  await settle(counter);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    roundTrips,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const row = (label: string, m: Measurement) =>
+  `  ${label.padEnd(13)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   ` +
+  `round trips/request ${String(m.roundTrips).padStart(3)}${m.failures > 0 ? `   ${m.failures} failed requests!` : ''}`;
+
+/** Runs the named scenarios (all when `names` is empty). Returns false when a target was missed. */
+export async function runApiBench(names: readonly string[] = []): Promise<boolean> {
+  const chosen = names.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => names.includes(scenario.name));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-api-'));
+  const inner = await openEmbeddedStore(folder);
+  const { store, counter } = countRoundTrips(inner);
+  const app = await createApp({ store, logger: createLogger('silent'), initialSchema: BENCH_SCHEMA });
+  const generated = await startServer({ app, port: 0, host: '127.0.0.1' });
+  const baseline = await startBaseline(store);
+  let allMet = true;
+  try {
+    const started = performance.now();
+    const data = await loadData(store);
+    console.log(
+      `loaded ${USERS} Users and ${TASKS} Tasks through the Store port (insertMany of 10,000) in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    for (const [index, scenario] of chosen.entries()) {
+      const bodies = scenario.bodies(data);
+      if (scenario.compareAnswers) {
+        const [ours, theirs] = [await post(generated.url, bodies[0]), await post(baseline.url, bodies[0])];
+        if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+          throw new Error(`${scenario.name}: the two services answer differently:\n generated ${JSON.stringify(ours).slice(0, 500)}\n hand-written ${JSON.stringify(theirs).slice(0, 500)}`);
+        }
+      }
+      // Alternate which side goes first, so drift in machine load (or a growing collection) favours neither.
+      let ours: Measurement;
+      let theirs: Measurement;
+      if (index % 2 === 0) {
+        ours = await measure(generated.url, counter, bodies);
+        theirs = await measure(baseline.url, counter, bodies);
+      } else {
+        theirs = await measure(baseline.url, counter, bodies);
+        ours = await measure(generated.url, counter, bodies);
+      }
+      const ratio = theirs.requestsPerSecond / ours.requestsPerSecond;
+      const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
+      const ratioMet = ratio <= TARGET_RATIO;
+      const roundTripsMet = roundTripTarget === undefined || ours.roundTrips === roundTripTarget;
+      allMet &&= ratioMet && roundTripsMet && ours.failures === 0 && theirs.failures === 0;
+      console.log(`\n${scenario.name}: ${scenario.description}`);
+      console.log(row('generated', ours));
+      console.log(row('hand-written', theirs));
+      console.log(
+        `  ratio hand-written/generated req/s: ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO}x: ${ratioMet ? 'met' : 'MISSED'})` +
+          (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${roundTripsMet ? 'met' : 'MISSED'}`),
+      );
+    }
+  } finally {
+    await baseline.close();
+    await generated.close();
+    await store.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  return allMet;
+}
