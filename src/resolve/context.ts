@@ -1,5 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
+import type { AuthResult } from '../auth/index.js';
 import type { LambdaHost } from '../custom/index.js';
 import type { Store } from '../store/port.js';
 
@@ -37,6 +38,8 @@ export interface RequestContext {
   headers: Record<string, string | undefined>;
   /** Keyed by relation and arguments; a loader never outlives its request, so it never serves stale data. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
+  /** The verified caller (auth/'s plugin sets it; otherwise it is verified from `headers` on first use). */
+  auth?: AuthResult;
 }
 
 /** The server's per-request context factory; `services` are the same for every request. */

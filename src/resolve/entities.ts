@@ -2,22 +2,27 @@ import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store, StoredDocument } from '../store/port.js';
+import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
+import { runPlan } from './read.js';
 
 /**
  * `_entities` support: `__resolveReference` for every type with a `@key`. All representations of one
  * type in one request load with one store query. An extended type's object that has no local document
  * yet resolves to the key alone (its local fields empty), since the owner vouches for it. Fields the
  * gateway sent in the representation (`@requires` inputs) stay on the object for custom resolvers.
+ * The type's `query` rule applies: an object the caller may not see resolves to null (for an extended
+ * type under a rule too, since the rule cannot vouch for an object this service does not hold).
  */
 export function entityResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, unknown> {
   const key = type.key;
   if (!key || type.kind !== 'type') return {};
   const keyIsDocumentId = type.extended || type.idField?.name === key;
 
-  const createLoader = () => new DataLoader<string, StoredDocument | undefined>(async (keys) => {
+  const createLoader = (context: RequestContext) => new DataLoader<string, StoredDocument | undefined>(async (keys) => {
     const filter = keyIsDocumentId ? { _id: { $in: [...keys] } } : { [key]: { $in: [...keys] } };
-    const documents = await store.collection(type.name).find(filter);
+    const plan = restrictPlan({ lookups: [], match: filter }, authConstraint(context, model, type.name, 'query'));
+    const documents = await runPlan(store.collection(type.name), plan, { _id: 1 }, 0, undefined);
     const byKey = new Map(documents.map((document) => [keyIsDocumentId ? document._id : String(document[key]), document]));
     return keys.map((value) => byKey.get(value));
   });
@@ -28,9 +33,10 @@ export function entityResolvers(model: SchemaModel, store: Store, type: TypeMode
       if (value === undefined || value === null) {
         throw new GraphQLError(`representation of ${type.name} lacks its key field ${key}`, { extensions: { code: 'BAD_USER_INPUT' } });
       }
-      const document = await loaderFor(context, `entity:${type.name}`, createLoader).load(String(value));
+      const document = await loaderFor(context, `entity:${type.name}`, () => createLoader(context)).load(String(value));
       if (document) return { ...reference, ...document, __typename: type.name };
-      return type.extended ? { ...reference, _id: String(value), __typename: type.name } : null;
+      const restricted = authConstraint(context, model, type.name, 'query') !== undefined;
+      return type.extended && !restricted ? { ...reference, _id: String(value), __typename: type.name } : null;
     },
   };
 }

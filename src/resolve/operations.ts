@@ -3,8 +3,9 @@ import { names } from '../api/names.js';
 import { uniqueIdFields } from '../api/fields.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store } from '../store/port.js';
+import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
-import { addObjects, deleteObjects, updateObjects, type MutationOutcome } from './mutations/run.js';
+import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
 import { aggregateObjects, findObjects, type GraphObject, type ListArgs } from './read.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 
@@ -37,35 +38,43 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
 export function queryResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   return {
-    [names.get(T)]: async (_root, args) => {
-      const [found] = await findObjects(model, store, T, { first: 1 }, getConstraint(type, args));
+    [names.get(T)]: async (_root, args, context) => {
+      const [found] = await findObjects(model, store, T, { first: 1 }, getConstraint(type, args), undefined, authConstraints(context, model, 'query'));
       return found ?? null;
     },
-    [names.query(T)]: (_root, args: ListArgs) => findObjects(model, store, T, args),
-    [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, _context, info) =>
-      aggregateObjects(model, store, T, args.filter, selectedFieldNames(info)),
+    [names.query(T)]: (_root, args: ListArgs, context) => findObjects(model, store, T, args, undefined, undefined, authConstraints(context, model, 'query')),
+    [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, context, info) =>
+      aggregateObjects(model, store, T, args.filter, selectedFieldNames(info), undefined, authConstraints(context, model, 'query')),
   };
+}
+
+/** The caller's add/update/delete rules, for the mutation runners. */
+function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth {
+  return { add: authConstraints(context, model, 'add'), update: authConstraints(context, model, 'update'), delete: authConstraints(context, model, 'delete') };
 }
 
 export function mutationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   const resolvers: Record<string, Resolver> = {
-    [names.update(T)]: async (_root, args): Promise<Payload> => ({ typeName: T, outcome: await updateObjects(model, store, T, args.input) }),
-    [names.delete(T)]: async (_root, args, _context, info): Promise<Payload> => {
+    [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
+      typeName: T,
+      outcome: await updateObjects(model, store, T, args.input, mutationAuth(context, model)),
+    }),
+    [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
       const outcome = await deleteObjects(model, store, T, args.filter, async (ids, tx) => {
         const constraint = { _id: { $in: [...ids.values()].flat() } };
         for (const selection of selectionsOf(info, names.payloadField(T))) {
-          deleted.set(selection.responseKey, await findObjects(model, store, T, selection.args, constraint, tx));
+          deleted.set(selection.responseKey, await findObjects(model, store, T, selection.args, constraint, tx, authConstraints(context, model, 'query')));
         }
-      });
+      }, mutationAuth(context, model));
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
     },
   };
   if (type.kind === 'type') {
-    resolvers[names.add(T)] = async (_root, args): Promise<Payload> => ({
+    resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await addObjects(model, store, T, args.input, args.upsert === true),
+      outcome: await addObjects(model, store, T, args.input, args.upsert === true, mutationAuth(context, model)),
     });
   }
   return resolvers;
@@ -73,8 +82,8 @@ export function mutationResolvers(model: SchemaModel, store: Store, type: TypeMo
 
 /** The list field of Add/Update/Delete payloads (`task(filter, order, first, offset)`). */
 export function payloadListResolver(model: SchemaModel, store: Store): Resolver {
-  return async (payload: Payload, args: ListArgs, _context, info) => {
+  return async (payload: Payload, args: ListArgs, context, info) => {
     if (payload.deleted) return payload.deleted.get(info.path.key as string) ?? [];
-    return findObjects(model, store, payload.typeName, args, { _id: { $in: allIds(payload.outcome) } });
+    return findObjects(model, store, payload.typeName, args, { _id: { $in: allIds(payload.outcome) } }, undefined, authConstraints(context, model, 'query'));
   };
 }

@@ -6,6 +6,7 @@ import { compilePage } from '../query/pagination.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { Collection, Filter, SortSpec, Store, StoredDocument, Transaction } from '../store/port.js';
 import { compareBySort } from '../query/sort-compare.js';
+import { restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 
 /** A stored document handed to GraphQL, tagged with its concrete type (interfaces need it). */
 export type GraphObject = StoredDocument & { __typename: string };
@@ -51,18 +52,18 @@ export interface Selection {
  * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
  * the result is the same as over one collection.
  */
-export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction): Promise<GraphObject[]> {
+export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction, auth?: TypeConstraint): Promise<GraphObject[]> {
   const { filter, sort, skip, limit } = selection;
   // `first: 0` asks for nothing; MongoDB would read a limit of 0 as "no limit".
   if (limit === 0) return [];
   const types = concreteTypesOf(model, typeName);
   if (types.length === 1) {
     const [type] = types;
-    const plan = constrain(compileFilter(model, type.name, filter), constraint);
+    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
   }
   const pages = await Promise.all(types.map(async (type) => {
-    const plan = constrain(compileFilter(model, type.name, filter), constraint);
+    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
   }));
   const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
@@ -70,19 +71,20 @@ export async function selectObjects(model: SchemaModel, store: Store, typeName: 
 }
 
 /** `queryT(filter, order, first, offset)` semantics, with the documented default and maximum page size. */
-export function findObjects(model: SchemaModel, store: Store, typeName: string, args: ListArgs, constraint?: Filter, tx?: Transaction): Promise<GraphObject[]> {
+export function findObjects(model: SchemaModel, store: Store, typeName: string, args: ListArgs, constraint?: Filter, tx?: Transaction, auth?: TypeConstraint): Promise<GraphObject[]> {
   const sort = compileOrder(model, typeName, args.order ?? undefined);
   const { skip, limit } = compilePage({ first: args.first ?? undefined, offset: args.offset ?? undefined });
-  return selectObjects(model, store, typeName, { filter: args.filter, sort, skip, limit }, constraint, tx);
+  return selectObjects(model, store, typeName, { filter: args.filter, sort, skip, limit }, constraint, tx, auth);
 }
 
 /** `aggregateT`: one pipeline; an interface unions its implementing types' collections into it. */
-export async function aggregateObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter): Promise<Record<string, unknown>> {
+export async function aggregateObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter, auth?: TypeConstraint): Promise<Record<string, unknown>> {
   const [first, ...others] = concreteTypesOf(model, typeName);
   if (!first) return readAggregateResult([], requested);
   const plan = constrain(compileFilter(model, first.name, filter), constraint);
   const pipeline = compileAggregate(model, first.name, plan, requested);
   const unions = others.map((type) => ({ $unionWith: { coll: type.name, pipeline: [] } }));
-  const rows = await store.collection(first.name).aggregate([...unions, ...pipeline]);
+  const stages = [...unions, ...pipeline];
+  const rows = await store.collection(first.name).aggregate(auth ? restrictPipeline(first.name, stages, auth) : stages);
   return readAggregateResult(rows, requested);
 }

@@ -10,6 +10,7 @@ import {
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
+import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
 import { runPlan, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
 
@@ -32,8 +33,9 @@ function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
       const queries = storedRelationQueries(model, type.name, field.name, parents, args);
+      const auth = authConstraints(context, model, 'query');
       const children = (await Promise.all(queries.map(async (query) =>
-        tag(await runPlan(store.collection(query.collection), query.plan, query.sort, 0, undefined), query.collection)))).flat();
+        tag(await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
       if (!field.list) {
         const byId = new Map(children.map((child) => [child._id, child]));
         return parents.map((one) => {
@@ -57,14 +59,15 @@ function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field
 function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+      const auth = authConstraints(context, model, 'query');
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args);
       if (query) {
-        const children = await runPlan(store.collection(query.collection), query.plan, query.sort, 0, undefined);
+        const children = await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
       }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args);
-      const grouped = readGroupedRelation(await store.collection(collection).aggregate(pipeline), parentIds);
+      const grouped = readGroupedRelation(await store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
       return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
     }));
     const children = await loader.load(parent._id);
@@ -79,7 +82,8 @@ function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, fi
     const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
       const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested);
       const parentIds = parents.map((one) => one._id);
-      const results = readRelationAggregates(await store.collection(collection).aggregate(pipeline), parentIds, requested);
+      const restricted = restrictPipeline(collection, pipeline, authConstraints(context, model, 'query'));
+      const results = readRelationAggregates(await store.collection(collection).aggregate(restricted), parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));
     return loader.load(parent);

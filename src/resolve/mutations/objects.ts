@@ -15,6 +15,10 @@ export interface Write {
   created: number;
   /** `@id` values an add read ahead in one query per field (see known-ids.ts); absent: ask the store each time. */
   known?: KnownIds;
+  /** Ids of the objects created, per type (their `add` rules are checked before the transaction ends). */
+  createdIds: Map<string, string[]>;
+  /** Throws unless the caller's `update` rule allows changing this existing object (an upsert). */
+  checkUpdatable?: (typeName: string, id: string) => Promise<void>;
 }
 
 type Input = Record<string, unknown>;
@@ -109,6 +113,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
   const existing = await findExisting(write, type, input);
   if (existing) {
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
+    await write.checkUpdatable?.(type.name, existing.id);
     await patchObject(write, type, existing.id, input, {});
     return existing.id;
   }
@@ -133,6 +138,9 @@ export async function createObject(write: Write, typeName: string, input: Input,
   }
   rememberCreated(write.known, type, document);
   write.created += 1;
+  const createdOfType = write.createdIds.get(type.name);
+  if (createdOfType) createdOfType.push(id);
+  else write.createdIds.set(type.name, [id]);
   for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
   return id;
 }

@@ -1,0 +1,91 @@
+import { AuthorizationError, authOf, authPlan, isUnrestricted, type AuthContext, type AuthOperation } from '../auth/index.js';
+import { isMatchAll } from '../query/combine.js';
+import { planStages, type FilterPlan } from '../query/filter.js';
+import { allOfPlans } from '../query/relation-filter.js';
+import type { SchemaModel } from '../sdl/model.js';
+import type { Pipeline, Store, Transaction } from '../store/port.js';
+
+/**
+ * `@auth` in the resolvers: every read and write of a type's collection is narrowed by the plan of the
+ * caller's rules for that operation (auth/ compiles them), inside the same store call as the request's own
+ * filter.
+ */
+
+/** The auth plan of one operation per concrete type, for one caller; undefined: unrestricted. */
+export type TypeConstraint = (typeName: string) => FilterPlan | undefined;
+
+/** The plan restricting `operation` on the concrete type `typeName` for this request's caller. */
+export function authConstraint(context: AuthContext | undefined, model: SchemaModel, typeName: string, operation: AuthOperation): FilterPlan | undefined {
+  const auth = authOf(context, model);
+  return isUnrestricted(model, typeName, operation, auth) ? undefined : authPlan(model, typeName, operation, auth);
+}
+
+export function authConstraints(context: AuthContext | undefined, model: SchemaModel, operation: AuthOperation): TypeConstraint {
+  return (typeName) => authConstraint(context, model, typeName, operation);
+}
+
+/**
+ * `plan` narrowed by an auth plan. When the request's own filter is plain, it goes first as a `$match`
+ * stage (in `lookups`, which runs before the final match), so the rule's lookups only see the objects the
+ * request selects and a store answers that first `$match` from its indexes.
+ */
+export function restrictPlan(plan: FilterPlan, auth: FilterPlan | undefined): FilterPlan {
+  if (!auth) return plan;
+  if (auth.lookups.length === 0) return allOfPlans([plan, auth]);
+  if (plan.lookups.length === 0 && !isMatchAll(plan.match)) {
+    return { lookups: [{ $match: plan.match }, ...auth.lookups], match: auth.match };
+  }
+  return allOfPlans([plan, auth]);
+}
+
+/**
+ * A pipeline that reads `collection` (and other collections through `$unionWith`) narrowed to the
+ * documents `constraint` allows in each of them: the auth stages go right after the pipeline's leading
+ * `$match` (or first). The fields the rule's lookups add start with `__`; readers drop them.
+ */
+export function restrictPipeline(collection: string, pipeline: Pipeline, constraint: TypeConstraint): Pipeline {
+  const stages = pipeline.map((stage) => {
+    const union = stage.$unionWith as { coll: string; pipeline?: Pipeline } | undefined;
+    if (!union) return stage;
+    return { $unionWith: { ...union, pipeline: restrictPipeline(union.coll, union.pipeline ?? [], constraint) } };
+  });
+  const auth = constraint(collection);
+  if (!auth) return stages;
+  const leading = stages.length > 0 && '$match' in stages[0] ? 1 : 0;
+  return [...stages.slice(0, leading), ...planStages(auth), ...stages.slice(leading)];
+}
+
+async function countAllowed(store: Store, tx: Transaction, typeName: string, ids: readonly string[], auth: FilterPlan): Promise<number> {
+  const plan = restrictPlan({ lookups: [], match: { _id: { $in: [...ids] } } }, auth);
+  const collection = store.collection(typeName);
+  if (plan.lookups.length === 0) return collection.count(plan.match, tx);
+  const rows = await collection.aggregate([...planStages(plan), { $count: 'allowed' }], tx);
+  return Number(rows[0]?.allowed ?? 0);
+}
+
+/** An upsert that finds an existing object updates it: the caller's `update` rule must allow that. */
+export async function checkUpdateRule(store: Store, tx: Transaction, typeName: string, id: string, constraint: TypeConstraint): Promise<void> {
+  const auth = constraint(typeName);
+  if (!auth) return;
+  if (await countAllowed(store, tx, typeName, [id], auth) === 0) {
+    throw new AuthorizationError(`the existing ${typeName} ${id} may not be updated by this caller (its update rule), so the upsert was refused; nothing was written`);
+  }
+}
+
+/**
+ * `add` rules: every object a mutation created must satisfy its type's add rule, checked inside the
+ * mutation's transaction after writing (one count per type with a rule). Throwing rolls it all back.
+ */
+export async function checkAddRules(store: Store, tx: Transaction, created: ReadonlyMap<string, readonly string[]>, constraint: TypeConstraint): Promise<void> {
+  for (const [typeName, ids] of created) {
+    const auth = constraint(typeName);
+    if (!auth || ids.length === 0) continue;
+    const allowed = await countAllowed(store, tx, typeName, ids, auth);
+    if (allowed < ids.length) {
+      const refused = ids.length - allowed;
+      throw new AuthorizationError(
+        `${refused} of the ${ids.length} new ${typeName} objects do not satisfy the add rule of ${typeName}; nothing was written`,
+      );
+    }
+  }
+}
