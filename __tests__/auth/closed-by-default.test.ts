@@ -1,5 +1,4 @@
 /** An HS256 schema with `ClosedByDefault: true`, over HTTP. */
-import { createAuthPlugin } from '../../src/auth/index.js';
 import { activateSchema, gql } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizationLine, tokenFor } from './keys.js';
@@ -30,7 +29,7 @@ async function data(query: string, headers: Record<string, string> = {}): Promis
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ plugins: [createAuthPlugin()] });
+  server = await startTestServer();
   await activateSchema(server.url, SCHEMA);
 });
 

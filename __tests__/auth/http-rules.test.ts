@@ -2,8 +2,7 @@
  * Issue 6 acceptance over HTTP: the spec's Task/User schema with its owner rule (plus add/update/delete
  * rules and a Report type for role and and/or/not rules), tokens signed in the test.
  */
-import { createAuthPlugin } from '../../src/auth/index.js';
-import { activateSchema, gql, gqlGet } from '../helpers/gql.js';
+import { activateSchema, gql, gqlGet, uploadSchema } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizationLine, tokenFor, otherRsa } from './keys.js';
 
@@ -66,7 +65,7 @@ const titles = (tasks: Array<{ title: string }>) => tasks.map((task) => task.tit
 
 beforeAll(async () => {
   // The auth plugin is passed explicitly; registered twice (should the app add it too), it verifies once.
-  server = await startTestServer({ plugins: [createAuthPlugin()] });
+  server = await startTestServer();
   await activateSchema(server.url, `${AUTH_TASK_SCHEMA}\n${authorizationLine({ header: HEADER })}\n`);
   await data(`mutation { addUser(input: [{ username: "alice", name: "Alice" }, { username: "bob" }, { username: "carol" }]) { numUids } }`);
   await data(`mutation { addTask(input: [
@@ -272,5 +271,18 @@ describe('mutation rules', () => {
     const byAdmin = await data('mutation { deleteTask(filter: { title: { anyoftext: "one" } }) { numUids } }', admin);
     expect(byAdmin.deleteTask.numUids).toBe(3); // Bob one, Carol one, Dave one
     expect((await data('{ queryTask { title } }', bob)).queryTask).toEqual([]);
+  });
+});
+
+describe('rules are checked at upload', () => {
+  test('a rule naming a field the type lacks is refused with its location, and the previous schema keeps serving', async () => {
+    const broken = AUTH_TASK_SCHEMA.replace(/username: \{ eq: \$USER \}/, 'nickname: { eq: $USER }');
+    expect(broken).not.toBe(AUTH_TASK_SCHEMA);
+    const before = titles((await data('{ queryTask { title } }', alice)).queryTask);
+    const { status, body } = await uploadSchema(server.url, `${broken}\n${authorizationLine({ header: HEADER })}\n`);
+    expect(status).toBe(400);
+    expect(body.errors?.[0].message).toMatch(/nickname/);
+    expect(body.errors?.[0].locations?.[0]).toEqual({ line: expect.any(Number), column: expect.any(Number) });
+    expect(titles((await data('{ queryTask { title } }', alice)).queryTask)).toEqual(before);
   });
 });

@@ -1,5 +1,4 @@
 /** Rules on an interface apply to every implementing type, with each type's own rules on top. */
-import { createAuthPlugin } from '../../src/auth/index.js';
 import { activateSchema, gql } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorizationLine, tokenFor } from './keys.js';
@@ -32,7 +31,7 @@ async function data(query: string, headers: Record<string, string> = {}): Promis
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ plugins: [createAuthPlugin()] });
+  server = await startTestServer();
   await activateSchema(server.url, SCHEMA);
   await data('mutation { addNote(input: [{ owner: "alice", text: "note a" }, { owner: "bob", text: "note b" }]) { numUids } }');
   await data(`mutation { addMemo(input: [

@@ -2,6 +2,7 @@ import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlu
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { checkAuthRules, createAuthPlugin } from '../auth/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
@@ -129,16 +130,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
   };
-  // Custom logic is checked with the schema: @custom settings, and @lambda fields the loaded script lacks.
+  // Checked with the schema: @auth rules compile, @custom settings, and @lambda fields the loaded script lacks.
   const checkedBuildModel: SchemaModelBuilder = (source) => {
     const built = buildModel(source);
     if (!built.model || built.errors.length > 0) return built;
-    return { model: built.model, errors: customLogicProblems(built.model, lambdaRuntime, new Set(Object.keys(customSecrets))) };
+    const errors = [...checkAuthRules(built.model), ...customLogicProblems(built.model, lambdaRuntime, new Set(Object.keys(customSecrets)))];
+    return { model: built.model, errors };
   };
   const schemaSource = new SwappableSchemaSource();
   const apollo = new ApolloServer<BaseContext>({
     gateway: schemaSource,
-    plugins: [...(options.plugins ?? []), errorLoggingPlugin(logger)],
+    // The auth plugin refuses an invalid token (401) before anything runs; registering it twice is harmless.
+    plugins: [createAuthPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
     persistedQueries: options.persistedQueries,
     // The generated API is the product: clients and tools discover it by introspection.
     introspection: true,
