@@ -17,6 +17,7 @@ async function failureOf(promise: Promise<unknown>): Promise<LambdaCallError> {
 
 const SCRIPT = `
   const fullName = ({ parent }) => parent.firstName + ' ' + parent.lastName;
+  const nap = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   async function todoTitles({ args, graphql }) {
     const results = await graphql('query($n: Int) { queryTodo(first: $n) { title } }', { n: args.first });
@@ -35,6 +36,7 @@ const SCRIPT = `
     'Query.never': () => new Promise(() => {}),
     'Query.fn': () => ({ ok: true, callback: () => 1 }),
     'Query.later': ({ args }) => new Promise((resolve) => setTimeout(resolve, 5, args.value)),
+    'Query.twoNaps': async () => { await nap(200); await nap(200); return 'rested'; },
     'Query.logs': () => { console.log('hello', { from: 'lambda' }); console.warn('careful'); return 'logged'; },
     'Query.graphqlError': async ({ graphql }) => {
       try { await graphql('{ broken }'); return 'no error'; } catch (e) { return 'caught: ' + e.message; }
@@ -71,7 +73,7 @@ describe('lambda host', () => {
   it('lists the registered resolvers and their kinds', () => {
     expect(host.names()).toEqual([
       'Mutation.newUser', 'Query.badVariables', 'Query.deep', 'Query.echo', 'Query.fails', 'Query.fn', 'Query.graphqlError',
-      'Query.later', 'Query.logs', 'Query.never', 'Query.rejects', 'Query.spin', 'Query.spinLater', 'Query.todoTitles',
+      'Query.later', 'Query.logs', 'Query.never', 'Query.rejects', 'Query.spin', 'Query.spinLater', 'Query.todoTitles', 'Query.twoNaps',
       'User.fullName', 'User.rank', 'User.short',
     ]);
     expect(host.has('User.fullName')).toBe(true);
@@ -180,15 +182,21 @@ describe('lambda host', () => {
       .resolves.toBe('Still Here');
   });
 
-  it('fails calls in flight on a worker that is restarted after an overrun, and keeps serving', async () => {
-    // The spinning call freezes the worker, so the bystander cannot be answered before the spin overruns.
+  it('interrupts a loop inside the worker, so a call queued behind it is answered', async () => {
+    // Query.spin freezes the worker until the sandbox interrupts it; the bystander waits in the worker's queue.
     const spin = failureOf(host.call('Query.spinLater', {}, noGraphql));
-    const bystander = failureOf(host.call('User.fullName', { parent: { firstName: 'A', lastName: 'B' } }, noGraphql));
+    const bystander = host.call('User.fullName', { parent: { firstName: 'A', lastName: 'B' } }, noGraphql);
+    expect(await spin).toMatchObject({ failure: 'timeout', message: 'Lambda resolver Query.spinLater failed: it did not finish within 1000 ms' });
+    await expect(bystander).resolves.toBe('A B');
+  });
+
+  it('does not charge a call for the time another call spent looping', async () => {
+    // twoNaps starts first and needs 400 ms of its own; the loop starting right after it takes the whole 1000 ms
+    // limit, during which twoNaps' first nap ends. Counted by the clock, twoNaps would overrun.
+    const naps = host.call('Query.twoNaps', {}, noGraphql);
+    const spin = failureOf(host.call('Query.spin', {}, noGraphql));
     expect((await spin).failure).toBe('timeout');
-    const stopped = await bystander;
-    expect(stopped.failure).toBe('worker-stopped');
-    expect(stopped.message).toMatch(/User\.fullName failed: a call to Query\.spinLater overran its time limit/);
-    await expect(host.call('Mutation.newUser', { args: { name: 'X' } }, noGraphql)).resolves.toEqual({ id: 'u-x', name: 'X' });
+    await expect(naps).resolves.toBe('rested');
   });
 });
 
@@ -265,20 +273,155 @@ describe('lambda host isolation', () => {
   });
 });
 
+/** A logger that keeps what it is told, and can wait for a line. */
+function recordingLogger() {
+  const lines: string[] = [];
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  const record = (level: string) => (message: string) => {
+    const line = `${level} ${message}`;
+    lines.push(line);
+    for (const waiter of waiters.filter((candidate) => candidate.pattern.test(line))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  };
+  return {
+    lines,
+    logger: { info: record('info'), warn: record('warn'), error: record('error') },
+    /** The first line matching `pattern`, now or later. */
+    waitFor(pattern: RegExp): Promise<string> {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ pattern, resolve }));
+    },
+  };
+}
+
+/** Resolvers that wait (so they are in flight when the worker dies), and one that was never started. */
+const BYSTANDERS = `
+  let runs = 0;
+  const nap = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  self.addGraphQLResolvers({
+    'Query.ok': () => 'ok',
+    'Query.napping': async () => { runs += 1; await nap(20); return 'napped, run ' + runs + ' in this worker'; },
+    'Mutation.napping': async () => { await nap(20); return 'changed'; },
+  });
+`;
+
 describe('lambda host memory limit', () => {
-  it('fails a call that exhausts the memory limit and serves the next one', async () => {
+  it('fails the call that exhausts the memory limit; the calls in flight with it run on the new worker, a started mutation fails', async () => {
     const host = createLambdaHost({ timeoutMs: 10_000, memoryMb: 32 });
     try {
-      await host.load(`
+      await host.load(`${BYSTANDERS}
         self.addGraphQLResolvers({
           'Query.hog': () => { const keep = []; while (true) keep.push(new Array(100000).fill(keep.length)); },
-          'Query.ok': () => 'ok',
         });
       `);
-      const failure = await failureOf(host.call('Query.hog', {}, noGraphql));
-      expect(failure.failure).toBe('worker-stopped');
-      expect(failure.message).toMatch(/out of memory/);
+      // The worker takes its messages in order: both napping calls start (and wait), then hog runs, then ok would.
+      const startedQuery = host.call('Query.napping', {}, noGraphql);
+      const startedMutation = failureOf(host.call('Mutation.napping', {}, noGraphql));
+      const hog = failureOf(host.call('Query.hog', {}, noGraphql));
+      const queued = host.call('Query.ok', {}, noGraphql);
+
+      expect(await hog).toMatchObject({ failure: 'worker-stopped', message: 'Lambda resolver Query.hog failed: the lambda worker ran out of memory while running it' });
+      await expect(queued).resolves.toBe('ok');
+      // Run again from the start in the new worker, whose counter starts at zero.
+      await expect(startedQuery).resolves.toBe('napped, run 1 in this worker');
+      expect(await startedMutation).toMatchObject({
+        failure: 'worker-stopped',
+        message: 'Lambda resolver Mutation.napping failed: the lambda worker ran out of memory while running Query.hog; ' +
+          'the mutation had started and is not run again, since it may already have made changes',
+      });
+      await expect(host.call('Mutation.napping', {}, noGraphql)).resolves.toBe('changed');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('lambda host: a worker stuck in code the engine cannot interrupt', () => {
+  it('is stopped; the stuck call fails as timed out and the other calls in flight run on the new worker', async () => {
+    const { logger, lines } = recordingLogger();
+    const host = createLambdaHost({ timeoutMs: 300, logger });
+    try {
+      await host.load(`${BYSTANDERS}
+        self.addGraphQLResolvers({
+          // Sorting a typed array is one engine builtin that does not stop for the time limit (seconds here).
+          'Query.sortHuge': () => new Float64Array(20000000).sort().length,
+        });
+      `);
+      const started = host.call('Query.napping', {}, noGraphql);
+      const stuck = failureOf(host.call('Query.sortHuge', {}, noGraphql));
+      const queued = host.call('Query.ok', {}, noGraphql);
+      expect(await stuck).toMatchObject({
+        failure: 'timeout',
+        message: 'Lambda resolver Query.sortHuge failed: it ran past its time limit of 300 ms and could not be interrupted, so the lambda worker was restarted',
+      });
+      await expect(queued).resolves.toBe('ok');
+      await expect(started).resolves.toBe('napped, run 1 in this worker');
+      expect(lines).toContain('warn lambda: the lambda worker was stuck past its time limit while running Query.sortHuge');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('lambda host: timers the script starts while it loads', () => {
+  it('stops a timer callback that loops, logs it, and keeps the worker', async () => {
+    const { logger, lines, waitFor } = recordingLogger();
+    const host = createLambdaHost({ timeoutMs: 300, logger });
+    try {
+      await host.load(`
+        setTimeout(() => { for (;;) {} }, 10);
+        self.addGraphQLResolvers({ 'Query.ok': () => 'ok' });
+      `);
+      await waitFor(/timer callback/);
       await expect(host.call('Query.ok', {}, noGraphql)).resolves.toBe('ok');
+      expect(lines).toEqual(['error lambda: a timer callback ran longer than 300 ms and was stopped']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('cancels an interval whose callback overran', async () => {
+    const { logger, lines, waitFor } = recordingLogger();
+    const host = createLambdaHost({ timeoutMs: 300, logger });
+    try {
+      await host.load(`
+        setInterval(() => { for (;;) {} }, 10);
+        const nap = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        self.addGraphQLResolvers({ 'Query.napTwice': async () => { await nap(30); await nap(30); return 'ok'; } });
+      `);
+      await waitFor(/timer callback/);
+      // Both naps are due after the interval's next tick would have been; it does not come again.
+      await expect(host.call('Query.napTwice', {}, noGraphql)).resolves.toBe('ok');
+      expect(lines).toEqual(['error lambda: a timer callback ran longer than 300 ms and was stopped; its interval is cancelled']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('gives up restarting a worker that keeps crashing on its own, until a new script is loaded', async () => {
+    const { logger, lines, waitFor } = recordingLogger();
+    const host = createLambdaHost({ timeoutMs: 5_000, memoryMb: 32, logger });
+    try {
+      // Every fresh worker runs the timer again, so each restart crashes like the first.
+      await host.load(`
+        setTimeout(() => { const keep = []; while (true) keep.push(new Array(100000).fill(keep.length)); }, 10);
+        self.addGraphQLResolvers({ 'Query.ok': () => 'ok' });
+      `);
+      const gaveUp = await waitFor(/in a row/);
+      const expected = 'the lambda worker stopped 5 times in a row without answering a call (last: the lambda worker ran out of memory); ' +
+        'lambda fields fail until a new lambda script is loaded';
+      expect(gaveUp).toBe(`error lambda: ${expected}`);
+      expect(lines.filter((line) => line === 'warn lambda: the lambda worker ran out of memory')).toHaveLength(5);
+      expect(await failureOf(host.call('Query.ok', {}, noGraphql))).toMatchObject({
+        failure: 'worker-stopped',
+        message: `Lambda resolver Query.ok failed: ${expected}`,
+      });
+
+      await host.load(`self.addGraphQLResolvers({ 'Query.ok': () => 'ok again' });`);
+      await expect(host.call('Query.ok', {}, noGraphql)).resolves.toBe('ok again');
     } finally {
       await host.close();
     }

@@ -17,10 +17,13 @@ export class LambdaScriptError extends Error {
  * Why a lambda call failed:
  * - `not-registered`: no resolver is registered under the name;
  * - `thrown`: the resolver threw or its promise rejected;
- * - `timeout`: the call did not finish within the time limit;
+ * - `timeout`: the call did not finish within the time limit (or ran past it in code that could not be
+ *   interrupted, so its worker was restarted);
  * - `bad-input`: the parent, args or auth header given to the call cannot be sent to the script as JSON;
  * - `bad-result`: the resolver answered with a value that is not JSON-like, or a batch of the wrong length;
- * - `worker-stopped`: the script's worker stopped (memory limit, or it was restarted after another call overran);
+ * - `worker-stopped`: the script's worker stopped while running this call (memory limit), or while this
+ *   call was in flight and the call could not run again (a started mutation, or lost a second time), or
+ *   the worker kept crashing on its own and restarts were given up;
  * - `closed`: the host was closed.
  */
 export type LambdaCallFailure =

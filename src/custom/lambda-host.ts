@@ -1,5 +1,6 @@
 import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
-import { ScriptWorker } from './lambda-worker.js';
+import { RestartPolicy, type RestartDecision } from './lambda-restart-policy.js';
+import { LostCallError, ScriptWorker } from './lambda-worker.js';
 import type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
 
 export type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
@@ -55,15 +56,22 @@ export interface LambdaHost {
 
 const DEFAULT_TIMEOUT_MS = 2_000;
 const DEFAULT_MEMORY_MB = 128;
+/** How often one call may be run again on a new worker after the worker it waited on stopped. */
+const MAX_REDISPATCHES = 1;
 
 export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
   const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const memoryMb = positive(options.memoryMb, DEFAULT_MEMORY_MB, 'memoryMb');
   const logger = options.logger;
+  const restartPolicy = new RestartPolicy();
 
   let script: string | undefined;
   let current: ScriptWorker | undefined;
-  let restarting: Promise<ScriptWorker> | undefined;
+  let restarting: Promise<ScriptWorker | undefined> | undefined;
+  /** Cuts short the pause before a restart (on close). */
+  let endPause: (() => void) | undefined;
+  /** Set when the restart policy gave up: why lambda calls fail until the next load. */
+  let givenUp: string | undefined;
   let resolvers: ReadonlyMap<string, LambdaResolverKind> = new Map();
   let loading: Promise<unknown> = Promise.resolve();
   /** Counts successful loads, so a restart begun for an older script never replaces a newer one. */
@@ -78,10 +86,11 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
       timeoutMs,
       memoryMb,
       logger,
-      onStopped: (stopped, reason) => {
+      onStopped: (stopped, stop) => {
         live.delete(stopped);
-        logger?.warn(`lambda: ${reason}`);
-        if (stopped === current) replaceStoppedWorker();
+        logger?.warn(`lambda: ${stop.reason}`);
+        if (stopped !== current) return;
+        decide(restartPolicy.afterStop({ reason: stop.reason, causedByCall: stop.culprit !== undefined, answeredCalls: stopped.answered > 0 }));
       },
     });
     live.add(worker);
@@ -89,40 +98,86 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
     return worker;
   }
 
-  function replaceStoppedWorker(): void {
-    if (closed || script === undefined || restarting) return;
-    const text = script;
-    const startedFor = generation;
-    const restart = startWorker(text).then((worker) => {
-      // A load that finished meanwhile has installed a newer script; this worker is not needed.
-      if (closed || generation !== startedFor) void worker.terminate();
-      else current = worker;
-      return worker;
-    });
+  function decide(decision: RestartDecision): void {
+    if ('giveUp' in decision) {
+      givenUp = decision.giveUp;
+      logger?.error(`lambda: ${decision.giveUp}`);
+    } else {
+      replaceStoppedWorker(decision.restartAfterMs);
+    }
+  }
+
+  function replaceStoppedWorker(pauseMs: number): void {
+    if (closed || script === undefined || restarting || givenUp !== undefined) return;
+    const restart = restartWorker(script, generation, pauseMs);
     restarting = restart;
     restart.then(
       () => {
         if (restarting === restart) restarting = undefined;
       },
       (error: Error) => {
-        if (restarting === restart) restarting = undefined;
+        if (restarting !== restart) return;
+        restarting = undefined;
         logger?.error(`lambda: restarting the worker failed: ${error.message}`);
+        if (!closed) decide(restartPolicy.restartFailed(`a new worker did not start: ${error.message}`));
       },
     );
+  }
+
+  async function restartWorker(text: string, startedFor: number, pauseMs: number): Promise<ScriptWorker | undefined> {
+    await pause(pauseMs);
+    // A load that finished meanwhile has installed a newer script; no restart is needed.
+    if (closed || generation !== startedFor) return undefined;
+    const worker = await startWorker(text);
+    if (closed || generation !== startedFor) {
+      void worker.terminate();
+      return undefined;
+    }
+    current = worker;
+    return worker;
+  }
+
+  function pause(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        if (endPause === end) endPause = undefined;
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      timer.unref();
+      endPause = end;
+    });
   }
 
   async function workerFor(name: string): Promise<ScriptWorker> {
     if (closed) throw new LambdaCallError(name, 'closed', 'the lambda host was closed');
     if (!resolvers.has(name)) throw new LambdaCallError(name, 'not-registered', notRegisteredReason());
     if (current && !current.isStopped) return current;
-    replaceStoppedWorker();
+    if (givenUp !== undefined) throw new LambdaCallError(name, 'worker-stopped', givenUp);
+    replaceStoppedWorker(0);
     try {
       await restarting;
     } catch (error) {
       throw new LambdaCallError(name, 'worker-stopped', `the lambda worker could not be restarted: ${(error as Error).message}`);
     }
     if (current && !current.isStopped) return current;
+    if (givenUp !== undefined) throw new LambdaCallError(name, 'worker-stopped', givenUp);
     throw new LambdaCallError(name, 'worker-stopped', 'the lambda worker stopped again while it was restarting');
+  }
+
+  /** Runs a call; a call lost with its worker runs again on the replacement when that is safe (see LostCallError). */
+  async function run(name: string, batch: boolean, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
+    for (let redispatches = 0; ; redispatches += 1) {
+      const worker = await workerFor(name);
+      try {
+        return await worker.call(name, batch, payload, graphql);
+      } catch (error) {
+        if (error instanceof LostCallError && error.mayRetry && redispatches < MAX_REDISPATCHES) continue;
+        throw error;
+      }
+    }
   }
 
   function notRegisteredReason(): string {
@@ -153,6 +208,8 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
         current = worker;
         resolvers = worker.resolvers;
         restarting = undefined;
+        givenUp = undefined;
+        restartPolicy.reset();
         previous?.retire();
         return { resolvers: [...resolvers.keys()].sort() };
       });
@@ -166,16 +223,14 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
 
     async call(name, input, graphql) {
       const payload = payloadOf(name, { parent: input.parent ?? null, args: input.args ?? {}, authHeader: input.authHeader });
-      const worker = await workerFor(name);
-      return worker.call(name, false, payload, graphql);
+      return run(name, false, payload, graphql);
     },
 
     async callBatch(name, input, graphql) {
       if (!Array.isArray(input.parents)) throw new LambdaCallError(name, 'bad-input', 'callBatch needs an array of parents');
       if (input.parents.length === 0) return [];
       const payload = payloadOf(name, { parents: input.parents, args: input.args ?? {}, authHeader: input.authHeader });
-      const worker = await workerFor(name);
-      const values = await worker.call(name, true, payload, graphql);
+      const values = await run(name, true, payload, graphql);
       if (!Array.isArray(values) || values.length !== input.parents.length) {
         throw new LambdaCallError(name, 'bad-result', `expected ${input.parents.length} results, one per parent`);
       }
@@ -184,6 +239,7 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
 
     async close() {
       closed = true;
+      endPause?.();
       await restarting?.catch(() => undefined);
       current = undefined;
       restarting = undefined;

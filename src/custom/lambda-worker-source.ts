@@ -4,25 +4,43 @@
  * code runs under ts-jest and from the compiled build).
  *
  * The worker creates a `vm` context with a null-prototype global (so `this.constructor` resolves inside the
- * context, not to the worker's `Object`) and with code generation from strings disabled, installs the
- * sandbox runtime (lambda-sandbox-runtime.ts), runs the user's script with a time limit, and then relays
- * messages between the host and the runtime. Every entry into the context goes through `runInContext`
- * with the same time limit, so a synchronous endless loop in a resolver, a timer callback or a graphql
- * continuation is interrupted. Work that runs later as a microtask has no such limit; the host's per-call
- * timer terminates the whole worker in that case.
+ * context, not to the worker's `Object`), with code generation from strings disabled and with its own
+ * microtask queue (`microtaskMode: 'afterEvaluate'`), installs the sandbox runtime
+ * (lambda-sandbox-runtime.ts), runs the user's script with a time limit, and then relays messages between
+ * the host and the runtime.
+ *
+ * Every entry into the context (a call, a graphql() answer, a timer) goes through `runInContext` with a
+ * time limit, and because the context has its own microtask queue, the promise continuations an entry
+ * starts run inside that entry, under the same limit. So an endless loop, synchronous or after an `await`,
+ * is interrupted and the worker keeps serving.
+ *
+ * Each entry belongs to a call (the call itself, an answer to its graphql(), a timer it started) or to
+ * nobody (timers started while the script loaded). A call's time limit counts the time since the call
+ * started, minus the time the worker spent in entries of other calls: a call queued behind a slow one is
+ * not charged for the wait. An entry of a call may use what is left of that limit; an entry of nobody gets
+ * the whole limit, and a timer that overruns it is cancelled and logged.
  *
  * workerData: { runtimeSource: string, script: string, filename: string, timeoutMs: number }
  * Posts: loaded { resolvers: [{ name, kind }] } | loadFailed { message, line?, column? } | result | failed |
- * graphql | log | fatal { message }. Receives: call { id, name, batch, payload } | graphqlResult.
+ * graphql | log | busy { callId: number | null } (an entry starts) | idle (it ended).
+ * Receives: call { id, name, batch, payload } | graphqlResult { callId, requestId, result? error? }.
  */
 export const LAMBDA_WORKER_SOURCE = String.raw`'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
 const vm = require('node:vm');
 const { runtimeSource, script, filename, timeoutMs } = workerData;
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
 const FAILURES = new Set(['thrown', 'bad-result', 'not-registered']);
+/** Timers the sandbox started: id -> { handle, repeat, owner }, owner being a call id or null. */
 const hostTimers = new Map();
+/** Calls started and not yet answered: id -> { startedAt, busyAtStart, ownBusy, deadline }. */
+const openCalls = new Map();
+/** Milliseconds spent inside the context so far, by all entries. */
+let busyTotal = 0;
+/** The call the entry in progress belongs to (null: nobody, or no entry). */
+let currentOwner = null;
 let inbox = null;
 let context;
 
@@ -39,22 +57,55 @@ function isInteger(value) {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }
 
+function log(level, message) {
+  parentPort.postMessage({ type: 'log', level, message });
+}
+
+/** Time the call has used: since it started, less what other entries took meanwhile. */
+function usedBy(call, now) {
+  return now - call.startedAt - (busyTotal - call.busyAtStart - call.ownBusy);
+}
+
+function openCall(id) {
+  const call = { startedAt: performance.now(), busyAtStart: busyTotal, ownBusy: 0, deadline: undefined };
+  openCalls.set(id, call);
+  armDeadline(id, call);
+}
+
+/** Fails the call once it has used its limit; until then re-arms for what is left (other entries may have run). */
+function armDeadline(id, call) {
+  const left = timeoutMs - usedBy(call, performance.now());
+  if (left <= 0) {
+    closeCall(id);
+    parentPort.postMessage({ type: 'failed', id, failure: 'timeout', message: 'it did not finish within ' + timeoutMs + ' ms' });
+    return;
+  }
+  call.deadline = setTimeout(() => armDeadline(id, call), Math.ceil(left));
+}
+
+/** Forgets a call; a later answer from the script for it is dropped. Answers whether it was open. */
+function closeCall(id) {
+  const call = openCalls.get(id);
+  if (!call) return false;
+  clearTimeout(call.deadline);
+  openCalls.delete(id);
+  return true;
+}
+
 /** Messages from the sandbox are untrusted: only known shapes with primitive fields are passed on. */
 function relayFromSandbox(message) {
   if (message === null || typeof message !== 'object') return;
   switch (message.type) {
     case 'log':
-      if (LOG_LEVELS.has(message.level) && typeof message.message === 'string') {
-        parentPort.postMessage({ type: 'log', level: message.level, message: message.message });
-      }
+      if (LOG_LEVELS.has(message.level) && typeof message.message === 'string') log(message.level, message.message);
       return;
     case 'result':
-      if (isInteger(message.id) && typeof message.value === 'string') {
+      if (isInteger(message.id) && typeof message.value === 'string' && closeCall(message.id)) {
         parentPort.postMessage({ type: 'result', id: message.id, value: message.value });
       }
       return;
     case 'failed':
-      if (isInteger(message.id) && FAILURES.has(message.failure) && typeof message.message === 'string') {
+      if (isInteger(message.id) && FAILURES.has(message.failure) && typeof message.message === 'string' && closeCall(message.id)) {
         parentPort.postMessage({ type: 'failed', id: message.id, failure: message.failure, message: message.message });
       }
       return;
@@ -67,6 +118,14 @@ function relayFromSandbox(message) {
       }
       return;
   }
+}
+
+function clearHostTimer(id) {
+  const timer = hostTimers.get(id);
+  if (timer === undefined) return;
+  hostTimers.delete(id);
+  clearTimeout(timer.handle);
+  clearInterval(timer.handle);
 }
 
 const bridge = Object.freeze({
@@ -85,18 +144,16 @@ const bridge = Object.freeze({
   },
   setTimer(id, ms, repeat) {
     if (!isInteger(id) || typeof ms !== 'number') return;
+    const timer = { handle: undefined, repeat: Boolean(repeat), owner: currentOwner };
     const fire = () => {
-      if (!repeat) hostTimers.delete(id);
-      enterSandbox({ type: 'timer', timerId: id });
+      if (!timer.repeat) hostTimers.delete(id);
+      enterSandbox({ type: 'timer', timerId: id }, timer.owner);
     };
-    hostTimers.set(id, repeat ? setInterval(fire, Math.max(1, ms)) : setTimeout(fire, ms));
+    timer.handle = timer.repeat ? setInterval(fire, Math.max(1, ms)) : setTimeout(fire, ms);
+    hostTimers.set(id, timer);
   },
   clearTimer(id) {
-    const handle = hostTimers.get(id);
-    if (handle === undefined) return;
-    hostTimers.delete(id);
-    clearTimeout(handle);
-    clearInterval(handle);
+    clearHostTimer(id);
   },
 });
 
@@ -106,21 +163,50 @@ function isTimeout(error) {
   return error !== null && typeof error === 'object' && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
 
-/** Hands one message to the sandbox runtime; its synchronous part runs under the time limit. */
-function enterSandbox(message) {
+/**
+ * Hands one message to the sandbox runtime. The entry, with the promise continuations it starts, runs under
+ * the time left to its call (the whole limit for an entry of nobody); the host hears when it starts and ends.
+ */
+function enterSandbox(message, owner) {
+  const call = owner === null ? undefined : openCalls.get(owner);
+  if (call === undefined) owner = null;
+  const startedAt = performance.now();
+  const limit = call === undefined ? timeoutMs : Math.max(1, Math.ceil(timeoutMs - usedBy(call, startedAt)));
+  parentPort.postMessage({ type: 'busy', callId: owner });
+  currentOwner = owner;
   inbox = JSON.stringify(message);
+  let failure;
   try {
-    dispatchScript.runInContext(context, { timeout: timeoutMs });
+    dispatchScript.runInContext(context, { timeout: limit });
   } catch (error) {
-    inbox = null;
-    const reason = isTimeout(error)
-      ? 'synchronous code ran longer than ' + timeoutMs + ' ms'
-      : describe(error);
-    if (message.type === 'call') {
-      parentPort.postMessage({ type: 'failed', id: message.id, failure: isTimeout(error) ? 'timeout' : 'thrown', message: reason });
-    } else {
-      parentPort.postMessage({ type: 'fatal', message: 'a lambda callback failed: ' + reason });
-    }
+    failure = { timedOut: isTimeout(error), reason: describe(error) };
+  }
+  inbox = null;
+  currentOwner = null;
+  const spent = performance.now() - startedAt;
+  busyTotal += spent;
+  if (call !== undefined) call.ownBusy += spent;
+  parentPort.postMessage({ type: 'idle' });
+  if (failure !== undefined) entryFailed(message, owner, failure);
+}
+
+/** An entry was interrupted (time limit) or the runtime itself threw: its call fails, or it is logged. */
+function entryFailed(message, owner, failure) {
+  // An interval still registered here would fire again (a one-shot timer was dropped when it fired).
+  const cancelledInterval = message.type === 'timer' && hostTimers.has(message.timerId);
+  if (message.type === 'timer') clearHostTimer(message.timerId);
+  if (owner !== null && closeCall(owner)) {
+    parentPort.postMessage(failure.timedOut
+      ? { type: 'failed', id: owner, failure: 'timeout', message: 'it did not finish within ' + timeoutMs + ' ms' }
+      : { type: 'failed', id: owner, failure: 'thrown', message: failure.reason });
+    return;
+  }
+  if (message.type !== 'timer') {
+    log('error', 'delivering a graphql() answer failed: ' + failure.reason);
+  } else if (failure.timedOut) {
+    log('error', 'a timer callback ran longer than ' + timeoutMs + ' ms and was stopped' + (cancelledInterval ? '; its interval is cancelled' : ''));
+  } else {
+    log('error', 'a timer callback failed: ' + failure.reason);
   }
 }
 
@@ -153,6 +239,7 @@ function load() {
   context = vm.createContext(Object.create(null), {
     name: 'lambda script',
     codeGeneration: { strings: false, wasm: false },
+    microtaskMode: 'afterEvaluate',
   });
   const install = new vm.Script(runtimeSource, { filename: 'autograph-lambda-runtime.js' }).runInContext(context);
   const runtime = install(bridge);
@@ -182,7 +269,13 @@ process.on('unhandledRejection', (reason) => {
 });
 
 parentPort.on('message', (message) => {
-  if (message && (message.type === 'call' || message.type === 'graphqlResult')) enterSandbox(message);
+  if (!message) return;
+  if (message.type === 'call') {
+    openCall(message.id);
+    enterSandbox(message, message.id);
+  } else if (message.type === 'graphqlResult') {
+    enterSandbox(message, message.callId);
+  }
 });
 
 load();

@@ -22,7 +22,29 @@ export interface ScriptWorkerOptions {
   memoryMb: number;
   logger?: LambdaLogger;
   /** Told once when the worker stops for any reason other than `terminate()`. */
-  onStopped?: (worker: ScriptWorker, reason: string) => void;
+  onStopped?: (worker: ScriptWorker, stop: WorkerStop) => void;
+}
+
+/** Why a worker stopped, and whether a call was running in it then (a stop with none is a crash of its own). */
+export interface WorkerStop {
+  reason: string;
+  /** The call running in the sandbox when the worker stopped, if any; it is failed, not re-dispatched. */
+  culprit?: string;
+}
+
+/**
+ * A call the worker lost when it stopped while the call was waiting or queued. `mayRetry` tells whether
+ * running it on a new worker is safe: always when the script never started it; when it had started, only
+ * for a query or a field (a `Mutation.*` resolver may already have made changes, so it is not repeated).
+ */
+export class LostCallError extends LambdaCallError {
+  constructor(
+    resolver: string,
+    detail: string,
+    readonly mayRetry: boolean,
+  ) {
+    super(resolver, 'worker-stopped', detail);
+  }
 }
 
 type FromWorker =
@@ -32,30 +54,50 @@ type FromWorker =
   | { type: 'failed'; id: number; failure: LambdaCallFailure; message: string }
   | { type: 'graphql'; id: number; requestId: number; query: string; variables?: string }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
-  | { type: 'fatal'; message: string };
+  | { type: 'busy'; callId: number | null }
+  | { type: 'idle' };
 
 interface PendingCall {
   name: string;
   graphql: LambdaGraphqlExecutor;
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
+  /** The script has begun running it (the worker entered the sandbox for it at least once). */
+  started: boolean;
+}
+
+/** An entry into the sandbox in progress, as the worker announced it. */
+interface Entry {
+  seq: number;
+  callId: number | null;
 }
 
 const SCRIPT_FILENAME = 'lambda.js';
 /** Loading gets more time than a call: starting a worker thread itself takes a moment. */
 const LOAD_TIME_ALLOWANCE_MS = 5_000;
+/** How long past its time limit an entry may run before the worker counts as stuck: at least this... */
+const STUCK_MARGIN_MIN_MS = 250;
+/** ...and a last look after the host has read the worker's queued messages, in case `idle` was waiting there. */
+const STUCK_CONFIRM_MS = 50;
 
 /**
- * One worker thread running one loaded script. A worker that misbehaves (a call overruns its time limit,
- * a callback overruns, the memory limit is hit) is terminated and fails every call in flight on it; the
- * owner starts a replacement.
+ * One worker thread running one loaded script. The worker enforces the time limits itself (see
+ * lambda-worker-source.ts), so a call that overruns fails alone. The worker is stopped only when it dies
+ * (memory limit) or when an entry runs far past its limit (code the engine cannot interrupt, e.g. a huge
+ * typed-array sort); then the call that was running fails, and the other calls in flight are rejected
+ * with LostCallError so the owner can run them again on a new worker.
  */
 export class ScriptWorker {
   private readonly pending = new Map<number, PendingCall>();
   private nextCallId = 1;
   private stopped = false;
   private retiring = false;
+  private entry: Entry | undefined;
+  private nextEntrySeq = 1;
+  private stuckTimer: NodeJS.Timeout | undefined;
+  private readonly stuckAfterMs: number;
+  /** Calls the script answered (with a value or its own failure). */
+  private answeredCount = 0;
   /** Settles when the worker thread has exited, for whatever reason. */
   readonly exited: Promise<void>;
 
@@ -64,10 +106,12 @@ export class ScriptWorker {
     readonly resolvers: ReadonlyMap<string, LambdaResolverKind>,
     private readonly options: ScriptWorkerOptions,
   ) {
+    this.stuckAfterMs = options.timeoutMs + Math.max(STUCK_MARGIN_MIN_MS, options.timeoutMs);
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: FromWorker) => this.onMessage(message));
-    worker.on('error', (error) => this.stop(`the lambda worker crashed: ${describeWorkerError(error)}`));
-    worker.on('exit', (code) => this.stop(`the lambda worker exited (code ${code})`));
+    // Node delivers the messages the worker posted before 'error'/'exit', so `entry` names the running call.
+    worker.on('error', (error) => this.stop(describeWorkerError(error)));
+    worker.on('exit', (code) => this.stop(`exited (code ${code})`));
   }
 
   /** Starts a worker and loads the script; rejects with a LambdaScriptError if the script does not load. */
@@ -100,7 +144,7 @@ export class ScriptWorker {
           logTo(options.logger, message.level, message.message);
         }
       };
-      const onError = (error: Error) => failLoad(new LambdaScriptError(`the lambda script could not be loaded: ${describeWorkerError(error)}`));
+      const onError = (error: Error) => failLoad(new LambdaScriptError(`the lambda worker ${describeWorkerError(error)} while loading the script`));
       const onExit = (code: number) => failLoad(new LambdaScriptError(`the lambda worker exited while loading the script (code ${code})`));
       const timer = setTimeout(
         () => failLoad(new LambdaScriptError(`the lambda script did not load within ${options.timeoutMs + LOAD_TIME_ALLOWANCE_MS} ms`)),
@@ -122,12 +166,16 @@ export class ScriptWorker {
     return this.stopped;
   }
 
+  /** Calls the script has answered, with a value or with its own failure. */
+  get answered(): number {
+    return this.answeredCount;
+  }
+
   call(name: string, batch: boolean, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
-    if (this.stopped) return Promise.reject(new LambdaCallError(name, 'worker-stopped', 'the lambda worker has stopped'));
+    if (this.stopped) return Promise.reject(new LostCallError(name, 'the lambda worker has stopped', true));
     const id = this.nextCallId++;
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => this.overrun(id), this.options.timeoutMs);
-      this.pending.set(id, { name, graphql, resolve, reject, timer });
+      this.pending.set(id, { name, graphql, resolve, reject, started: false });
       this.worker.postMessage({ type: 'call', id, name, batch, payload });
     });
   }
@@ -141,46 +189,53 @@ export class ScriptWorker {
   async terminate(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.failAll('closed', 'the lambda host was closed');
+    this.clearStuckTimer();
+    for (const [id, call] of [...this.pending]) {
+      this.settle(id);
+      call.reject(new LambdaCallError(call.name, 'closed', 'the lambda host was closed'));
+    }
     await this.worker.terminate();
   }
 
-  private overrun(id: number): void {
-    const call = this.pending.get(id);
-    if (!call) return;
-    this.settle(id);
-    call.reject(new LambdaCallError(call.name, 'timeout', `it did not finish within ${this.options.timeoutMs} ms`));
-    this.stop(`a call to ${call.name} overran its time limit, so the lambda worker was restarted`);
-  }
-
-  private stop(reason: string): void {
+  /**
+   * The worker died or is stuck. The call running in the sandbox fails with `culpritFailure`; every other
+   * call in flight is handed back as a LostCallError.
+   */
+  private stop(what: string, culpritFailure: LambdaCallFailure = 'worker-stopped'): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.failAll('worker-stopped', reason);
-    void this.worker.terminate();
-    this.options.onStopped?.(this, reason);
-  }
-
-  private failAll(failure: LambdaCallFailure, reason: string): void {
+    this.clearStuckTimer();
+    const culpritId = this.entry?.callId ?? undefined;
+    const culprit = culpritId === undefined ? undefined : this.pending.get(culpritId);
+    const reason = culprit ? `the lambda worker ${what} while running ${culprit.name}` : `the lambda worker ${what}`;
     for (const [id, call] of [...this.pending]) {
       this.settle(id);
-      call.reject(new LambdaCallError(call.name, failure, reason));
+      if (id === culpritId) {
+        call.reject(new LambdaCallError(call.name, culpritFailure, culpritFailure === 'timeout'
+          ? `it ran past its time limit of ${this.options.timeoutMs} ms and could not be interrupted, so the lambda worker was restarted`
+          : `the lambda worker ${what} while running it`));
+      } else if (call.started && call.name.startsWith('Mutation.')) {
+        call.reject(new LostCallError(call.name, `${reason}; the mutation had started and is not run again, since it may already have made changes`, false));
+      } else {
+        call.reject(new LostCallError(call.name, reason, true));
+      }
     }
+    void this.worker.terminate();
+    this.options.onStopped?.(this, { reason, culprit: culprit?.name });
   }
 
   private settle(id: number): void {
-    const call = this.pending.get(id);
-    if (!call) return;
-    clearTimeout(call.timer);
-    this.pending.delete(id);
+    if (!this.pending.delete(id)) return;
     if (this.retiring && this.pending.size === 0) void this.terminate();
   }
 
   private onMessage(message: FromWorker): void {
+    if (this.stopped) return;
     switch (message.type) {
       case 'result': {
         const call = this.pending.get(message.id);
         if (!call) return;
+        this.answeredCount += 1;
         this.settle(message.id);
         call.resolve(JSON.parse(message.value));
         return;
@@ -188,6 +243,7 @@ export class ScriptWorker {
       case 'failed': {
         const call = this.pending.get(message.id);
         if (!call) return;
+        this.answeredCount += 1;
         this.settle(message.id);
         call.reject(new LambdaCallError(call.name, message.failure, message.message));
         return;
@@ -198,10 +254,35 @@ export class ScriptWorker {
       case 'log':
         logTo(this.options.logger, message.level, message.message);
         return;
-      case 'fatal':
-        this.stop(message.message);
+      case 'busy':
+        this.entryStarted(message.callId);
+        return;
+      case 'idle':
+        this.entry = undefined;
+        this.clearStuckTimer();
         return;
     }
+  }
+
+  private entryStarted(callId: number | null): void {
+    const call = callId === null ? undefined : this.pending.get(callId);
+    if (call) call.started = true;
+    const entry: Entry = { seq: this.nextEntrySeq++, callId: call ? callId : null };
+    this.entry = entry;
+    this.clearStuckTimer();
+    // Timers only: the worker's own limit interrupts almost everything long before this fires.
+    this.stuckTimer = setTimeout(() => {
+      this.stuckTimer = setTimeout(() => {
+        if (this.entry === entry) this.stop('was stuck past its time limit', 'timeout');
+      }, STUCK_CONFIRM_MS);
+      this.stuckTimer.unref();
+    }, this.stuckAfterMs);
+    this.stuckTimer.unref();
+  }
+
+  private clearStuckTimer(): void {
+    clearTimeout(this.stuckTimer);
+    this.stuckTimer = undefined;
   }
 
   private async runGraphql(message: Extract<FromWorker, { type: 'graphql' }>): Promise<void> {
@@ -219,7 +300,7 @@ export class ScriptWorker {
         answer = { error: `graphql() failed: ${message}` };
       }
     }
-    if (!this.stopped) this.worker.postMessage({ type: 'graphqlResult', requestId: message.requestId, ...answer });
+    if (!this.stopped) this.worker.postMessage({ type: 'graphqlResult', callId: message.id, requestId: message.requestId, ...answer });
   }
 }
 
@@ -232,6 +313,6 @@ function logTo(logger: LambdaLogger | undefined, level: 'debug' | 'info' | 'warn
 
 function describeWorkerError(error: Error): string {
   const code = (error as { code?: unknown }).code;
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return 'it ran out of memory';
-  return error.message;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return 'ran out of memory';
+  return `crashed: ${error.message}`;
 }
