@@ -1,6 +1,8 @@
 /**
  * Issue 6 acceptance over HTTP: the spec's Task/User schema with its owner rule (plus add/update/delete
- * rules and a Report type for role and and/or/not rules), tokens signed in the test.
+ * rules and a Report type for role and and/or/not rules), tokens signed in the test. Board/Card and
+ * Badge/Locker have update rules only, so their objects are visible but not always updatable (references
+ * from mutations); Memo is readable by ADMIN only while anyone may write it (mutation payloads).
  */
 import { activateSchema, gql, gqlGet, uploadSchema } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -45,6 +47,34 @@ type Report @auth(query: { or: [
   archived: Boolean @search
   title: String!
 }
+
+type Board {
+  name: String! @id @search(by: [hash])
+  cards: [Card] @hasInverse(field: board)
+}
+
+type Card @auth(update: { rule: """query($USER: String!) { queryCard(filter: { author: { eq: $USER } }) { __typename } }""" }) {
+  id: ID!
+  author: String! @search(by: [hash])
+  title: String! @search(by: [hash])
+  board: Board
+}
+
+type Badge @auth(update: { rule: """query($USER: String!) { queryBadge(filter: { holder: { eq: $USER } }) { __typename } }""" }) {
+  code: String! @id @search(by: [hash])
+  holder: String! @search(by: [hash])
+  locker: Locker @hasInverse(field: badge)
+}
+
+type Locker {
+  number: String! @id @search(by: [hash])
+  badge: Badge
+}
+
+type Memo @auth(query: ${ADMIN}) {
+  id: ID!
+  text: String! @search(by: [hash])
+}
 `;
 
 const HEADER = 'X-Auth-Token';
@@ -64,7 +94,7 @@ async function data(query: string, headers: Record<string, string> = {}, variabl
 const titles = (tasks: Array<{ title: string }>) => tasks.map((task) => task.title).sort();
 
 beforeAll(async () => {
-  // The auth plugin is passed explicitly; registered twice (should the app add it too), it verifies once.
+  // The real wiring: the app registers the auth plugin itself, as `npm start` runs it.
   server = await startTestServer();
   await activateSchema(server.url, `${AUTH_TASK_SCHEMA}\n${authorizationLine({ header: HEADER })}\n`);
   await data(`mutation { addUser(input: [{ username: "alice", name: "Alice" }, { username: "bob" }, { username: "carol" }]) { numUids } }`);
@@ -116,7 +146,24 @@ describe('a user sees exactly their own tasks', () => {
     ]);
   });
 
+  test('a has filter on a relation counts only the related objects the caller may see', async () => {
+    const withTasks = '{ queryUser(filter: { has: tasks }, order: { asc: username }) { username } aggregateUser(filter: { has: tasks }) { count } }';
+    expect(await data(withTasks)).toEqual({ queryUser: [], aggregateUser: { count: 0 } });
+    expect(await data(withTasks, alice)).toEqual({ queryUser: [{ username: 'alice' }], aggregateUser: { count: 1 } });
+    expect(await data(withTasks, bob)).toEqual({ queryUser: [{ username: 'bob' }], aggregateUser: { count: 1 } });
+    const withoutTasks = '{ queryUser(filter: { not: { has: tasks } }, order: { asc: username }) { username } }';
+    expect((await data(withoutTasks, alice)).queryUser).toEqual([{ username: 'bob' }, { username: 'carol' }]);
+  });
+
+  test('a has filter in an update\'s filter counts only visible related objects', async () => {
+    // User has no rules, so anyone may update users; but an anonymous caller sees no task, so no user has tasks.
+    const update = 'mutation { updateUser(input: { filter: { has: tasks }, set: { name: "Busy" } }) { numUids } }';
+    expect((await data(update)).updateUser.numUids).toBe(0);
+    expect((await data('{ getUser(username: "alice") { name } }')).getUser).toEqual({ name: 'Alice' });
+  });
+
   test('_entities: a representation of another user\'s task resolves to null', async () => {
+
     const { queryTask: [bobsTask] } = await data('{ queryTask { id } }', bob);
     const query = `query($reps: [_Any!]!) { _entities(representations: $reps) { ... on Task { title } } }`;
     const reps = [{ __typename: 'Task', id: bobsTask.id }];
@@ -284,5 +331,166 @@ describe('rules are checked at upload', () => {
     expect(body.errors?.[0].message).toMatch(/nickname/);
     expect(body.errors?.[0].locations?.[0]).toEqual({ line: expect.any(Number), column: expect.any(Number) });
     expect(titles((await data('{ queryTask { title } }', alice)).queryTask)).toEqual(before);
+  });
+});
+
+describe('existing objects named in a mutation\'s input', () => {
+  let bobsTask: string;
+  let alicesTask: string;
+  /** Whose task it is, asked as each of `users` (only the owner may read a task). */
+  const ownerOf = async (id: string, ...users: string[]) => {
+    for (const user of users) {
+      const task = (await data(`{ getTask(id: "${id}") { user { username } } }`, as({ USER: user }))).getTask;
+      if (task) return task.user.username as string;
+    }
+    return undefined;
+  };
+
+  beforeAll(async () => {
+    bobsTask = (await data('mutation { addTask(input: [{ title: "Bob secret", completed: false, user: { username: "bob" } }]) { task { id } } }', bob)).addTask.task[0].id;
+    alicesTask = (await data('mutation { addTask(input: [{ title: "Alice gift", completed: false, user: { username: "alice" } }]) { task { id } } }', alice)).addTask.task[0].id;
+  });
+
+  test('addUser cannot take another user\'s task by id: refused, nothing written', async () => {
+    const { body } = await gql(server.url, `mutation { addUser(input: [{ username: "mallory", tasks: [{ id: "${bobsTask}" }] }]) { numUids } }`, undefined, alice);
+    expect(body.errors?.[0].message).toBe(`TaskRef: no Task with id "${bobsTask}"`);
+    expect(body.data?.addUser ?? null).toBeNull();
+    expect((await data('{ getUser(username: "mallory") { username } }')).getUser).toBeNull();
+    expect(await ownerOf(bobsTask, 'bob', 'alice', 'mallory')).toBe('bob');
+  });
+
+  test('updateUser cannot link another user\'s task to oneself: refused, nothing written', async () => {
+    const mutation = `mutation { updateUser(input: { filter: { username: { eq: "alice" } }, set: { name: "Alice B", tasks: [{ id: "${bobsTask}" }] } }) { numUids } }`;
+    const { body } = await gql(server.url, mutation, undefined, alice);
+    expect(body.errors?.[0].message).toBe(`TaskRef: no Task with id "${bobsTask}"`);
+    expect(await ownerOf(bobsTask, 'bob', 'alice')).toBe('bob');
+    expect((await data(`{ getTask(id: "${bobsTask}") { title } }`, alice)).getTask).toBeNull();
+    expect((await data('{ getUser(username: "alice") { name } }')).getUser).toEqual({ name: 'Alice' });
+  });
+
+  test('a user may link their own task: updateUser hands it to carol', async () => {
+    const mutation = `mutation { updateUser(input: { filter: { username: { eq: "carol" } }, set: { tasks: [{ id: "${alicesTask}" }] } }) { numUids } }`;
+    expect((await data(mutation, alice)).updateUser.numUids).toBe(1);
+    expect(await ownerOf(alicesTask, 'alice', 'carol')).toBe('carol');
+  });
+
+  describe('a referenced object that is visible but not updatable (Card: update rule only)', () => {
+    let bobsCard: string;
+    let alicesCard: string;
+    const boardOf = async (id: string) => (await data(`{ getCard(id: "${id}") { board { name } } }`)).getCard.board?.name ?? null;
+
+    beforeAll(async () => {
+      await data('mutation { addBoard(input: [{ name: "alice-board" }, { name: "bob-board" }]) { numUids } }');
+      const cards = await data(`mutation { addCard(input: [
+        { author: "bob", title: "Bob card", board: { name: "bob-board" } },
+        { author: "alice", title: "Alice card" }
+      ]) { card { id title } } }`);
+      bobsCard = cards.addCard.card.find((card: any) => card.title === 'Bob card').id;
+      alicesCard = cards.addCard.card.find((card: any) => card.title === 'Alice card').id;
+    });
+
+    test.each<[string, () => string]>([
+      ['updateBoard set', () => `mutation { updateBoard(input: { filter: { name: { eq: "alice-board" } }, set: { cards: [{ id: "${bobsCard}" }] } }) { numUids } }`],
+      ['addBoard', () => `mutation { addBoard(input: [{ name: "mallory-board", cards: [{ id: "${bobsCard}" }] }]) { numUids } }`],
+      ['updateBoard remove', () => `mutation { updateBoard(input: { filter: { name: { eq: "bob-board" } }, remove: { cards: [{ id: "${bobsCard}" }] } }) { numUids } }`],
+    ])('%s: refused with FORBIDDEN naming the update rule, nothing written', async (_name, mutation) => {
+      const { body } = await gql(server.url, mutation(), undefined, alice);
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect(body.errors?.[0].message).toMatch(new RegExp(`existing Card ${bobsCard}, which the update rule of Card does not allow`));
+      expect(await boardOf(bobsCard)).toBe('bob-board');
+      expect((await data('{ getBoard(name: "mallory-board") { name } }')).getBoard).toBeNull();
+    });
+
+    test('linking and unlinking one\'s own card is allowed', async () => {
+      const link = `mutation { updateBoard(input: { filter: { name: { eq: "alice-board" } }, set: { cards: [{ id: "${alicesCard}" }] } }) { board { name cards { title } } } }`;
+      expect((await data(link, alice)).updateBoard.board).toEqual([{ name: 'alice-board', cards: [{ title: 'Alice card' }] }]);
+      const unlink = `mutation { updateBoard(input: { filter: { name: { eq: "alice-board" } }, remove: { cards: [{ id: "${alicesCard}" }] } }) { numUids } }`;
+      expect((await data(unlink, alice)).updateBoard.numUids).toBe(1);
+      expect(await boardOf(alicesCard)).toBeNull();
+    });
+
+    test('removing a card that is not linked changes nothing and is not refused', async () => {
+      const mutation = `mutation { updateBoard(input: { filter: { name: { eq: "alice-board" } }, remove: { cards: [{ id: "${bobsCard}" }] } }) { numUids } }`;
+      expect((await data(mutation, alice)).updateBoard.numUids).toBe(1);
+      expect(await boardOf(bobsCard)).toBe('bob-board');
+    });
+  });
+
+  describe('one-to-one edges: linking takes the target from its previous holder, whose update rule must allow it', () => {
+    const lockerOf = async (code: string) => (await data(`{ getBadge(code: "${code}") { locker { number } } }`)).getBadge.locker?.number ?? null;
+
+    beforeAll(async () => {
+      await data(`mutation { addBadge(input: [
+        { code: "bob-badge", holder: "bob", locker: { number: "L1" } },
+        { code: "alice-badge", holder: "alice" }
+      ]) { numUids } }`);
+    });
+
+    test.each<[string, string]>([
+      ['from the stored side (updateBadge)', 'mutation { updateBadge(input: { filter: { code: { eq: "alice-badge" } }, set: { locker: { number: "L1" } } }) { numUids } }'],
+      ['from the derived side (updateLocker)', 'mutation { updateLocker(input: { filter: { number: { eq: "L1" } }, set: { badge: { code: "alice-badge" } } }) { numUids } }'],
+    ])('taking bob\'s locker %s is refused, nothing written', async (_name, mutation) => {
+      const { body } = await gql(server.url, mutation, undefined, alice);
+      expect(body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect(body.errors?.[0].message).toMatch(/from the existing Badge .*, which the update rule of Badge does not allow/);
+      expect(await lockerOf('bob-badge')).toBe('L1');
+      expect(await lockerOf('alice-badge')).toBeNull();
+    });
+
+    test('a free locker may be linked to one\'s own badge, but not pushed onto someone else\'s', async () => {
+      await data('mutation { updateBadge(input: { filter: { code: { eq: "alice-badge" } }, set: { locker: { number: "L2" } } }) { numUids } }', alice);
+      expect(await lockerOf('alice-badge')).toBe('L2');
+      // bob may change his own badge, but the link writes alice's badge too (it holds the edge).
+      const swap = 'mutation { updateLocker(input: { filter: { number: { eq: "L1" } }, set: { badge: { code: "alice-badge" } } }) { numUids } }';
+      const refused = await gql(server.url, swap, undefined, bob);
+      expect(refused.body.errors?.[0].message).toMatch(/existing Badge .*, which the update rule of Badge does not allow/);
+      expect(await lockerOf('bob-badge')).toBe('L1');
+    });
+  });
+});
+
+describe('the query rule hides objects in mutation payloads (Memo: ADMIN reads, anyone writes)', () => {
+  test('add and update count the objects written but list only those the caller may see', async () => {
+    const added = await data('mutation { addMemo(input: [{ text: "first" }]) { numUids memo { text } } }', alice);
+    expect(added.addMemo).toEqual({ numUids: 1, memo: [] });
+    const updated = await data('mutation { updateMemo(input: { filter: {}, set: { text: "second" } }) { numUids memo { text } } }', alice);
+    expect(updated.updateMemo).toEqual({ numUids: 1, memo: [] });
+    expect((await data('{ queryMemo { text } }', alice)).queryMemo).toEqual([]);
+    expect((await data('{ queryMemo { text } }', admin)).queryMemo).toEqual([{ text: 'second' }]);
+    const byAdmin = await data('mutation { addMemo(input: [{ text: "third" }]) { numUids memo { text } } }', admin);
+    expect(byAdmin.addMemo).toEqual({ numUids: 1, memo: [{ text: 'third' }] });
+  });
+});
+
+describe('the Authorization line over HTTP', () => {
+  const withLine = (line: string) => `${AUTH_TASK_SCHEMA}\n${line}\n`;
+  const config = (overrides: Record<string, unknown>) => {
+    const base = JSON.parse(authorizationLine({ header: HEADER }).replace('# Autograph.Authorization ', ''));
+    return JSON.stringify({ ...base, ...overrides });
+  };
+
+  test.each<[string, () => string, RegExp]>([
+    ['a malformed line', () => '# Autograph.Authorization {"Header": "X-Auth-Token",}', /Authorization line: the JSON object is malformed/],
+    ['an unknown key', () => `# Autograph.Authorization ${config({ JWKUrl: 'https://keys.example' })}`, /Authorization line: unknown key "JWKUrl"/],
+    ['an unsupported Algo', () => `# Autograph.Authorization ${config({ Algo: 'ES256' })}`, /Authorization line: "Algo" must be RS256 or HS256, found "ES256"/],
+    ['a key that does not parse', () => `# Autograph.Authorization ${config({ VerificationKey: '-----BEGIN PUBLIC KEY-----\\nnot a key\\n-----END PUBLIC KEY-----' })}`,
+      /Authorization line: "VerificationKey" is not an RSA public key in PEM form/],
+  ])('%s: HTTP 400 naming it, and the previous schema keeps serving', async (_name, line, message) => {
+    const before = await (await fetch(`${server.url}/admin/schema`)).text();
+    const { status, body } = await uploadSchema(server.url, withLine(line()));
+    expect(status).toBe(400);
+    expect(body.errors?.map((error) => error.message)).toEqual([expect.stringMatching(message)]);
+    expect(body.errors?.[0].locations?.[0]).toEqual({ line: AUTH_TASK_SCHEMA.split('\n').length + 1, column: expect.any(Number) });
+    expect(await (await fetch(`${server.url}/admin/schema`)).text()).toBe(before);
+    expect((await data('{ queryTask(filter: { title: { anyoftext: "Alice two" } }) { title } }', alice)).queryTask).toEqual([{ title: 'Alice two' }]);
+  });
+
+  test('# Dgraph.Authorization is accepted and configures the service like the Autograph marker', async () => {
+    const line = `# Dgraph.Authorization ${config({ Header: 'X-Dgraph-Token' })}`;
+    expect((await uploadSchema(server.url, withLine(line))).status).toBe(200);
+    const query = '{ queryTask(filter: { title: { anyoftext: "Alice two" } }) { title } }';
+    expect((await data(query, { 'X-Dgraph-Token': tokenFor({ USER: 'alice' }) })).queryTask).toEqual([{ title: 'Alice two' }]);
+    expect((await data(query, alice)).queryTask).toEqual([]);
   });
 });

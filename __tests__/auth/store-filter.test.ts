@@ -125,3 +125,26 @@ test('queryUser { tasks }: one round trip per level, the rule applied inside the
   // 10 users, then user5's 1,000 tasks: the other 9,000 never leave the store.
   expect(returned.count).toBe(USERS + TASKS / USERS);
 });
+
+test('queryUser(filter: { has: tasks }): the rule narrows the related tasks inside the store, one round trip', async () => {
+  const result = await asUser('user5', '{ queryUser(filter: { has: tasks }) { username } }');
+  expect(result.queryUser).toEqual([{ username: 'user5' }]);
+  expect(counter.count).toBe(1);
+  expect(returned.count).toBe(1);
+});
+
+test('references in a mutation are checked against the rule in a fixed number of store calls, however many', async () => {
+  const roundTrips = async (taskNumbers: number[]) => {
+    const refs = taskNumbers.map((i) => `{ id: "t${String(i).padStart(5, '0')}" }`).join(', ');
+    // user2 hands some of their tasks to user8: each must be visible to user2 before the mutation.
+    const result = await asUser('user2', `mutation { updateUser(input: { filter: { username: { eq: "user8" } }, set: { tasks: [${refs}] } }) { numUids } }`);
+    expect(result.updateUser.numUids).toBe(1);
+    return counter.count;
+  };
+  const one = await roundTrips([2]);
+  const ten = await roundTrips([12, 22, 32, 42, 52, 62, 72, 82, 92, 102]);
+  // Each further reference costs its own lookup and edge write, as it does without rules; no rule check is per reference.
+  expect(ten - one).toBe(2 * 9);
+  const moved = await asUser('user8', '{ aggregateTask(filter: { id: ["t00002", "t00012", "t00102"] }) { count } }');
+  expect(moved.aggregateTask.count).toBe(3);
+});

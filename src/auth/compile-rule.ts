@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { ValueNode } from 'graphql';
 import { isMatchAll, matchNothing, noneOf } from '../query/combine.js';
 import { QueryArgumentError, compileFilter, type FilterPlan } from '../query/filter.js';
 import { allOfPlans, anyOfPlans } from '../query/relation-filter.js';
-import { concreteTypesOf, inverseFieldOf, isDerivedRelation, isKeptHere, storedPath } from '../query/schema-facts.js';
+import { isKeptHere, storedPath } from '../query/schema-facts.js';
+import { relatedExists } from '../query/semi-join.js';
 import type { AuthRule, FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Filter, Pipeline } from '../store/port.js';
+import type { Filter } from '../store/port.js';
 import { AuthRuleError } from './errors.js';
 import { evaluateRoleRule } from './role-rule.js';
 import { parseRule, type QueryRule, type RuleSelection } from './rule-document.js';
@@ -104,7 +104,7 @@ function selectionPlan(compilation: Compilation, type: TypeModel, selection: Rul
     const field = type.fieldsByName.get(selected.name);
     if (!field) throw new AuthRuleError(`${where}: type ${type.name} has no field "${selected.name}"`);
     if (field.of.kind === 'relation') {
-      parts.push(relatedExists(compilation, type, field, selected));
+      parts.push(relatedObjectExists(compilation, type, field, selected));
     } else {
       if (selected.filter) throw new AuthRuleError(`${where}: ${type.name}.${field.name} is not a relation, so it takes no filter`);
       parts.push({ lookups: [], match: presence(compilation.model, type, field) });
@@ -119,43 +119,7 @@ function presence(model: SchemaModel, type: TypeModel, field: FieldModel): Filte
   return field.list ? { [`${storedPath(field)}.0`]: { $exists: true } } : { [storedPath(field)]: { $exists: true, $ne: null } };
 }
 
-function lookupName(field: FieldModel, target: string, shape: unknown): string {
-  const digest = createHash('sha1').update(`${target}:${JSON.stringify(shape)}`).digest('hex').slice(0, 12);
-  return `__auth_${field.name}_${digest}`;
+/** "A related object exists that matches" the selection on the related type (a semi-join). */
+function relatedObjectExists(compilation: Compilation, type: TypeModel, field: FieldModel, selection: RuleSelection): FilterPlan {
+  return relatedExists(compilation.model, type, field, (target) => selectionPlan(compilation, target, selection, `${type.name}.${field.name}`), '__auth');
 }
-
-/**
- * "A related object exists that matches." When the target's condition is a plain filter and the
- * relation can only hold a few related objects (stored on this side, or a single derived one), an
- * equality `$lookup` fetches them by id and `$elemMatch` tests them: both backends answer that from
- * indexes. Otherwise a `$lookup` sub-pipeline stops at the first matching object.
- */
-function relatedExists(compilation: Compilation, type: TypeModel, field: FieldModel, selection: RuleSelection): FilterPlan {
-  const { model } = compilation;
-  const targets = concreteTypesOf(model, (field.of as { target: string }).target);
-  const derived = isDerivedRelation(field);
-  const inverse = derived ? inverseFieldOf(model, type, field) : undefined;
-  const alternatives: FilterPlan[] = targets.map((target) => {
-    const plan = selectionPlan(compilation, target, selection, `${type.name}.${field.name}`);
-    const [localField, foreignField] = inverse ? ['_id', storedPath(inverse)] : [storedPath(field), '_id'];
-    if (plan.lookups.length === 0 && (!derived || !field.list)) {
-      const as = lookupName(field, target.name, ['eq', plan.match]);
-      const related = isMatchAll(plan.match) ? { [`${as}.0`]: { $exists: true } } : { [as]: { $elemMatch: plan.match } };
-      return { lookups: [{ $lookup: { from: target.name, localField, foreignField, as } }], match: related };
-    }
-    const linked = inverse
-      ? (inverse.list ? { $in: ['$$id', { $ifNull: [`$${foreignField}`, []] }] } : { $eq: [`$${foreignField}`, '$$id'] })
-      : (field.list ? { $in: ['$_id', { $ifNull: ['$$id', []] }] } : { $eq: ['$_id', '$$id'] });
-    const pipeline: Pipeline = [{ $match: { $expr: linked } }, ...plan.lookups];
-    if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
-    pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
-    const as = lookupName(field, target.name, pipeline);
-    return {
-      lookups: [{ $lookup: { from: target.name, let: { id: `$${localField}` }, pipeline, as } }],
-      match: { [`${as}.0`]: { $exists: true } },
-    };
-  });
-  if (alternatives.length === 0) return matchNothingPlan();
-  return anyOfPlans(alternatives);
-}
-

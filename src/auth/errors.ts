@@ -13,7 +13,11 @@ export class AuthenticationError extends GraphQLError {
   }
 }
 
-/** An `add` rule refused at least one of the objects being added; the mutation writes nothing. */
+/**
+ * A mutation rule refused it: an `add` rule refused an object being added, or an `update` rule refused a
+ * change to an existing object (an upsert, or a link that writes the object's side of an edge). The
+ * mutation writes nothing.
+ */
 export class AuthorizationError extends GraphQLError {
   constructor(message: string) {
     super(message, { extensions: { code: 'FORBIDDEN' } });

@@ -4,12 +4,14 @@ import { allOf, anyOf, matchNothing, noneOf } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { filterShapeOf, isFilterOperator, operatorCondition } from './operators.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, isKeptHere, storedPath, typeOf } from './schema-facts.js';
+import { relatedExists } from './semi-join.js';
 
 export { QueryArgumentError } from './errors.js';
 
 /**
  * A compiled `TFilter`. `match` is a MongoDB query document. `lookups` are `$lookup` stages that must run
- * before `$match` when the filter needs another collection (a `has` on a derived relation); they are empty
+ * before `$match` when the filter needs another collection (a `has` on a derived relation, or on any
+ * relation when a scope narrows the related objects it may count); they are empty
  * for plain filters, so callers can use `find(match)`. Fields the lookups add start with `__`: drop them
  * with `stripTemporaryFields` or the stages of `dropTemporaryFields`.
  */
@@ -22,8 +24,15 @@ const TEMPORARY_PREFIX = '__';
 
 type FilterInput = Record<string, unknown>;
 
+/**
+ * The objects of a concrete type that a filter may count as related objects (for a caller, those its
+ * query rule lets it see), as a plan over that type's collection; undefined: all of them.
+ */
+export type RelatedScope = (typeName: string) => FilterPlan | undefined;
+
 interface Compilation {
   model: SchemaModel;
+  scope?: RelatedScope;
   /** `$lookup` stages by the field they add, so a relation tested twice is looked up once. */
   lookups: Map<string, Record<string, unknown>>;
 }
@@ -108,12 +117,25 @@ function derivedRelationLookups(compilation: Compilation, type: TypeModel, field
   });
 }
 
+function isScoped(compilation: Compilation, target: string): boolean {
+  const { scope } = compilation;
+  return scope !== undefined && concreteTypesOf(compilation.model, target).some((concrete) => scope(concrete.name) !== undefined);
+}
+
+/** `has` on a relation when the scope narrows its targets: a related object in scope must exist (a semi-join). */
+function scopedRelationExists(compilation: Compilation, type: TypeModel, field: FieldModel): Filter {
+  const plan = relatedExists(compilation.model, type, field, (target) => compilation.scope?.(target.name) ?? { lookups: [], match: {} }, `${TEMPORARY_PREFIX}has`);
+  for (const stage of plan.lookups) compilation.lookups.set((stage.$lookup as { as: string }).as, stage);
+  return plan.match;
+}
+
 function hasCondition(compilation: Compilation, type: TypeModel, name: unknown): Filter {
   if (typeof name !== 'string') throw new QueryArgumentError(`${type.name}Filter.has: expected field names, got ${JSON.stringify(name)}`);
   const field = fieldOf(type, name);
   if (field.isIdField || !isKeptHere(compilation.model, type, field)) {
     throw new QueryArgumentError(`${type.name}Filter.has: field "${name}" cannot be tested with has (it is ${field.isIdField ? 'the ID' : 'not stored by this service'})`);
   }
+  if (field.of.kind === 'relation' && isScoped(compilation, field.of.target)) return scopedRelationExists(compilation, type, field);
   if (isDerivedRelation(field)) {
     const added = derivedRelationLookups(compilation, type, field);
     return added.length === 0 ? matchNothing() : anyOf(added.map((as) => ({ [`${as}.0`]: { $exists: true } })));
@@ -158,14 +180,15 @@ function compileObject(compilation: Compilation, type: TypeModel, filter: Filter
 
 /**
  * `TFilter` → MongoDB. A filter on an interface uses the interface's fields, which every implementing
- * type stores under the same names, so the plan applies to each implementing type's collection.
+ * type stores under the same names, so the plan applies to each implementing type's collection. With a
+ * `scope`, a `has` on a relation counts only the related objects the scope allows.
  */
-export function compileFilter(model: SchemaModel, typeName: string, filter: Record<string, unknown> | null | undefined): FilterPlan {
+export function compileFilter(model: SchemaModel, typeName: string, filter: Record<string, unknown> | null | undefined, scope?: RelatedScope): FilterPlan {
   const type = typeOf(model, typeName);
   if (filter !== null && filter !== undefined && !isObject(filter)) {
     throw new QueryArgumentError(`${type.name}Filter: expected an object, got ${JSON.stringify(filter)}`);
   }
-  const compilation: Compilation = { model, lookups: new Map() };
+  const compilation: Compilation = { model, scope, lookups: new Map() };
   const match = compileObject(compilation, type, filter ?? {});
   return { lookups: [...compilation.lookups.values()], match };
 }

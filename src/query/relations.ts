@@ -3,7 +3,7 @@ import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.j
 import { aggregateOutputs, aggregateResultOf, groupAccumulators } from './aggregate.js';
 import { allOf, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
-import { compileFilter, planStages, stripTemporaryFields, type FilterPlan } from './filter.js';
+import { compileFilter, planStages, stripTemporaryFields, type FilterPlan, type RelatedScope } from './filter.js';
 import { compileOrder } from './order.js';
 import { compilePage, type Page, type PageArgs, type PageLimits } from './pagination.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath, typeOf } from './schema-facts.js';
@@ -76,14 +76,14 @@ export function childIdsByParent(field: FieldModel, parents: readonly StoredDocu
  * is the result document whose `_id` the parent holds (none if the filter excluded it). Lists: slice per
  * parent with `pagePerParent`.
  */
-export function storedRelationQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], args: RelationArgs = {}): CollectionQuery[] {
+export function storedRelationQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], args: RelationArgs = {}, scope?: RelatedScope): CollectionQuery[] {
   const { field, target } = relationOf(model, parentTypeName, fieldName);
   if (isDerivedRelation(field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is derived, load it with derivedRelationPipeline`);
   const ids = [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
   const sort = compileOrder(model, target, args.order);
   return concreteTypesOf(model, target).map((type) => ({
     collection: type.name,
-    plan: withConstraint(compileFilter(model, type.name, args.filter), { _id: { $in: ids } }),
+    plan: withConstraint(compileFilter(model, type.name, args.filter, scope), { _id: { $in: ids } }),
     sort,
   }));
 }
@@ -135,10 +135,10 @@ function parentKeyStages(inverse: FieldModel, parentIds: readonly string[]): { s
   };
 }
 
-function derivedSelection(model: SchemaModel, relation: Relation, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined) {
+function derivedSelection(model: SchemaModel, relation: Relation, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined, scope?: RelatedScope) {
   const inverse = inverseFieldOf(model, relation.parent, relation.field);
   const stagesFor = (type: TypeModel): Pipeline =>
-    planStages(withConstraint(compileFilter(model, type.name, filter), { [storedPath(inverse)]: { $in: [...parentIds] } }));
+    planStages(withConstraint(compileFilter(model, type.name, filter, scope), { [storedPath(inverse)]: { $in: [...parentIds] } }));
   return { inverse, stagesFor, targets: concreteTypesOf(model, relation.target) };
 }
 
@@ -154,11 +154,11 @@ function sliceExpression(page: Page): unknown {
  * child carrying `__typename` (its collection, which matters when the target is an interface); read
  * them with `readGroupedRelation`.
  */
-export function derivedRelationPipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>): CollectionPipeline {
+export function derivedRelationPipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>, scope?: RelatedScope): CollectionPipeline {
   const relation = relationOf(model, parentTypeName, fieldName);
   if (!isDerivedRelation(relation.field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is stored on ${parentTypeName}, load it with storedRelationQueries`);
   const page = relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 };
-  const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, args.filter);
+  const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, args.filter, scope);
   const { stages, groupKey } = parentKeyStages(inverse, parentIds);
   const typedStagesFor = (type: TypeModel): Pipeline => [...stagesFor(type), { $addFields: { __typename: type.name } }];
   return unionOf(targets, relation.target, typedStagesFor, [
@@ -194,13 +194,13 @@ export interface DerivedRelationQuery extends CollectionQuery {
  * exactly as `derivedRelationPipeline`, without the `$group` that makes the embedded store copy every
  * child. Undefined when the pipeline is needed (a target interface, or a filter with lookups).
  */
-export function derivedRelationQuery(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>): DerivedRelationQuery | undefined {
+export function derivedRelationQuery(model: SchemaModel, parentTypeName: string, fieldName: string, parentIds: readonly string[], args: RelationArgs = {}, limits?: Partial<PageLimits>, scope?: RelatedScope): DerivedRelationQuery | undefined {
   const relation = relationOf(model, parentTypeName, fieldName);
   if (!isDerivedRelation(relation.field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is stored on ${parentTypeName}, load it with storedRelationQueries`);
   const targets = concreteTypesOf(model, relation.target);
   if (targets.length !== 1 || targets[0]!.name !== relation.target) return undefined;
   const inverse = inverseFieldOf(model, relation.parent, relation.field);
-  const plan = withConstraint(compileFilter(model, relation.target, args.filter), { [storedPath(inverse)]: { $in: [...parentIds] } });
+  const plan = withConstraint(compileFilter(model, relation.target, args.filter, scope), { [storedPath(inverse)]: { $in: [...parentIds] } });
   if (plan.lookups.length > 0) return undefined;
   return {
     collection: relation.target,
@@ -254,20 +254,20 @@ function storedParentKeyStages(field: FieldModel, parents: readonly Record<strin
  * documents (`_id`, and for a relation stored on the parent side the field's id array).
  * Output rows: `{ _id: parentId, count, ... }`; read them with `readRelationAggregates`.
  */
-export function relationAggregatePipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], filter: Record<string, unknown> | null | undefined, requested: readonly string[]): CollectionPipeline {
+export function relationAggregatePipeline(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], filter: Record<string, unknown> | null | undefined, requested: readonly string[], scope?: RelatedScope): CollectionPipeline {
   const relation = relationOf(model, parentTypeName, fieldName);
   if (!relation.field.list) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is not a list, so it has no ${fieldName}Aggregate`);
   const outputs = aggregateOutputs(model, relation.target, requested);
 
   if (isDerivedRelation(relation.field)) {
     const parentIds = parents.map((parent) => String(parent._id));
-    const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, filter);
+    const { inverse, stagesFor, targets } = derivedSelection(model, relation, parentIds, filter, scope);
     const { stages, groupKey } = parentKeyStages(inverse, parentIds);
     return unionOf(targets, relation.target, stagesFor, [...stages, { $group: { _id: groupKey, ...groupAccumulators(outputs) } }]);
   }
 
   const childIds = [...new Set(parents.flatMap((parent) => childIdsOf(relation.field, parent)))];
-  const stagesFor = (type: TypeModel): Pipeline => planStages(withConstraint(compileFilter(model, type.name, filter), { _id: { $in: childIds } }));
+  const stagesFor = (type: TypeModel): Pipeline => planStages(withConstraint(compileFilter(model, type.name, filter, scope), { _id: { $in: childIds } }));
   return unionOf(concreteTypesOf(model, relation.target), relation.target, stagesFor, [
     ...storedParentKeyStages(relation.field, parents),
     { $group: { _id: `$${PARENT_FIELD}`, ...groupAccumulators(outputs) } },

@@ -1,9 +1,9 @@
 import { AuthorizationError, authOf, authPlan, isUnrestricted, type AuthContext, type AuthOperation } from '../auth/index.js';
 import { isMatchAll } from '../query/combine.js';
 import { planStages, type FilterPlan } from '../query/filter.js';
-import { allOfPlans } from '../query/relation-filter.js';
+import { allOfPlans, notPlan } from '../query/relation-filter.js';
 import type { SchemaModel } from '../sdl/model.js';
-import type { Pipeline, Store, Transaction } from '../store/port.js';
+import type { Filter, Pipeline, Store, StoredDocument, Transaction } from '../store/port.js';
 
 /**
  * `@auth` in the resolvers: every read and write of a type's collection is narrowed by the plan of the
@@ -55,6 +55,32 @@ export function restrictPipeline(collection: string, pipeline: Pipeline, constra
   return [...stages.slice(0, leading), ...planStages(auth), ...stages.slice(leading)];
 }
 
+/** Ids of the objects of `typeName` that `candidates` selects and `auth` allows: one store call. */
+export async function allowedIds(store: Store, tx: Transaction, typeName: string, candidates: Filter, auth: FilterPlan): Promise<Set<string>> {
+  return new Set((await selectIds(store, tx, typeName, restrictPlan({ lookups: [], match: candidates }, auth))).map((row) => row._id));
+}
+
+/**
+ * The `holderType` objects holding one of `targetIds` in the single-valued edge `field` that `auth` does
+ * NOT allow (their update rule refuses the caller), by the target they hold: one store call.
+ */
+export async function deniedHolders(store: Store, tx: Transaction, holderType: string, field: string, targetIds: readonly string[], auth: FilterPlan): Promise<Map<string, string[]>> {
+  const plan = restrictPlan({ lookups: [], match: { [field]: { $in: [...targetIds] } } }, notPlan(auth));
+  const byTarget = new Map<string, string[]>();
+  for (const row of await selectIds(store, tx, holderType, plan, field)) {
+    const target = String(row[field]);
+    byTarget.set(target, [...(byTarget.get(target) ?? []), row._id]);
+  }
+  return byTarget;
+}
+
+async function selectIds(store: Store, tx: Transaction, typeName: string, plan: FilterPlan, field?: string): Promise<StoredDocument[]> {
+  const projection: Record<string, 1> = field ? { _id: 1, [field]: 1 } : { _id: 1 };
+  const collection = store.collection(typeName);
+  if (plan.lookups.length === 0) return collection.find(plan.match, { projection }, tx);
+  return (await collection.aggregate([...planStages(plan), { $project: projection }], tx)) as StoredDocument[];
+}
+
 async function countAllowed(store: Store, tx: Transaction, typeName: string, ids: readonly string[], auth: FilterPlan): Promise<number> {
   const plan = restrictPlan({ lookups: [], match: { _id: { $in: [...ids] } } }, auth);
   const collection = store.collection(typeName);
@@ -63,22 +89,14 @@ async function countAllowed(store: Store, tx: Transaction, typeName: string, ids
   return Number(rows[0]?.allowed ?? 0);
 }
 
-/** An upsert that finds an existing object updates it: the caller's `update` rule must allow that. */
-export async function checkUpdateRule(store: Store, tx: Transaction, typeName: string, id: string, constraint: TypeConstraint): Promise<void> {
-  const auth = constraint(typeName);
-  if (!auth) return;
-  if (await countAllowed(store, tx, typeName, [id], auth) === 0) {
-    throw new AuthorizationError(`the existing ${typeName} ${id} may not be updated by this caller (its update rule), so the upsert was refused; nothing was written`);
-  }
-}
-
 /**
  * `add` rules: every object a mutation created must satisfy its type's add rule, checked inside the
  * mutation's transaction after writing (one count per type with a rule). Throwing rolls it all back.
  */
-export async function checkAddRules(store: Store, tx: Transaction, created: ReadonlyMap<string, readonly string[]>, constraint: TypeConstraint): Promise<void> {
-  for (const [typeName, ids] of created) {
+export async function checkAddRules(store: Store, tx: Transaction, created: ReadonlyMap<string, ReadonlySet<string>>, constraint: TypeConstraint): Promise<void> {
+  for (const [typeName, createdOfType] of created) {
     const auth = constraint(typeName);
+    const ids = [...createdOfType];
     if (!auth || ids.length === 0) continue;
     const allowed = await countAllowed(store, tx, typeName, ids, auth);
     if (allowed < ids.length) {

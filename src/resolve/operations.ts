@@ -48,9 +48,14 @@ export function queryResolvers(model: SchemaModel, store: Store, type: TypeModel
   };
 }
 
-/** The caller's add/update/delete rules, for the mutation runners. */
+/** The caller's rules, for the mutation runners (query: which existing objects an input may reference). */
 function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth {
-  return { add: authConstraints(context, model, 'add'), update: authConstraints(context, model, 'update'), delete: authConstraints(context, model, 'delete') };
+  return {
+    query: authConstraints(context, model, 'query'),
+    add: authConstraints(context, model, 'add'),
+    update: authConstraints(context, model, 'update'),
+    delete: authConstraints(context, model, 'delete'),
+  };
 }
 
 export function mutationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {

@@ -50,7 +50,8 @@ export interface Selection {
 /**
  * Filter, order and page over a type or an interface. An interface spans the collections of its
  * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
- * the result is the same as over one collection.
+ * the result is the same as over one collection. `auth`, the caller's query rule per type, narrows both
+ * the objects read and the related objects a `has` filter counts.
  */
 export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction, auth?: TypeConstraint): Promise<GraphObject[]> {
   const { filter, sort, skip, limit } = selection;
@@ -59,11 +60,11 @@ export async function selectObjects(model: SchemaModel, store: Store, typeName: 
   const types = concreteTypesOf(model, typeName);
   if (types.length === 1) {
     const [type] = types;
-    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter), constraint), auth?.(type.name));
+    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
   }
   const pages = await Promise.all(types.map(async (type) => {
-    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter), constraint), auth?.(type.name));
+    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
   }));
   const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
@@ -81,7 +82,7 @@ export function findObjects(model: SchemaModel, store: Store, typeName: string, 
 export async function aggregateObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter, auth?: TypeConstraint): Promise<Record<string, unknown>> {
   const [first, ...others] = concreteTypesOf(model, typeName);
   if (!first) return readAggregateResult([], requested);
-  const plan = constrain(compileFilter(model, first.name, filter), constraint);
+  const plan = constrain(compileFilter(model, first.name, filter, auth), constraint);
   const pipeline = compileAggregate(model, first.name, plan, requested);
   const unions = others.map((type) => ({ $unionWith: { coll: type.name, pipeline: [] } }));
   const stages = [...unions, ...pipeline];

@@ -32,8 +32,8 @@ function tag(documents: StoredDocument[], typeName: string): GraphObject[] {
 function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
-      const queries = storedRelationQueries(model, type.name, field.name, parents, args);
       const auth = authConstraints(context, model, 'query');
+      const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const children = (await Promise.all(queries.map(async (query) =>
         tag(await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
       if (!field.list) {
@@ -60,13 +60,13 @@ function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, fiel
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const auth = authConstraints(context, model, 'query');
-      const query = derivedRelationQuery(model, type.name, field.name, parentIds, args);
+      const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
         const children = await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
       }
-      const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args);
+      const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
       const grouped = readGroupedRelation(await store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
       return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
     }));
@@ -80,9 +80,10 @@ function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, fi
   return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
     const requested = selectedFieldNames(info);
     const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
-      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested);
+      const auth = authConstraints(context, model, 'query');
+      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested, auth);
       const parentIds = parents.map((one) => one._id);
-      const restricted = restrictPipeline(collection, pipeline, authConstraints(context, model, 'query'));
+      const restricted = restrictPipeline(collection, pipeline, auth);
       const results = readRelationAggregates(await store.collection(collection).aggregate(restricted), parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));

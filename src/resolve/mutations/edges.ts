@@ -1,5 +1,5 @@
 import type { FieldModel, SchemaModel } from '../../sdl/model.js';
-import type { Store, Transaction } from '../../store/port.js';
+import type { Store, Transaction, UpdateResult } from '../../store/port.js';
 
 /**
  * Edge writes. An edge lives on exactly one side (the field with `storedHere`); its partner is derived
@@ -13,6 +13,17 @@ interface Edge {
   holderField: FieldModel;
   holderId: string;
   targetId: string;
+}
+
+/**
+ * Who is told about edge writes: the mutation's reference guard, which refuses the mutation when a write
+ * would change an existing object the caller may not update (throwing rolls the transaction back).
+ */
+export interface EdgeWatch {
+  /** Before a one-to-one link takes `targetId` from whichever other `holderType` object holds it in `field`. */
+  beforeDetach(holderType: string, field: FieldModel, targetId: string, newHolderId: string): Promise<void>;
+  /** After a write changed the edge `field` stored on the `holderType` object `holderId`. */
+  changed(holderType: string, holderId: string, field: FieldModel): Promise<void>;
 }
 
 function storedEdge(model: SchemaModel, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Edge {
@@ -30,29 +41,31 @@ function isOneToOne(model: SchemaModel, edge: Edge): boolean {
   return partner !== undefined && !partner.list;
 }
 
-export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Promise<void> {
+export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string, watch?: EdgeWatch): Promise<void> {
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
   const name = edge.holderField.name;
+  let result: UpdateResult;
   if (edge.holderField.list) {
-    await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, tx);
-    return;
+    result = await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, tx);
+  } else {
+    if (isOneToOne(model, edge)) {
+      await watch?.beforeDetach(edge.holderType, edge.holderField, edge.targetId, edge.holderId);
+      await collection.updateMany({ [name]: edge.targetId, _id: { $ne: edge.holderId } }, { $unset: { [name]: '' } }, tx);
+    }
+    result = await collection.updateMany({ _id: edge.holderId }, { $set: { [name]: edge.targetId } }, tx);
   }
-  if (isOneToOne(model, edge)) {
-    await collection.updateMany({ [name]: edge.targetId, _id: { $ne: edge.holderId } }, { $unset: { [name]: '' } }, tx);
-  }
-  await collection.updateMany({ _id: edge.holderId }, { $set: { [name]: edge.targetId } }, tx);
+  if (result.modified > 0) await watch?.changed(edge.holderType, edge.holderId, edge.holderField);
 }
 
-export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string): Promise<void> {
+export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string, watch?: EdgeWatch): Promise<void> {
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
   const name = edge.holderField.name;
-  if (edge.holderField.list) {
-    await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, tx);
-  } else {
-    await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, tx);
-  }
+  const result = edge.holderField.list
+    ? await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, tx)
+    : await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, tx);
+  if (result.modified > 0) await watch?.changed(edge.holderType, edge.holderId, edge.holderField);
 }
 
 /** After deleting objects of `typeName`, no stored edge may point at them. */

@@ -5,6 +5,7 @@ import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
 import { linkEdge, unlinkEdge } from './edges.js';
+import type { ReferenceGuard } from './reference-guard.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
@@ -16,9 +17,9 @@ export interface Write {
   /** `@id` values an add read ahead in one query per field (see known-ids.ts); absent: ask the store each time. */
   known?: KnownIds;
   /** Ids of the objects created, per type (their `add` rules are checked before the transaction ends). */
-  createdIds: Map<string, string[]>;
-  /** Throws unless the caller's `update` rule allows changing this existing object (an upsert). */
-  checkUpdatable?: (typeName: string, id: string) => Promise<void>;
+  createdIds: Map<string, Set<string>>;
+  /** The caller's rules for existing objects reached through the input (absent: no `@auth` to apply). */
+  guard?: ReferenceGuard;
 }
 
 type Input = Record<string, unknown>;
@@ -113,7 +114,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
   const existing = await findExisting(write, type, input);
   if (existing) {
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
-    await write.checkUpdatable?.(type.name, existing.id);
+    await write.guard?.requireUpdatable(type.name, existing.id, `the upsert of ${type.name}`);
     await patchObject(write, type, existing.id, input, {});
     return existing.id;
   }
@@ -139,9 +140,9 @@ export async function createObject(write: Write, typeName: string, input: Input,
   rememberCreated(write.known, type, document);
   write.created += 1;
   const createdOfType = write.createdIds.get(type.name);
-  if (createdOfType) createdOfType.push(id);
-  else write.createdIds.set(type.name, [id]);
-  for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
+  if (createdOfType) createdOfType.add(id);
+  else write.createdIds.set(type.name, new Set([id]));
+  for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId, write.guard);
   return id;
 }
 
@@ -153,7 +154,8 @@ function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
 
 /**
  * A Ref input names an existing object (by `id`, or by an `@id`/key value that exists) or describes a
- * new one to create.
+ * new one to create. An existing object the caller may not see (its query rule) is treated as absent:
+ * by `id` it is not found; by value, creating it anew fails as a duplicate, as an add of it would.
  */
 export async function resolveRef(write: Write, targetTypeName: string, ref: Input): Promise<string> {
   const candidates = concreteTypesOf(write.model, targetTypeName);
@@ -161,7 +163,7 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
   if (typeof id === 'string') {
     for (const type of candidates) {
       const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, write.tx);
-      if (found) return found._id;
+      if (found && await isVisible(write, type.name, found._id)) return found._id;
     }
     const target = write.model.types.get(targetTypeName);
     if (!target?.extended) throw new GraphQLError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
@@ -171,8 +173,13 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
     throw new GraphQLError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
   }
   const existing = await findExisting(write, type, ref);
-  if (existing) return existing.id;
-  return createObject(write, type.name, ref, false);
+  if (!existing) return createObject(write, type.name, ref, false);
+  if (!await isVisible(write, type.name, existing.id)) throw duplicateError(type.name, existing.field, existing.value);
+  return existing.id;
+}
+
+function isVisible(write: Write, typeName: string, id: string): Promise<boolean> {
+  return write.guard ? write.guard.isVisible(typeName, id) : Promise.resolve(true);
 }
 
 /** Applies `set` then `remove` (Update input semantics) to one object. */
@@ -193,7 +200,7 @@ export async function patchObject(write: Write, type: TypeModel, id: string, set
   // Linking a single-valued edge replaces the previous one (a `$set` on the holder), so no unlink first.
   for (const [field, refs] of relationFields(write.model, type, set)) {
     for (const ref of refs) {
-      await linkEdge(write.model, write.store, write.tx, type.name, field, id, await resolveRef(write, field.namedType, ref));
+      await linkEdge(write.model, write.store, write.tx, type.name, field, id, await resolveRef(write, field.namedType, ref), write.guard);
     }
   }
   await removeValues(write, type, id, remove);
@@ -208,7 +215,7 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
       const refs = (Array.isArray(value) ? value : [value]).filter((ref): ref is Input => ref !== null && ref !== undefined);
       for (const ref of refs) {
         const targetId = await existingRefId(write, field.namedType, ref);
-        if (targetId) await unlinkEdge(write.model, write.store, write.tx, type.name, field, id, targetId);
+        if (targetId) await unlinkEdge(write.model, write.store, write.tx, type.name, field, id, targetId, write.guard);
       }
       continue;
     }

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import type { Filter, Pipeline } from '../store/port.js';
+import { anyOf, isMatchAll, matchNothing } from './combine.js';
+import type { FilterPlan } from './filter.js';
+import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath } from './schema-facts.js';
+
+/**
+ * "A related object exists that matches": objects of `type` with at least one object under the relation
+ * `field` that its target type's plan selects. Works for relations stored on either side and for
+ * interface targets (one `$lookup` per concrete type). Used by `@auth` rules that select a relation and
+ * by a `has` filter that may only count the related objects the caller can see.
+ *
+ * When the target's plan is a plain filter and the relation can only hold a few related objects (stored
+ * on this side, or a single derived one), an equality `$lookup` fetches them by id and `$elemMatch` tests
+ * them: both backends answer that from indexes. Otherwise a `$lookup` sub-pipeline stops at the first
+ * matching object. Lookup names start with `prefix`, then the field and a digest of what they compute,
+ * so the same condition met twice is looked up once and different ones never share a name.
+ */
+export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldModel, targetPlan: (target: TypeModel) => FilterPlan, prefix: string): FilterPlan {
+  const targets = concreteTypesOf(model, (field.of as { target: string }).target);
+  const derived = isDerivedRelation(field);
+  const inverse = derived ? inverseFieldOf(model, type, field) : undefined;
+  const lookupName = (target: string, shape: unknown): string => {
+    const digest = createHash('sha1').update(`${target}:${JSON.stringify(shape)}`).digest('hex').slice(0, 12);
+    return `${prefix}_${field.name}_${digest}`;
+  };
+  const names: string[] = [];
+  const matches: Filter[] = [];
+  const lookups: Pipeline = [];
+  for (const target of targets) {
+    const plan = targetPlan(target);
+    const [localField, foreignField] = inverse ? ['_id', storedPath(inverse)] : [storedPath(field), '_id'];
+    if (plan.lookups.length === 0 && (!derived || !field.list)) {
+      const as = lookupName(target.name, ['eq', plan.match]);
+      names.push(as);
+      matches.push(isMatchAll(plan.match) ? { [`${as}.0`]: { $exists: true } } : { [as]: { $elemMatch: plan.match } });
+      lookups.push({ $lookup: { from: target.name, localField, foreignField, as } });
+      continue;
+    }
+    const linked = inverse
+      ? (inverse.list ? { $in: ['$$id', { $ifNull: [`$${foreignField}`, []] }] } : { $eq: [`$${foreignField}`, '$$id'] })
+      : (field.list ? { $in: ['$_id', { $ifNull: ['$$id', []] }] } : { $eq: ['$_id', '$$id'] });
+    const pipeline: Pipeline = [{ $match: { $expr: linked } }, ...plan.lookups];
+    if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
+    pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
+    const as = lookupName(target.name, pipeline);
+    names.push(as);
+    matches.push({ [`${as}.0`]: { $exists: true } });
+    lookups.push({ $lookup: { from: target.name, let: { id: `$${localField}` }, pipeline, as } });
+  }
+  if (names.length === 0) return { lookups: [], match: matchNothing() };
+  return { lookups, match: anyOf(matches) };
+}

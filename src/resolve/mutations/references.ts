@@ -1,0 +1,106 @@
+import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
+import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
+import type { Filter } from '../../store/port.js';
+
+/**
+ * The existing objects a mutation's input may name, found by walking the input before anything is
+ * written: every Ref (`{ id }`, an `@id` value, an extended type's key), nested inputs included. What a
+ * Ref names is only known while the mutation runs (it may be created first), so this lists candidates:
+ * every object that could be meant. Their rule verdicts are read for all of them at once, as they were
+ * before the mutation (see reference-guard.ts).
+ */
+
+type Input = Record<string, unknown>;
+
+/** Candidates of one concrete type: by `_id`, and by value per `@id` field. */
+export interface NamedObjects {
+  ids: Set<string>;
+  values: Map<string, Set<unknown>>;
+}
+
+/** A single-valued edge whose partner is single too: linking it takes the target from its previous holder. */
+export interface OneToOneEdge {
+  holderType: string;
+  field: FieldModel;
+  /** The type whose ids the field holds. */
+  targetType: string;
+}
+
+export interface References {
+  byType: Map<string, NamedObjects>;
+  /** One-to-one edges the input may link, by `holderType.field`. */
+  oneToOne: Map<string, OneToOneEdge>;
+}
+
+export const noReferences = (): References => ({ byType: new Map(), oneToOne: new Map() });
+
+const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function namedIn(references: References, typeName: string): NamedObjects {
+  let named = references.byType.get(typeName);
+  if (!named) {
+    named = { ids: new Set(), values: new Map() };
+    references.byType.set(typeName, named);
+  }
+  return named;
+}
+
+/** An input object's own identity (`id`, `@id` values, an extended type's key) as candidates of its concrete types. */
+export function addIdentity(model: SchemaModel, typeName: string, input: Input, references: References): void {
+  for (const type of concreteTypesOf(model, typeName)) {
+    const named = namedIn(references, type.name);
+    if (typeof input.id === 'string') named.ids.add(input.id);
+    if (type.extended && type.key) {
+      const key = input[type.key];
+      if (key !== undefined && key !== null) named.ids.add(String(key));
+    }
+    for (const field of type.fields) {
+      if (!field.isUniqueId || field.isIdField) continue;
+      const value = input[field.name];
+      if (value === undefined || value === null) continue;
+      const values = named.values.get(field.name) ?? new Set<unknown>();
+      named.values.set(field.name, values);
+      values.add(value);
+    }
+  }
+}
+
+function partnerOf(model: SchemaModel, field: FieldModel): FieldModel | undefined {
+  return field.inverse ? model.types.get(field.inverse.type)?.fieldsByName.get(field.inverse.field) : undefined;
+}
+
+function noteOneToOne(model: SchemaModel, type: TypeModel, field: FieldModel, references: References): void {
+  const partner = partnerOf(model, field);
+  if (field.list || !partner || partner.list || !field.inverse) return;
+  const [holderType, holderField, targetType] = field.storedHere === false
+    ? [field.inverse.type, partner, type.name]
+    : [type.name, field, field.inverse.type];
+  references.oneToOne.set(`${holderType}.${holderField.name}`, { holderType, field: holderField, targetType });
+}
+
+/** Walks an add input or an update's `set`/`remove` patch of `typeName`, adding every Ref it holds. */
+export function collectReferences(model: SchemaModel, typeName: string, input: Input, references: References): void {
+  const type = model.types.get(typeName);
+  if (!type) return;
+  for (const field of type.fields) {
+    if (field.of.kind !== 'relation' || !isKeptHere(model, type, field)) continue;
+    const value = input[field.name];
+    if (value === undefined || value === null) continue;
+    noteOneToOne(model, type, field, references);
+    for (const ref of Array.isArray(value) ? value : [value]) {
+      if (!isObject(ref)) continue;
+      addIdentity(model, field.of.target, ref, references);
+      collectReferences(model, field.of.target, ref, references);
+    }
+  }
+}
+
+/** The filter selecting a type's candidates, or undefined when the input names none. */
+export function candidateFilter(named: NamedObjects | undefined): Filter | undefined {
+  if (!named) return undefined;
+  const alternatives: Filter[] = [];
+  if (named.ids.size > 0) alternatives.push({ _id: { $in: [...named.ids] } });
+  for (const [field, values] of named.values) alternatives.push({ [field]: { $in: [...values] } });
+  if (alternatives.length === 0) return undefined;
+  return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+}
