@@ -2,7 +2,7 @@ import { composeServices } from '@apollo/composition';
 import gql from 'graphql-tag';
 import { countRoundTrips } from '../../src/store/counting';
 import { openEmbeddedStore } from '../../src/store/embedded/index';
-import { activateSchema, gql as request, uploadSchema } from '../helpers/gql';
+import { activateSchema, gql as request, gqlData, uploadSchema } from '../helpers/gql';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 /** Issue 4 over HTTP: validation, `_service`, `_entities`, extended types and `@provides`. */
@@ -40,11 +40,7 @@ const ASTRONAUT_OWNER = gql`
 let server: TestServer;
 let counter: ReturnType<typeof countRoundTrips>['counter'];
 
-async function data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const { status, body } = await request(server.url, query, variables);
-  if (body.errors) throw new Error(`GraphQL errors (HTTP ${status}): ${JSON.stringify(body.errors)}`);
-  return body.data as T;
-}
+const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
   const counted = countRoundTrips(await openEmbeddedStore(await makeTempDir()));
@@ -179,5 +175,70 @@ describe('extended types and _entities', () => {
   test('@provides: the provided external field is stored here and returned through the providing field', async () => {
     const { queryMission } = await data(`{ queryMission(filter: { designation: { eq: "Apollo 11" } }) { crew(order: { asc: name }) { id name } } }`);
     expect(queryMission).toEqual([{ crew: [{ id: 'a2', name: 'Buzz Aldrin' }, { id: 'a1', name: 'Neil A. Armstrong' }] }]);
+  });
+});
+
+describe('an extended type keyed by an @id field', () => {
+  const REVIEWS = `
+type Review @key(fields: "id") {
+  id: ID!
+  body: String! @search(by: [term])
+  author: User
+}
+
+extend type User @key(fields: "email") {
+  email: String! @id @external
+  nickname: String
+  reviews: [Review] @hasInverse(field: author)
+}
+`;
+  let reviews: TestServer;
+  const reviewsData = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(reviews.url, query, variables);
+
+  beforeAll(async () => {
+    reviews = await startTestServer();
+    await activateSchema(reviews.url, REVIEWS);
+  });
+  afterAll(() => reviews.close());
+
+  test('AddUserInput requires the key; an add without it is refused', async () => {
+    const { __type } = await reviewsData(`{ __type(name: "AddUserInput") { inputFields { name type { kind ofType { name } } } } }`);
+    expect(__type.inputFields).toContainEqual({ name: 'email', type: { kind: 'NON_NULL', ofType: { name: 'String' } } });
+    const { body } = await request(reviews.url, 'mutation { addUser(input: [{ nickname: "no key" }]) { numUids } }');
+    expect(body.errors?.[0].message).toBe('Field "AddUserInput.email" of required type "String!" was not provided.');
+  });
+
+  test('a second add with the same key is DUPLICATE_ID unless upsert', async () => {
+    const added = await reviewsData(`mutation {
+      addUser(input: [{ email: "ada@example.com", nickname: "Ada", reviews: [{ body: "Great engine" }] }]) { numUids user { email nickname } }
+    }`);
+    expect(added.addUser).toEqual({ numUids: 2, user: [{ email: 'ada@example.com', nickname: 'Ada' }] });
+
+    const { body } = await request(reviews.url, 'mutation { addUser(input: [{ email: "ada@example.com", nickname: "Other" }]) { numUids } }');
+    expect(body.errors).toEqual([expect.objectContaining({
+      message: 'id ada@example.com already exists for field email inside type User',
+      extensions: expect.objectContaining({ code: 'DUPLICATE_ID', type: 'User', field: 'email', value: 'ada@example.com' }),
+    })]);
+
+    const upsert = await reviewsData(`mutation {
+      addUser(upsert: true, input: [{ email: "ada@example.com", nickname: "Ada L." }]) { numUids user { email nickname reviews { body } } }
+    }`);
+    expect(upsert.addUser).toEqual({ numUids: 0, user: [{ email: 'ada@example.com', nickname: 'Ada L.', reviews: [{ body: 'Great engine' }] }] });
+    expect((await reviewsData(`{ aggregateUser { count } }`)).aggregateUser.count).toBe(1);
+  });
+
+  test('_entities returns the stored object, and one with empty local fields for a key not held here', async () => {
+    const { _entities } = await reviewsData(`query($representations: [_Any!]!) {
+      _entities(representations: $representations) { ... on User { email nickname reviews { body author { email } } } }
+    }`, {
+      representations: [
+        { __typename: 'User', email: 'ada@example.com' },
+        { __typename: 'User', email: 'grace@example.com' },
+      ],
+    });
+    expect(_entities).toEqual([
+      { email: 'ada@example.com', nickname: 'Ada L.', reviews: [{ body: 'Great engine', author: { email: 'ada@example.com' } }] },
+      { email: 'grace@example.com', nickname: null, reviews: [] },
+    ]);
   });
 });
