@@ -1,6 +1,7 @@
 import { startAutograph } from './autograph.js';
 import { startGateway } from './gateway.js';
 import { startOwnerService, type RunningService } from './owner.js';
+import { demoPortsFrom, type DemoPorts } from './ports.js';
 
 /**
  * The demo: the owning service, Autograph and a gateway on loopback, then a scripted walk-through that
@@ -15,7 +16,7 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export async function startDemo(ports: { owner: number; autograph: number; gateway: number }): Promise<Demo> {
+export async function startDemo(ports: DemoPorts): Promise<Demo> {
   const started: RunningService[] = [];
   try {
     const owner = await startOwnerService(ports.owner);
@@ -78,7 +79,8 @@ export async function runWalkthrough(demo: Demo, log: (line: string) => void = (
 
 if (require.main === module) {
   const keep = process.argv.includes('--keep');
-  startDemo({ owner: 4001, autograph: 4002, gateway: 4000 })
+  Promise.resolve()
+    .then(() => startDemo(demoPortsFrom(process.env)))
     .then(async (demo) => {
       console.log(`owner ${demo.ownerUrl}\nautograph ${demo.autographUrl}\ngateway ${demo.gatewayUrl}\n`);
       await runWalkthrough(demo, console.log);

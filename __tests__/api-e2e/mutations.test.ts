@@ -110,6 +110,23 @@ describe('all or nothing', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  test('an input failing after earlier inputs changed existing objects restores them', async () => {
+    const before = await snapshot();
+    const { queryProfile } = await api.data(`{ queryProfile { id } }`);
+    // The first input takes p1 from ann and ann's profile (writes to existing objects, done before the second
+    // input is read); the second fails only while its own references are resolved.
+    const [message] = await api.errors(`mutation($profile: ID) {
+      addAuthor(input: [
+        { handle: "dee", name: "Dee", posts: [{ slug: "p1" }], profile: { id: $profile } },
+        { handle: "eve", name: "Eve", posts: [{ slug: "e1", title: "Eve's", tags: [{ name: "new-tag" }] }, { id: "nope" }] }
+      ]) { numUids }
+    }`, { profile: queryProfile[0].id });
+    expect(message).toBe('PostRef: no Post with id "nope"');
+    expect(await snapshot()).toEqual(before);
+    const gone = await api.data(`{ getAuthor(handle: "dee") { handle } getPost(slug: "e1") { slug } getTag(name: "new-tag") { name } }`);
+    expect(gone).toEqual({ getAuthor: null, getPost: null, getTag: null });
+  });
+
   test('a reference to a missing id fails the whole update', async () => {
     const before = await snapshot();
     const [message] = await api.errors(`mutation {
@@ -126,6 +143,15 @@ describe('edges', () => {
     const result = await api.data(`{ getPost(slug: "p1") { author { handle } } getAuthor(handle: "ann") { posts(order: { asc: slug }) { slug } } }`);
     expect(result.getPost.author).toBeNull();
     expect(pluck(result.getAuthor.posts, 'slug')).toEqual(['p2', 'p3', 'p4']);
+  });
+
+  test('updateT remove on a single edge, from the derived side', async () => {
+    // Naming another author leaves the edge alone.
+    await api.data(`mutation { updateProfile(input: { filter: {}, remove: { owner: { handle: "bob" } } }) { numUids } }`);
+    expect((await api.data(`{ queryProfile { owner { handle } } }`)).queryProfile).toEqual([{ owner: { handle: 'ann' } }]);
+    await api.data(`mutation { updateProfile(input: { filter: {}, remove: { owner: { handle: "ann" } } }) { numUids } }`);
+    const result = await api.data(`{ queryProfile { bio owner { handle } } getAuthor(handle: "ann") { profile { bio } } }`);
+    expect(result).toEqual({ queryProfile: [{ bio: 'writes about Go', owner: null }], getAuthor: { profile: null } });
   });
 
   test('updateT remove of a single edge naming another object leaves the edge alone', async () => {
@@ -180,6 +206,23 @@ describe('edges', () => {
     expect(result.queryTag.find((tag: any) => tag.name === 'db').posts).toEqual([{ slug: 'p1' }, { slug: 'p4' }, { slug: 'p5' }, { slug: 'p9' }]);
     expect(result.queryPost.find((post: any) => post.slug === 'p1').tags).toEqual([{ name: 'db' }, { name: 'go' }]);
     expect(result.queryPost.find((post: any) => post.slug === 'p9')).toEqual({ slug: 'p9', title: 'Brand new', author: null, tags: [{ name: 'db' }] });
+  });
+});
+
+describe('add from the derived side', () => {
+  test('addTag with posts links existing and new posts; both sides agree', async () => {
+    const result = await api.data(`mutation {
+      addTag(input: [{ name: "rust", posts: [{ slug: "p1" }, { slug: "r1", title: "Rust ownership" }] }]) {
+        numUids tag { name posts(order: { asc: slug }) { slug tags(order: { asc: name }) { name } } }
+      }
+    }`);
+    expect(result.addTag).toEqual({
+      numUids: 2,
+      tag: [{ name: 'rust', posts: [{ slug: 'p1', tags: [{ name: 'go' }, { name: 'rust' }] }, { slug: 'r1', tags: [{ name: 'rust' }] }] }],
+    });
+    const after = await snapshot();
+    expect(after.queryPost.find((post: any) => post.slug === 'p1').tags).toEqual([{ name: 'go' }, { name: 'rust' }]);
+    expect(after.queryTag.find((tag: any) => tag.name === 'go').posts).toEqual([{ slug: 'p1' }, { slug: 'p2' }, { slug: 'p4' }]);
   });
 });
 

@@ -1,19 +1,19 @@
-import { activateSchema, gql } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { rm } from 'node:fs/promises';
+import { activateSchema, gql, gqlData } from '../helpers/gql';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 import { MUSIC_SCHEMA } from '../fixtures/schemas';
+import { activeSchemaText, expectRefusedUpload, restartOnSameData } from './schema-lifecycle';
 
 /** Issue 2 acceptance on a schema with Int, Float, DateTime, an enum and a many-to-many list relation. */
 
 let server: TestServer;
+let dataDir: string;
 
-async function data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const { status, body } = await gql(server.url, query, variables);
-  if (body.errors) throw new Error(`GraphQL errors (HTTP ${status}): ${JSON.stringify(body.errors)}`);
-  return body.data as T;
-}
+const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  dataDir = await makeTempDir();
+  server = await startTestServer({ dataDir });
   await activateSchema(server.url, MUSIC_SCHEMA);
   await data(`mutation {
     addAlbum(input: [
@@ -27,7 +27,10 @@ beforeAll(async () => {
   }`);
 });
 
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 test('add with nested list references links existing artists by @id instead of duplicating them', async () => {
   const artists = await data(`{ queryArtist(order: { asc: name }) { name albums(order: { asc: released }) { title } } }`);
@@ -36,6 +39,19 @@ test('add with nested list references links existing artists by @id instead of d
     { name: 'Miles Davis', albums: [{ title: 'Kind of Blue' }] },
     { name: 'The Beatles', albums: [{ title: 'Abbey Road' }] },
   ]);
+});
+
+test('getAlbum by id returns every scalar kind and the list relation; an unknown id gives null', async () => {
+  const { queryAlbum } = await data(`{ queryAlbum(filter: { title: { eq: "A Love Supreme" } }) { id } }`);
+  const { id } = queryAlbum[0];
+  const got = await data(`query($id: ID!) {
+    getAlbum(id: $id) { id title released rating tracks genre artists { name } }
+    missing: getAlbum(id: "000000000000000000000000") { title }
+  }`, { id });
+  expect(got).toEqual({
+    getAlbum: { id, title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', artists: [{ name: 'John Coltrane' }] },
+    missing: null,
+  });
 });
 
 test('DateTime is normalised to UTC and filters and orders by time', async () => {
@@ -121,4 +137,49 @@ test('a bad argument is a clear error naming the problem', async () => {
   expect(body.errors?.[0].message).toMatch(/first must be at most 10000/);
   const badDate = await gql(server.url, `{ queryAlbum(filter: { released: { ge: "yesterday" } }) { title } }`);
   expect(badDate.body.errors?.[0].message).toMatch(/DateTime/);
+});
+
+test('a schema with errors is refused with line:column, and the previous schema keeps serving', async () => {
+  const broken = MUSIC_SCHEMA
+    .replace('rating: Float @search', 'rating: Float @search(by: [term])')
+    .replace('genre: Genre @search', 'genre: Mood @search');
+  const errors = await expectRefusedUpload(server.url, broken);
+  expect(errors).toEqual([
+    { line: 12, column: 30, message: 'Type Album; field rating: @search(by: [term]) does not apply to Float (allowed: float)' },
+    { line: 14, column: 10, message: 'Type Album; field genre: unknown type Mood' },
+  ]);
+  expect(await activeSchemaText(server.url)).toBe(MUSIC_SCHEMA);
+  const still = await data(`{ aggregateAlbum { count } getArtist(name: "Miles Davis") { name } }`);
+  expect(still).toEqual({ aggregateAlbum: { count: 3 }, getArtist: { name: 'Miles Davis' } });
+});
+
+test('a re-upload that adds a field keeps existing data readable; the new field is null until set', async () => {
+  await activateSchema(server.url, MUSIC_SCHEMA.replace('genre: Genre @search', 'genre: Genre @search\n  label: String @search(by: [hash])'));
+  const before = await data(`{ queryAlbum(order: { asc: title }) { title released rating tracks genre label artists { name } } }`);
+  expect(before.queryAlbum).toEqual([
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
+    { title: 'Abbey Road', released: '1969-09-26T00:00:00.000Z', rating: 4.7, tracks: 17, genre: 'ROCK', label: null, artists: [{ name: 'Miles Davis' }] },
+    { title: 'Kind of Blue', released: '1959-08-17T00:00:00.000Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: null, artists: [{ name: 'Miles Davis' }] },
+  ]);
+  await data(`mutation { updateAlbum(input: { filter: { title: { eq: "Kind of Blue" } }, set: { label: "Columbia" } }) { numUids } }`);
+  const labelled = await data(`{ queryAlbum(filter: { label: { eq: "Columbia" } }) { title } }`);
+  expect(labelled.queryAlbum).toEqual([{ title: 'Kind of Blue' }]);
+});
+
+test('a restart on the same data folder serves the same schema and data: DateTime, Float, Int, enum and relations', async () => {
+  const schemaBefore = await activeSchemaText(server.url);
+  server = await restartOnSameData(server);
+  expect(await activeSchemaText(server.url)).toBe(schemaBefore);
+  const result = await data(`{
+    queryAlbum(filter: { genre: { eq: JAZZ }, released: { lt: "1965-01-01T00:00:00Z" } }, order: { desc: rating }) {
+      title released rating tracks genre label artists { name albums(order: { asc: title }) { title } }
+    }
+    aggregateAlbum { count ratingMax releasedMin }
+  }`);
+  expect(result.queryAlbum).toEqual([
+    { title: 'Kind of Blue', released: '1959-08-17T00:00:00.000Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: 'Columbia',
+      artists: [{ name: 'Miles Davis', albums: [{ title: 'Abbey Road' }, { title: 'Kind of Blue' }] }] },
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
+  ]);
+  expect(result.aggregateAlbum).toEqual({ count: 3, ratingMax: 4.9, releasedMin: '1959-08-17T00:00:00.000Z' });
 });

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { DEFAULT_DEMO_PORTS, demoPortsFrom } from '../../gateway-demo/ports';
 import { runWalkthrough, startDemo, graphql, type Demo } from '../../gateway-demo/walkthrough';
 
 /** Issue 4: the gateway-demo's three services in this process, queried across both subgraphs. */
@@ -36,4 +40,44 @@ test('the gateway does not expose the extended type\'s queries, but its mutation
   expect(queries).not.toEqual(expect.arrayContaining(['queryAstronaut']));
   expect(queries).not.toContain('getAstronaut');
   expect(mutations).toEqual(expect.arrayContaining(['addAstronaut', 'updateAstronaut', 'deleteAstronaut', 'addMission']));
+});
+
+describe('ports', () => {
+  test('DEMO_OWNER_PORT, DEMO_AUTOGRAPH_PORT and DEMO_GATEWAY_PORT override the defaults; unset or empty keep them', () => {
+    expect(demoPortsFrom({})).toEqual({ owner: 4001, autograph: 4002, gateway: 4000 });
+    expect(demoPortsFrom({ DEMO_OWNER_PORT: '4211', DEMO_AUTOGRAPH_PORT: '', DEMO_GATEWAY_PORT: '0' })).toEqual({ owner: 4211, autograph: 4002, gateway: 0 });
+    expect(DEFAULT_DEMO_PORTS).toEqual({ owner: 4001, autograph: 4002, gateway: 4000 });
+  });
+
+  test.each(['80a', '-1', '65536', '4001.5', ' 4001'])('a bad port %j is refused naming the variable', (raw) => {
+    expect(() => demoPortsFrom({ DEMO_GATEWAY_PORT: raw })).toThrow(`DEMO_GATEWAY_PORT: expected a port number from 0 to 65535, got "${raw}"`);
+  });
+
+  /** A port that was free a moment ago. */
+  async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    await new Promise((done) => server.close(done));
+    return port;
+  }
+
+  test('the demo command runs the walk-through on the ports the environment names', async () => {
+    const [owner, autograph, gateway] = [await freePort(), await freePort(), await freePort()];
+    const root = resolve(__dirname, '../..');
+    const child = spawn(process.execPath, ['-r', join(root, '__tests__/helpers/register-ts.cjs'), join(root, 'gateway-demo/walkthrough.ts')], {
+      cwd: root,
+      env: { ...process.env, DEMO_OWNER_PORT: String(owner), DEMO_AUTOGRAPH_PORT: String(autograph), DEMO_GATEWAY_PORT: String(gateway) },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code === 0 ? 'exit 0' : `exit ${code}: ${stderr}`).toBe('exit 0');
+    expect(stdout).toContain(`owner http://127.0.0.1:${owner}/`);
+    expect(stdout).toContain(`autograph http://127.0.0.1:${autograph}/graphql`);
+    expect(stdout).toContain(`gateway http://127.0.0.1:${gateway}/`);
+    expect(stdout).toContain('"name": "Neil Armstrong"');
+  }, 120_000);
 });

@@ -30,6 +30,13 @@ export async function gql<TData = Record<string, any>>(
   return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLResponseBody<TData> };
 }
 
+/** Like `gql`, but returns only `data` and fails the test (throws) when the response has errors. */
+export async function gqlData<TData = any>(baseUrl: string, query: string, variables?: Record<string, unknown>): Promise<TData> {
+  const { status, body } = await gql<TData>(baseUrl, query, variables);
+  if (body.errors) throw new Error(`GraphQL errors (HTTP ${status}): ${JSON.stringify(body.errors)}`);
+  return body.data as TData;
+}
+
 /**
  * Sends a query as `GET /graphql?query=...` (with `variables`/`extensions` JSON-encoded when given). It
  * carries `apollo-require-preflight`, which Apollo's CSRF prevention asks of GET requests.

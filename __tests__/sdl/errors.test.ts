@@ -49,6 +49,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['directive on Query', 'type Query @auth(query: { rule: "{ x }" }) { x: Int @lambda }', ['1:12 Type Query: @auth is not allowed on Query']],
   // field types
   ['unknown type', 'type Task { id: ID! owner: Person }', ['1:28 Type Task; field owner: unknown type Person']],
+  ['unknown type with @search and @id: reported once', 'type Task { id: ID! kind: Kind @search @id }', ['1:27 Type Task; field kind: unknown type Kind']],
   ['root type as field type', 'type Task { id: ID! q: Query }\ntype Query { x: Int @lambda }', [
     '1:24 Type Task; field q: Query is a root type and cannot be the type of a field',
   ]],

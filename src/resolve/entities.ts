@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store, StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
@@ -38,5 +38,28 @@ export function entityResolvers(model: SchemaModel, store: Store, type: TypeMode
       const restricted = authConstraint(context, model, type.name, 'query') !== undefined;
       return type.extended && !restricted ? { ...reference, _id: String(value), __typename: type.name } : null;
     },
+  };
+}
+
+/**
+ * `_entities` refuses a representation whose `__typename` is not an entity of this service as the
+ * client's mistake (BAD_USER_INPUT, naming the type, its position and the entities there are), before
+ * @apollo/subgraph's resolver would fail it as an internal error.
+ */
+export function checkEntityTypenames(schema: GraphQLSchema, model: SchemaModel): void {
+  const field = schema.getQueryType()?.getFields()._entities;
+  if (!field?.resolve) return;
+  const resolve = field.resolve as GraphQLFieldResolver<unknown, unknown, { representations: Array<{ __typename: string }> }>;
+  const entities = [...model.types.values()].filter((type) => type.kind === 'type' && type.key).map((type) => type.name).sort();
+  const known = new Set(entities);
+  field.resolve = (source, args: { representations: Array<{ __typename: string }> }, context, info) => {
+    args.representations.forEach(({ __typename }, index) => {
+      if (known.has(__typename)) return;
+      throw new GraphQLError(
+        `_entities: representations[${index}] has __typename ${JSON.stringify(__typename)}, which is not an entity of this service (entities: ${entities.join(', ') || 'none'})`,
+        { extensions: { code: 'BAD_USER_INPUT' } },
+      );
+    });
+    return resolve(source, args, context, info);
   };
 }

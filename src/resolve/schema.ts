@@ -7,7 +7,7 @@ import { names } from '../api/names.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { ResolverServices } from './context.js';
 import { customFieldResolvers } from './custom-fields.js';
-import { entityResolvers } from './entities.js';
+import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
@@ -36,6 +36,7 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
   const serviceField = schema.getQueryType()?.getFields()._service;
   if (!serviceField) throw new GraphQLError('the subgraph schema has no _service field');
   serviceField.resolve = () => ({ sdl: gatewaySdl });
+  checkEntityTypenames(schema, model);
 
   const extensions: SchemaExtensions = { model, gatewaySdl };
   schema.extensions = { ...schema.extensions, autograph: extensions };

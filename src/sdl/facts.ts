@@ -54,3 +54,11 @@ export function isNumeric(field: FieldModel): boolean {
   const scalar = scalarOf(field);
   return scalar !== undefined && NUMERIC.has(scalar) && !field.list;
 }
+
+/**
+ * A relation that is its own inverse (`friends: [User] @hasInverse(field: friends)` on `User`): an edge
+ * a → b is also b → a. Such an edge is stored on both ends (see resolve/mutations/symmetric-edges.ts).
+ */
+export function isSymmetricRelation(typeName: string, field: FieldModel): boolean {
+  return field.of.kind === 'relation' && field.inverse?.type === typeName && field.inverse.field === field.name;
+}

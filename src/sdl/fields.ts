@@ -57,6 +57,8 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     }
   }
 
+  // An unknown type is reported once (above); checks that depend on the type would only repeat it.
+  const typeIsKnown = context.kindOf(shape.namedType) !== undefined;
   const isIdField = of.kind === 'scalar' && of.scalar === 'ID' && !shape.list;
   if (context.position === 'type' && of.kind === 'scalar' && of.scalar === 'ID' && shape.list) {
     errors.at(describe(`an ID field cannot be a list (${shape.typeText}); a type has one ID, its identity`), node.type);
@@ -71,7 +73,7 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     nonNull: shape.nonNull,
     itemNonNull: shape.itemNonNull,
     isIdField,
-    isUniqueId: uniqueIdOf(directives.get('id'), of, shape, errors, describe),
+    isUniqueId: typeIsKnown && uniqueIdOf(directives.get('id'), of, shape, errors, describe),
     search: [],
     external: false,
     lambda: lambdaDirective !== undefined,
@@ -82,7 +84,7 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   if (node.description) model.description = node.description.value;
 
   const search = directives.get('search');
-  if (search && !customLogic) model.search = searchIndexesOf(search, of, errors, describe);
+  if (search && !customLogic && typeIsKnown) model.search = searchIndexesOf(search, of, errors, describe);
 
   const hasInverse = directives.get('hasInverse');
   if (hasInverse) {

@@ -9,7 +9,8 @@ import type { TypeDraft } from './types.js';
  * both; its `type` is always the field's own target type (for a field inherited from an interface the
  * partner points back at the interface, so the partner's `inverse` names the interface field).
  * Storage: a single side stores over a list side; with equal cardinality the side declaring `@hasInverse`
- * stores; when both declare, the smaller `Type.field` (by the declaring type) stores.
+ * stores; when both declare, the smaller `Type.field` (by the declaring type) stores. A field that names
+ * itself is its own partner: it stores, and its edges are kept symmetric (see `isSymmetricRelation`).
  */
 export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
   const partnerOf = new Map<FieldDraft, FieldDraft>();

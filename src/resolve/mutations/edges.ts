@@ -1,10 +1,13 @@
+import { isSymmetricRelation } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel } from '../../sdl/model.js';
 import type { Store, Transaction, UpdateResult } from '../../store/port.js';
+import { linkSymmetricEdge, unlinkSymmetricEdge } from './symmetric-edges.js';
 
 /**
  * Edge writes. An edge lives on exactly one side (the field with `storedHere`); its partner is derived
  * by query. So linking from the derived side writes the partner's stored field, and a one-to-one edge
- * first detaches whoever held the target before.
+ * first detaches whoever held the target before. A field that is its own inverse stores each edge on both
+ * ends instead (symmetric-edges.ts).
  */
 
 interface Edge {
@@ -42,6 +45,7 @@ function isOneToOne(model: SchemaModel, edge: Edge): boolean {
 }
 
 export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string, watch?: EdgeWatch): Promise<void> {
+  if (isSymmetricRelation(ownerType, field)) return linkSymmetricEdge(store, tx, ownerType, field, ownerId, targetId, watch);
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
   const name = edge.holderField.name;
@@ -59,6 +63,7 @@ export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction
 }
 
 export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transaction, ownerType: string, field: FieldModel, ownerId: string, targetId: string, watch?: EdgeWatch): Promise<void> {
+  if (isSymmetricRelation(ownerType, field)) return unlinkSymmetricEdge(store, tx, ownerType, field, ownerId, targetId, watch);
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
   const name = edge.holderField.name;

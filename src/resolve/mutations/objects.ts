@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ObjectId } from 'mongodb';
-import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
+import { concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
@@ -126,7 +126,9 @@ export async function createObject(write: Write, typeName: string, input: Input,
   for (const [field, refs] of relationFields(write.model, type, input)) {
     const targetIds: string[] = [];
     for (const ref of refs) targetIds.push(await resolveRef(write, field.namedType, ref));
-    if (field.storedHere !== false && (field.list || !isOneToOneHolder(write.model, field))) {
+    // Edges that also touch other objects (a one-to-one holder, a symmetric field) are linked once this one exists.
+    const linksElsewhere = isOneToOneHolder(write.model, field) || isSymmetricRelation(type.name, field);
+    if (field.storedHere !== false && !linksElsewhere) {
       document[field.name] = field.list ? [...new Set(targetIds)] : targetIds[0];
     } else {
       targetIds.forEach((targetId) => deferredLinks.push([field, targetId]));
