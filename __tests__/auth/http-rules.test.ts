@@ -71,6 +71,12 @@ type Locker {
   badge: Badge
 }
 
+type Pal @auth(update: { rule: """query($USER: String!) { queryPal(filter: { owner: { eq: $USER } }) { __typename } }""" }) {
+  handle: String! @id @search(by: [hash])
+  owner: String! @search(by: [hash])
+  friends: [Pal] @hasInverse(field: friends)
+}
+
 type Memo @auth(query: ${ADMIN}) {
   id: ID!
   text: String! @search(by: [hash])
@@ -446,6 +452,32 @@ describe('existing objects named in a mutation\'s input', () => {
       const refused = await gql(server.url, swap, undefined, bob);
       expect(refused.body.errors?.[0].message).toMatch(/existing Badge .*, which the update rule of Badge does not allow/);
       expect(await lockerOf('bob-badge')).toBe('L1');
+    });
+  });
+
+  describe('a field that is its own inverse writes both ends, so both owners\' update rules apply (Pal.friends)', () => {
+    const friendsOf = async (handle: string) => ((await data(`{ getPal(handle: "${handle}") { friends { handle } } }`)).getPal.friends as { handle: string }[]).map((pal) => pal.handle).sort();
+
+    beforeAll(async () => {
+      await data('mutation { addPal(input: [{ handle: "alice-1", owner: "alice" }, { handle: "alice-2", owner: "alice" }, { handle: "bob-1", owner: "bob" }]) { numUids } }');
+    });
+
+    test.each<[string, string]>([
+      ['updatePal set', 'mutation { updatePal(input: { filter: { handle: { eq: "alice-1" } }, set: { friends: [{ handle: "bob-1" }] } }) { numUids } }'],
+      ['addPal', 'mutation { addPal(input: [{ handle: "alice-3", owner: "alice", friends: [{ handle: "bob-1" }] }]) { numUids } }'],
+    ])('%s befriending bob\'s pal is refused: it would write bob-1 too; nothing written', async (_name, mutation) => {
+      const { body } = await gql(server.url, mutation, undefined, alice);
+      expect(body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect(body.errors?.[0].message).toMatch(/existing Pal .*, which the update rule of Pal does not allow/);
+      expect(await friendsOf('bob-1')).toEqual([]);
+      expect(await friendsOf('alice-1')).toEqual([]);
+      expect((await data('{ getPal(handle: "alice-3") { handle } }')).getPal).toBeNull();
+    });
+
+    test('befriending one\'s own pals is allowed and shows from both ends', async () => {
+      await data('mutation { updatePal(input: { filter: { handle: { eq: "alice-1" } }, set: { friends: [{ handle: "alice-2" }] } }) { numUids } }', alice);
+      expect(await friendsOf('alice-1')).toEqual(['alice-2']);
+      expect(await friendsOf('alice-2')).toEqual(['alice-1']);
     });
   });
 });
