@@ -91,11 +91,12 @@ export function helpText(): string {
     '',
     'Options (environment variable in brackets):',
   ];
+  const usageOf = (option: OptionDefinition) => `  ${option.flag} ${option.valueName}`.trimEnd();
+  const width = Math.max(...OPTIONS.map((option) => usageOf(option).length)) + 2;
   for (const option of OPTIONS) {
-    const left = `  ${option.flag} ${option.valueName}`.trimEnd().padEnd(30);
-    lines.push(`${left}${option.description} [${option.env}]`);
+    lines.push(`${usageOf(option).padEnd(width)}${option.description} [${option.env}]`);
   }
-  lines.push(`${'  --help'.padEnd(30)}print this help and exit`);
+  lines.push(`${'  --help'.padEnd(width)}print this help and exit`);
   lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_PREFIX}<NAME>.`);
   return lines.join('\n');
 }
