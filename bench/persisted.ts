@@ -1,8 +1,8 @@
 /**
- * Persisted query benchmark against the real service (embedded store in a temporary folder): the same
- * query, once registered, sent as a hash-only GET (what Apollo Client's persisted query link sends)
- * versus sent in full by POST, in alternating rounds. Prints the median requests/s, p50 and p99 latency
- * of each; no assertions.
+ * Persisted query benchmark against the real service (createApp with default options, wired as the CLI
+ * serves it, over the embedded store in a temporary folder): the same query, once registered, sent as a
+ * hash-only GET (what Apollo Client's persisted query link sends) versus sent in full by POST, in
+ * alternating rounds. Prints the median requests/s, p50 and p99 latency of each; no assertions.
  * Run after `npm run build`: node dist/bench/persisted.js   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_ROUNDS=3), or
  * from source: node -e "require('ts-node').register({ transpileOnly: true, experimentalResolver: true }); require('./bench/persisted.ts')"
  */
@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createPersistedQueryPlugin, sha256Hex } from '../src/persisted/index.js';
+import { sha256Hex } from '../src/persisted/index.js';
 import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/listen.js';
 import { createLogger } from '../src/server/logger.js';
@@ -163,14 +163,8 @@ async function post(url: string, body: unknown): Promise<unknown> {
 async function main(): Promise<void> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-persisted-'));
   const store = await openEmbeddedStore(folder);
-  const persisted = createPersistedQueryPlugin({ store });
-  const app = await createApp({
-    store,
-    logger: createLogger('silent'),
-    plugins: [persisted.plugin],
-    persistedQueries: false,
-    initialSchema: SCHEMA,
-  });
+  // Default options: persisted queries are wired in as the CLI serves them.
+  const app = await createApp({ store, logger: createLogger('silent'), initialSchema: SCHEMA });
   const server = await startServer({ app, port: 0, host: '127.0.0.1' });
   try {
     await post(server.url, {
@@ -196,7 +190,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       await compare(server.url, scenario);
     }
-    console.log('persisted query cache:', JSON.stringify(persisted.cache.stats()));
+    console.log('persisted query cache:', JSON.stringify(app.persistedQueries.cache.stats()));
   } finally {
     await server.close();
     await store.close();

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { sha256Hex } from '../../src/persisted/index.js';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import type { Store } from '../../src/store/port.js';
-import { apq, getGraphQL, postGraphQL, startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
+import { apq, getGraphQL, postGraphQL } from './http-client.js';
 
 const HELLO = 'query Hello($name: String) { hello(name: $name) }';
 const COUNTER = 'query Counter { counter }';

@@ -3,11 +3,14 @@
  * plugin, behind a node:http server on 127.0.0.1 that hands requests to `executeHTTPGraphQLRequest` the
  * way Apollo's own integrations do, plus `POST /admin/persisted-queries` calling `registerManifest`.
  * A spy plugin counts the pipeline phases, so tests can see whether a request was parsed or executed.
+ * It tests the plugin alone, with a fake store when asked; the service-*.test.ts files test the real
+ * service (createApp with its default wiring) the same way.
  */
-import { ApolloServer, HeaderMap, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../../src/persisted/index.js';
+import { newPipelineCounts, pipelineSpy, type PipelineCounts } from './pipeline-spy.js';
 
 const typeDefs = `#graphql
   type Query {
@@ -18,15 +21,6 @@ const typeDefs = `#graphql
     increment: Int!
   }
 `;
-
-export interface PipelineCounts {
-  parses: number;
-  validations: number;
-  executions: number;
-  /** Responses whose request Apollo's metrics mark as a persisted query hit / registration. */
-  persistedQueryHits: number;
-  persistedQueryRegistrations: number;
-}
 
 export interface Harness {
   url: string;
@@ -45,7 +39,7 @@ export interface HarnessOptions extends PersistedQueryPluginOptions {
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const { csrfPrevention = true, ...pluginOptions } = options;
   const persisted = createPersistedQueryPlugin({ logger: { warn: () => undefined }, ...pluginOptions });
-  const pipeline: PipelineCounts = { parses: 0, validations: 0, executions: 0, persistedQueryHits: 0, persistedQueryRegistrations: 0 };
+  const pipeline = newPipelineCounts();
   let counter = 0;
   const apollo = new ApolloServer<BaseContext>({
     typeDefs,
@@ -112,28 +106,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 }
 
-function pipelineSpy(counts: PipelineCounts): ApolloServerPlugin<BaseContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async parsingDidStart() {
-          counts.parses += 1;
-        },
-        async validationDidStart() {
-          counts.validations += 1;
-        },
-        async executionDidStart() {
-          counts.executions += 1;
-        },
-        async willSendResponse({ metrics }) {
-          if (metrics.persistedQueryHit) counts.persistedQueryHits += 1;
-          if (metrics.persistedQueryRegister) counts.persistedQueryRegistrations += 1;
-        },
-      };
-    },
-  };
-}
-
 async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -143,56 +115,4 @@ async function readText(req: IncomingMessage): Promise<string> {
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
-}
-
-export interface HttpResult {
-  status: number;
-  headers: Headers;
-  body: {
-    data?: Record<string, unknown> | null;
-    errors?: { message: string; extensions?: Record<string, unknown> }[];
-  };
-}
-
-/** Apollo Client's GET: the content-type header it always sends gets past CSRF prevention. */
-export const CLIENT_GET_HEADERS = { 'content-type': 'application/json' };
-
-export interface GraphQLParams {
-  query?: string;
-  operationName?: string;
-  variables?: Record<string, unknown>;
-  extensions?: Record<string, unknown>;
-}
-
-export async function getGraphQL(baseUrl: string, params: GraphQLParams, headers: Record<string, string> = CLIENT_GET_HEADERS): Promise<HttpResult> {
-  const url = new URL('/graphql', baseUrl);
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined) url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
-  }
-  return toResult(await fetch(url, { headers }));
-}
-
-export async function postGraphQL(baseUrl: string, params: GraphQLParams): Promise<HttpResult> {
-  const response = await fetch(new URL('/graphql', baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return toResult(response);
-}
-
-async function toResult(response: Response): Promise<HttpResult> {
-  const text = await response.text();
-  let body: HttpResult['body'];
-  try {
-    body = JSON.parse(text) as HttpResult['body'];
-  } catch {
-    throw new Error(`expected a JSON response, got ${response.status}: ${text}`);
-  }
-  return { status: response.status, headers: response.headers, body };
-}
-
-/** `extensions` of an APQ request, as Apollo Client writes it. */
-export function apq(sha256Hash: string, version: unknown = 1): Record<string, unknown> {
-  return { persistedQuery: { version, sha256Hash } };
 }

@@ -2,7 +2,8 @@
 import { sha256Hex } from '../../src/persisted/index.js';
 import { SYSTEM_COLLECTIONS } from '../../src/store/port.js';
 import { MemoryStore, type MemoryCollection } from './memory-store.js';
-import { apq, getGraphQL, postGraphQL, startHarness, type GraphQLParams, type Harness, type HttpResult } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
+import { apq, getGraphQL, postGraphQL, type GraphQLParams, type HttpResult } from './http-client.js';
 
 const HELLO = 'query Hello($name: String) { hello(name: $name) }';
 const HELLO_HASH = sha256Hex(HELLO);
@@ -47,11 +48,18 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
   });
 
   test('rule 2: persistedQuery without sha256Hash runs the query and persists nothing', async () => {
-    for (const persistedQuery of [{ version: 1 }, {}, { version: 2 }]) {
-      const result = await send({ query: HELLO, extensions: { persistedQuery } });
-      expect(result.body).toEqual({ data: { hello: 'hello world' } });
-    }
+    const result = await send({ query: HELLO, extensions: { persistedQuery: { version: 1 } } });
+    expect(result.body).toEqual({ data: { hello: 'hello world' } });
     expect(stored.documents.size).toBe(0);
+    expect(stored.insertCalls).toBe(0);
+  });
+
+  test('rule 2: without sha256Hash, a version other than 1 is still refused with 400 and runs nothing', async () => {
+    for (const persistedQuery of [{ version: 2 }, {}]) {
+      const result = await send({ query: HELLO, extensions: { persistedQuery } });
+      expectError(result, 400, 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', /^Unsupported persisted query version/);
+    }
+    expect(harness.pipeline.executions).toBe(0);
     expect(stored.insertCalls).toBe(0);
   });
 

@@ -2,7 +2,8 @@
 import { sha256Hex } from '../../src/persisted/index.js';
 import { SYSTEM_COLLECTIONS } from '../../src/store/port.js';
 import { MemoryStore, type MemoryCollection } from './memory-store.js';
-import { apq, getGraphQL, postGraphQL, startHarness, type Harness, type HttpResult } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
+import { apq, getGraphQL, postGraphQL, uploadManifest as uploadManifestTo, type AdminResult, type HttpResult } from './http-client.js';
 
 const HELLO = 'query Hello($name: String) { hello(name: $name) }';
 const INCREMENT = 'mutation Increment { increment }';
@@ -34,13 +35,8 @@ function registered(operations: number, added: number, alreadyRegistered: number
   return { data: { message: 'persisted query manifest registered', operations, added, alreadyRegistered } };
 }
 
-async function uploadManifest(body: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(new URL('/admin/persisted-queries', harness.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
+function uploadManifest(body: unknown): Promise<AdminResult> {
+  return uploadManifestTo(harness.url, body);
 }
 
 function expectNotInList(result: HttpResult, status: number, message: RegExp): void {

@@ -1,35 +1,18 @@
 /**
- * End to end through the real service (createApp + startServer over the embedded store), wired the way
- * the CLI should wire it: the plugin first in `plugins`, Apollo's own APQ off (`persistedQueries: false`).
+ * End to end through the real service, wired as the CLI wires it (createApp's defaults, embedded store):
+ * Apollo Client's persisted query link, hashes surviving a restart, and the LRU in front of the store.
  */
 import { ApolloClient, HttpLink, InMemoryCache, gql as gqlTag } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { createPersistedQueryPlugin, sha256Hex, type PersistedQueries } from '../../src/persisted/index.js';
-import { openEmbeddedStore } from '../../src/store/embedded/index.js';
-import { gql, gqlGet } from '../helpers/gql.js';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.js';
-
-const SCHEMA = `type Task {
-  id: ID!
-  title: String! @search(by: [term])
-  done: Boolean! @search
-}
-`;
-const ADD = 'mutation Add($title: String!) { addTask(input: [{ title: $title, done: false }]) { task { title } } }';
-const LIST = 'query List { queryTask(order: { asc: title }) { title done } }';
-const apq = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256Hex(query) } });
+import { sha256Hex } from '../../src/persisted/index.js';
+import { makeTempDir, type TestServer } from '../helpers/server.js';
+import { apq, getGraphQL, postGraphQL } from './http-client.js';
+import { ADD, COUNT, LIST, startService, storedQueries } from './service-fixture.js';
 
 let dataDir: string;
 let service: TestServer | undefined;
-let persisted: PersistedQueries;
-
-async function start(options: { persistedOnly?: boolean } = {}): Promise<TestServer> {
-  const store = await openEmbeddedStore(dataDir);
-  persisted = createPersistedQueryPlugin({ store, persistedOnly: options.persistedOnly });
-  service = await startTestServer({ dataDir, store, plugins: [persisted.plugin], persistedQueries: false, initialSchema: SCHEMA });
-  return service;
-}
 
 beforeEach(async () => {
   dataDir = await makeTempDir('autograph-persisted-e2e-');
@@ -41,88 +24,93 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test('the rules over the generated API: register and run by hash over GET, refuse what must be refused', async () => {
-  const { url } = await start();
-  const added = await gql(url, ADD, { title: 'write tests' });
-  expect(added.body).toEqual({ data: { addTask: { task: [{ title: 'write tests' }] } } });
+async function start(options: { lruMaxEntries?: number } = {}): Promise<TestServer> {
+  service = await startService({ dataDir, persistedQueries: options });
+  return service;
+}
 
-  const miss = await gqlGet(url, { extensions: apq(LIST) });
-  expect(miss.status).toBe(200);
-  expect(miss.body.errors?.[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+interface SentRequest {
+  method: string;
+  /** The query text sent, if any. */
+  query: string | null;
+  hash: string | undefined;
+  errorCode: string | undefined;
+}
 
-  const register = await gqlGet(url, { query: LIST, extensions: apq(LIST) });
-  expect(register.body).toEqual({ data: { queryTask: [{ title: 'write tests', done: false }] } });
-  const byHash = await gqlGet(url, { extensions: apq(LIST) });
-  expect(byHash.body).toEqual({ data: { queryTask: [{ title: 'write tests', done: false }] } });
-
-  const mismatch = await gqlGet(url, { query: LIST, extensions: apq(ADD) });
-  expect(mismatch.status).toBe(400);
-  expect(mismatch.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_HASH_MISMATCH');
-
-  const mutationByGet = await gqlGet(url, { query: ADD, variables: { title: 'x' }, extensions: apq(ADD) });
-  expect(mutationByGet.status).toBe(405);
-  const listed = await gql(url, LIST);
-  expect(listed.body.data).toEqual({ queryTask: [{ title: 'write tests', done: false }] });
-});
-
-test('Apollo Client 4 with GET for hashed queries: GET miss + POST, then one GET with data', async () => {
-  const { url } = await start();
-  const methods: string[] = [];
-  const countingFetch: typeof fetch = (input, init) => {
-    methods.push(init?.method ?? 'GET');
-    return fetch(input, init);
+function clientRecording(url: string, sent: SentRequest[]): ApolloClient {
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const method = init?.method ?? 'GET';
+    const searchParams = new URL(String(input)).searchParams;
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { query?: string; extensions?: unknown }) : undefined;
+    const extensions = (method === 'GET' ? JSON.parse(searchParams.get('extensions') ?? 'null') : body?.extensions) as
+      | { persistedQuery?: { sha256Hash?: string } }
+      | null;
+    const response = await fetch(input, init);
+    const answer = (await response.clone().json()) as { errors?: { extensions?: { code?: string } }[] };
+    sent.push({
+      method,
+      query: method === 'GET' ? searchParams.get('query') : (body?.query ?? null),
+      hash: extensions?.persistedQuery?.sha256Hash,
+      errorCode: answer.errors?.[0]?.extensions?.code,
+    });
+    return response;
   };
-  const client = new ApolloClient({
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  return new ApolloClient({
     cache: new InMemoryCache(),
-    link: createPersistedQueryLink({ sha256: sha256Hex, useGETForHashedQueries: true }).concat(new HttpLink({ uri: `${url}/graphql`, fetch: countingFetch })),
+    link: createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(new HttpLink({ uri: `${url}/graphql`, fetch: recordingFetch })),
   });
-  const query = gqlTag(LIST);
-  expect((await client.query({ query, fetchPolicy: 'network-only' })).data).toEqual({ queryTask: [] });
-  expect(methods).toEqual(['GET', 'POST']);
-  expect((await client.query({ query, fetchPolicy: 'network-only' })).data).toEqual({ queryTask: [] });
-  expect(methods).toEqual(['GET', 'POST', 'GET']);
+}
+
+test('Apollo Client with GET for hashed queries: GET miss then POST registers; next time one GET by hash returns data', async () => {
+  const { url, store } = await start();
+  await postGraphQL(url, { query: ADD, variables: { title: 'from the client' } });
+  const sent: SentRequest[] = [];
+  const query = gqlTag`
+    query ByTitle($words: String!) {
+      queryTask(filter: { title: { anyofterms: $words } }) { title }
+    }
+  `;
+
+  const first = await clientRecording(url, sent).query({ query, variables: { words: 'client' }, fetchPolicy: 'network-only' });
+  expect(first.data).toEqual({ queryTask: [{ __typename: 'Task', title: 'from the client' }] });
+  const hash = sent[0]?.hash;
+  expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  expect(sent).toEqual([
+    { method: 'GET', query: null, hash, errorCode: 'PERSISTED_QUERY_NOT_FOUND' },
+    { method: 'POST', query: expect.stringContaining('query ByTitle'), hash, errorCode: undefined },
+  ]);
+  expect((await storedQueries(store)).get(hash!)?.query).toBe(sent[1]!.query);
+
+  // A new client (another page load) has nothing cached: one GET with the hash alone.
+  const again: SentRequest[] = [];
+  const second = await clientRecording(url, again).query({ query, variables: { words: 'from' }, fetchPolicy: 'network-only' });
+  expect(second.data).toEqual({ queryTask: [{ __typename: 'Task', title: 'from the client' }] });
+  expect(again).toEqual([{ method: 'GET', query: null, hash, errorCode: undefined }]);
 });
 
-test('after a restart on the same data folder the hash is found', async () => {
+test('after a restart on the same data folder the hash is found, read from the store', async () => {
   const first = await start();
-  await gql(first.url, ADD, { title: 'survive' });
-  const registered = await fetch(`${first.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: LIST, extensions: apq(LIST) }),
-  });
-  expect(registered.status).toBe(200);
+  await postGraphQL(first.url, { query: ADD, variables: { title: 'survive' } });
+  expect((await postGraphQL(first.url, { query: LIST, extensions: apq(sha256Hex(LIST)) })).status).toBe(200);
   await first.close();
   service = undefined;
 
   const second = await start();
-  const byHash = await gqlGet(second.url, { extensions: apq(LIST) });
+  const byHash = await getGraphQL(second.url, { extensions: apq(sha256Hex(LIST)) });
   expect(byHash.body).toEqual({ data: { queryTask: [{ title: 'survive', done: false }] } });
-  expect(persisted.cache.stats()).toMatchObject({ storeHits: 1 });
+  expect(second.app.persistedQueries.cache.stats()).toMatchObject({ storeHits: 1, misses: 0 });
 });
 
-test('after a schema swap a stored query is validated again against the new schema', async () => {
-  const { url, app } = await start();
-  await gqlGet(url, { query: LIST, extensions: apq(LIST) });
-  const swapped = await app.activateSchema(SCHEMA.replace('done: Boolean! @search', 'finished: Boolean! @search'));
-  expect(swapped.ok).toBe(true);
-  const byHash = await gqlGet(url, { extensions: apq(LIST) });
-  expect(byHash.status).toBe(400);
-  expect(byHash.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('Cannot query field "done"'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
-});
+test('a hash evicted from the LRU is found in the store', async () => {
+  const { url, app } = await start({ lruMaxEntries: 1 });
+  await postGraphQL(url, { query: LIST, extensions: apq(sha256Hex(LIST)) });
+  await postGraphQL(url, { query: COUNT, extensions: apq(sha256Hex(COUNT)) });
+  expect(app.persistedQueries.cache.isRemembered(sha256Hex(LIST))).toBe(false);
+  expect(app.persistedQueries.cache.stats()).toMatchObject({ storeHits: 0, entries: 1 });
 
-test('safelist mode: unregistered operations are refused; a manifest enables its hashes', async () => {
-  const { url } = await start({ persistedOnly: true });
-  const refused = await gql(url, LIST);
-  expect(refused.status).toBe(403);
-  expect(refused.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');
-
-  const result = await persisted.registerManifest({
-    format: 'apollo-persisted-query-manifest',
-    version: 1,
-    operations: [{ id: sha256Hex(LIST), name: 'List', type: 'query', body: LIST }],
-  });
-  expect(result).toEqual({ operations: 1, added: 1, alreadyRegistered: 0 });
-  expect((await gqlGet(url, { extensions: apq(LIST) })).body).toEqual({ data: { queryTask: [] } });
-  expect((await gql(url, ADD, { title: 'nope' })).status).toBe(403);
+  const byHash = await getGraphQL(url, { extensions: apq(sha256Hex(LIST)) });
+  expect(byHash.body).toEqual({ data: { queryTask: [] } });
+  expect(app.persistedQueries.cache.stats()).toMatchObject({ storeHits: 1, misses: 0, entries: 1 });
+  expect(app.persistedQueries.cache.isRemembered(sha256Hex(LIST))).toBe(true);
 });

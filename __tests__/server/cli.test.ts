@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,7 +26,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Cli {
   // signal handlers unless told not to).
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name),
+      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name) && !name.startsWith('PERSISTED_'),
     ),
   );
   const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
@@ -140,6 +141,41 @@ describe('the CLI', () => {
     expect(fatal).toMatchObject({ level: 60, schemaFile });
     expect(fatal?.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^4:\d+ /)]));
   });
+
+  it('--persisted-only and the persisted query limits reach the service: only manifest operations run', async () => {
+    const schemaFile = join(dataDir, 'schema.graphql');
+    await writeFile(schemaFile, TASKS_SCHEMA);
+    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--persisted-only', '--persisted-lru-entries', '50'], {
+      PERSISTED_MAX_QUERY_BYTES: '4096',
+    });
+    try {
+      await expectSafelistServed(cli);
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+    expect((await cli.exit).code).toBe(0);
+  });
+
+  async function expectSafelistServed(cli: Cli): Promise<void> {
+    const started = await cli.waitForLog('started');
+    expect(started.persistedQueries).toEqual({ persistedOnly: true, lruMaxEntries: 50, lruMaxBytes: 32 * 1024 * 1024, maxQueryBytes: 4096 });
+    const url = started.url as string;
+    const query = 'query Titles { queryTask { title } }';
+    const post = (body: unknown) =>
+      fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    const refused = await post({ query });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');
+
+    const hash = createHash('sha256').update(query).digest('hex');
+    const manifest = { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: hash, name: 'Titles', type: 'query', body: query }] };
+    const upload = await fetch(`${url}/admin/persisted-queries`, { method: 'POST', body: JSON.stringify(manifest) });
+    expect(upload.status).toBe(200);
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
+    const byHash = await fetch(`${url}/graphql?${new URLSearchParams({ extensions })}`, { headers: { 'content-type': 'application/json' } });
+    expect(await byHash.json()).toEqual({ data: { queryTask: [] } });
+  }
 
   it('exits 2 with a clear message on an unknown flag or a bad value', async () => {
     const unknown = await runCli(['--prot', '80']).exit;

@@ -77,6 +77,56 @@ describe('parseCommandLine', () => {
     expect(errorOf(argv)).toBe(message);
   });
 
+  describe('persisted queries', () => {
+    it('reads --persisted-only as a switch, alone or with =true/=false, and the cache limits', () => {
+      expect(run(['--persisted-only', '--port', '1'])).toMatchObject({ persistedOnly: true, port: 1 });
+      expect(run(['--persisted-only=false'])).toMatchObject({ persistedOnly: false });
+      expect(run(['--persisted-only=true', '--persisted-lru-entries', '500', '--persisted-lru-bytes=1048576', '--persisted-max-query-bytes', '4096'])).toMatchObject({
+        persistedOnly: true,
+        persistedLruEntries: 500,
+        persistedLruBytes: 1048576,
+        persistedMaxQueryBytes: 4096,
+      });
+    });
+
+    it('reads PERSISTED_ONLY and the limits from the environment; a flag wins', () => {
+      expect(
+        run([], { PERSISTED_ONLY: 'true', PERSISTED_LRU_ENTRIES: '20', PERSISTED_LRU_BYTES: '70000', PERSISTED_MAX_QUERY_BYTES: '1000' }),
+      ).toMatchObject({ persistedOnly: true, persistedLruEntries: 20, persistedLruBytes: 70000, persistedMaxQueryBytes: 1000 });
+      expect(run([], { PERSISTED_ONLY: 'FALSE' }).persistedOnly).toBe(false);
+      expect(run(['--persisted-only=false'], { PERSISTED_ONLY: '1' }).persistedOnly).toBe(false);
+    });
+
+    it('leaves them unset by default (the plugin\'s defaults apply, named in the help)', () => {
+      expect(run([])).not.toHaveProperty('persistedOnly');
+      expect(helpText()).toMatch(/--persisted-only +safelist mode.*\[PERSISTED_ONLY\]/);
+      expect(helpText()).toMatch(/--persisted-lru-entries N +most persisted queries kept in memory \(default 10000\) \[PERSISTED_LRU_ENTRIES\]/);
+      expect(helpText()).toMatch(/--persisted-lru-bytes BYTES .*\(default 33554432\) \[PERSISTED_LRU_BYTES\]/);
+      expect(helpText()).toMatch(/--persisted-max-query-bytes BYTES .*\(default 65536\) \[PERSISTED_MAX_QUERY_BYTES\]/);
+    });
+
+    it.each([
+      [['--persisted-only=yes'], [], '--persisted-only: expected true or false, got "yes"'],
+      [[], ['PERSISTED_ONLY', 'on'], 'PERSISTED_ONLY: expected true or false, got "on"'],
+      [['--persisted-lru-entries', '0'], [], '--persisted-lru-entries: expected a whole number from 1 to 9007199254740991, got "0"'],
+      [[], ['PERSISTED_LRU_BYTES', '32MiB'], 'PERSISTED_LRU_BYTES: expected a whole number from 1 to 9007199254740991, got "32MiB"'],
+      [['--persisted-max-query-bytes'], [], '--persisted-max-query-bytes needs a value: --persisted-max-query-bytes BYTES'],
+      [
+        ['--persisted-max-query-bytes', '2000', '--persisted-lru-bytes', '1000'],
+        [],
+        '--persisted-max-query-bytes (2000) must not exceed --persisted-lru-bytes (1000): a persisted query must fit in the LRU',
+      ],
+      [
+        [],
+        ['PERSISTED_MAX_QUERY_BYTES', '40000000'],
+        'PERSISTED_MAX_QUERY_BYTES (40000000) must not exceed the default --persisted-lru-bytes (33554432): a persisted query must fit in the LRU',
+      ],
+    ])('rejects %j with environment %j: %s', (argv, envEntry, message) => {
+      const env = envEntry.length === 2 ? { [envEntry[0]!]: envEntry[1]! } : {};
+      expect(errorOf(argv, env)).toBe(message);
+    });
+  });
+
   it('names the environment variable that holds a bad value', () => {
     expect(errorOf([], { PORT: 'eighty' })).toBe('PORT: expected a port number from 0 to 65535, got "eighty"');
     expect(errorOf([], { LOG_LEVEL: 'INFO' })).toBe('LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "INFO"');

@@ -9,6 +9,7 @@ export {
   type PersistedQueries,
   type PersistedQueryLogger,
   type PersistedQueryPluginOptions,
+  type PersistedQuerySettings,
 } from './plugin.js';
 export {
   PersistedQueryCache,
@@ -22,3 +23,4 @@ export { PERSISTED_QUERY_CLIENT_ERROR_CODES, PersistedQueryErrorCode } from './e
 export { answerManifestUpload, type AdminAnswer } from './admin.js';
 export { classifyPersistedQueryRequest, withoutPersistedQuery, type PersistedQueryRequest } from './request-kind.js';
 export { sha256Hex } from './hash.js';
+export { isTrustedRequest, markTrustedRequest } from './trusted.js';

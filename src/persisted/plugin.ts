@@ -2,10 +2,14 @@ import type { ApolloServerPlugin, BaseContext, GraphQLRequest, GraphQLRequestLis
 import type { GraphQLError } from 'graphql';
 import { StoreUnavailableError, type Store } from '../store/port.js';
 import { PersistedQueryCache } from './cache.js';
+import { PERSISTED_QUERY_DEFAULTS } from './defaults.js';
 import { hashNotInSafelist, lookupFailed, persistedQueryNotFound, queryNotInSafelist } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { readManifest } from './manifest.js';
 import { classifyPersistedQueryRequest, withoutPersistedQuery } from './request-kind.js';
+import { isTrustedRequest } from './trusted.js';
+
+export { PERSISTED_QUERY_DEFAULTS } from './defaults.js';
 
 /** What the plugin logs: problems that do not fail the request (a registration the store refused). */
 export interface PersistedQueryLogger {
@@ -20,7 +24,10 @@ export interface PersistedQueryPluginOptions {
   lruMaxBytes?: number;
   /** Largest query text that may be persisted, in UTF-8 bytes; larger ones are refused. Default 64 KiB. */
   maxQueryBytes?: number;
-  /** Safelist mode: only registered hashes run, clients cannot register, only `registerManifest` can. */
+  /**
+   * Safelist mode: only registered hashes run, clients cannot register, only `registerManifest` can.
+   * Requests marked with `markTrustedRequest` (the service's own, such as a lambda's `graphql()`) are exempt.
+   */
   persistedOnly?: boolean;
   /** Default: Apollo Server's logger of the request. */
   logger?: PersistedQueryLogger;
@@ -41,13 +48,16 @@ export interface PersistedQueries {
   /** Validates an Apollo persisted query manifest and stores all its operations, or none (`ManifestError`). */
   registerManifest(body: unknown): Promise<ManifestResult>;
   cache: PersistedQueryCache;
+  /** The options in force, defaults filled in. */
+  settings: PersistedQuerySettings;
 }
 
-export const PERSISTED_QUERY_DEFAULTS = {
-  lruMaxEntries: 10_000,
-  lruMaxBytes: 32 * 1024 * 1024,
-  maxQueryBytes: 64 * 1024,
-} as const;
+export interface PersistedQuerySettings {
+  persistedOnly: boolean;
+  lruMaxEntries: number;
+  lruMaxBytes: number;
+  maxQueryBytes: number;
+}
 
 /**
  * A request that must be refused gets this as its query. Apollo Server gives plugins no way to answer
@@ -83,6 +93,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
 
   async function handle(request: GraphQLRequest, logger: PersistedQueryLogger): Promise<GraphQLRequestListener<BaseContext> | void> {
     const asked = classifyPersistedQueryRequest(request.query, request.extensions, maxQueryBytes);
+    const safelist = persistedOnly && !isTrustedRequest(request);
     if (asked.kind !== 'ordinary') {
       // Apollo's own APQ code must not see it: with `persistedQueries: false` it refuses the request
       // (PersistedQueryNotSupported), and when enabled it would apply its own, different rules.
@@ -93,7 +104,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
         return refuse(request, asked.error);
       case 'ordinary':
       case 'unpersisted': {
-        if (!persistedOnly || request.query === undefined || request.query === '') {
+        if (!safelist || request.query === undefined || request.query === '') {
           return;
         }
         const hash = sha256Hex(request.query);
@@ -109,13 +120,13 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
           return refuse(request, found.error);
         }
         if (found.query === undefined) {
-          return refuse(request, persistedOnly ? hashNotInSafelist(asked.hash) : persistedQueryNotFound());
+          return refuse(request, safelist ? hashNotInSafelist(asked.hash) : persistedQueryNotFound());
         }
         request.query = found.query;
         return markHit;
       }
       case 'register': {
-        if (persistedOnly) {
+        if (safelist) {
           const found = await lookUp(asked.hash, logger);
           if (found.error) {
             return refuse(request, found.error);
@@ -159,6 +170,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
       return { operations: counts.added + counts.existing, added: counts.added, alreadyRegistered: counts.existing };
     },
     cache,
+    settings: { persistedOnly, lruMaxEntries, lruMaxBytes, maxQueryBytes },
   };
 }
 

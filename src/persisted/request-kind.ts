@@ -9,13 +9,13 @@ import { isSha256Hex, sha256Hex, utf8Bytes } from './hash.js';
 export type PersistedQueryRequest =
   /** Rule 1: no `persistedQuery` extension. */
   | { kind: 'ordinary' }
-  /** Rule 2: `persistedQuery` without `sha256Hash`: run the query, persist nothing. */
+  /** Rule 2: `persistedQuery` (version 1) without `sha256Hash`: run the query, persist nothing. */
   | { kind: 'unpersisted' }
   /** Rules 4 and 5: a hash alone: run the stored query, or answer PersistedQueryNotFound. */
   | { kind: 'lookup'; hash: string }
   /** Rule 3: a hash with the query text it was verified against: store it if new, then run it. */
   | { kind: 'register'; hash: string; query: string }
-  /** A malformed extension, an unsupported version, a hash that is not the query's, a query too large. */
+  /** A malformed extension, a version other than 1 (with or without a hash), a hash that is not the query's, a query too large. */
   | { kind: 'invalid'; error: GraphQLError };
 
 export const SUPPORTED_PERSISTED_QUERY_VERSION = 1;
@@ -33,11 +33,12 @@ export function classifyPersistedQueryRequest(
     return { kind: 'invalid', error: invalidExtension(persistedQuery) };
   }
   const { sha256Hash, version } = persistedQuery as Record<string, unknown>;
-  if (sha256Hash === undefined || sha256Hash === null) {
-    return { kind: 'unpersisted' };
-  }
+  // Checked first, as Apollo Server does: a version this server does not know may mean other rules.
   if (version !== SUPPORTED_PERSISTED_QUERY_VERSION) {
     return { kind: 'invalid', error: unsupportedVersion(version) };
+  }
+  if (sha256Hash === undefined || sha256Hash === null) {
+    return { kind: 'unpersisted' };
   }
   if (!isSha256Hex(sha256Hash)) {
     return { kind: 'invalid', error: invalidHash(sha256Hash) };

@@ -1,8 +1,9 @@
-import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { checkAuthRules, createAuthPlugin } from '../auth/index.js';
+import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
@@ -43,9 +44,13 @@ export interface AppOptions {
   buildSchema?: ExecutableSchemaBuilder;
   /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
   createContext?: RequestContextFactory;
+  /** More Apollo Server plugins; they run after the persisted query and auth plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
-  /** Passed to Apollo Server; `false` when a plugin handles persisted queries itself. */
-  persistedQueries?: ApolloServerOptionsWithGateway<BaseContext>['persistedQueries'];
+  /**
+   * Persisted queries (APQ over GET and POST, hashes kept in the store): safelist mode and cache limits
+   * (the CLI's `--persisted-*` flags); persisted/'s defaults when not given.
+   */
+  persistedQueries?: Omit<PersistedQueryPluginOptions, 'store' | 'logger'>;
   /** When set, `/admin/*` requires `Authorization: Bearer <adminToken>`; otherwise loopback callers only. */
   adminToken?: string;
   /**
@@ -83,6 +88,8 @@ export interface App {
   activateLambda(text: string): Promise<LambdaActivationResult>;
   /** The schema being served, if any. */
   readonly active: ActiveSchema | undefined;
+  /** The persisted query plugin's hash cache and manifest registration, as `/graphql` and `/admin` use them. */
+  readonly persistedQueries: PersistedQueries;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
   close(): Promise<void>;
 }
@@ -138,11 +145,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     return { model: built.model, errors };
   };
   const schemaSource = new SwappableSchemaSource();
+  const persistedQueries = createPersistedQueryPlugin({
+    ...options.persistedQueries,
+    store,
+    logger: logger.child({ component: 'persisted-queries' }),
+  });
   const apollo = new ApolloServer<BaseContext>({
     gateway: schemaSource,
-    // The auth plugin refuses an invalid token (401) before anything runs; registering it twice is harmless.
-    plugins: [createAuthPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
-    persistedQueries: options.persistedQueries,
+    // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
+    // anything reads it, and its refusals must win over later plugins' hooks (see persisted/plugin.ts).
+    // The auth plugin then refuses an invalid token (401) before anything runs; registering it twice is harmless.
+    plugins: [persistedQueries.plugin, createAuthPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
+    // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.
+    persistedQueries: false,
     // The generated API is the product: clients and tools discover it by introspection.
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -333,6 +348,12 @@ export async function createApp(options: AppOptions): Promise<App> {
         await handleLambdaAdmin(req, res, { currentScript: lambdaRuntime.script, activate: (text) => serializedLambda(text, true), maxBodyBytes });
         return;
       }
+      if (path === '/admin/persisted-queries') {
+        allow(method, ['POST']);
+        const answer = await answerManifestUpload(persistedQueries.registerManifest, await readBody(req, maxBodyBytes));
+        sendJson(res, answer.status, answer.body);
+        return;
+      }
       if (path !== '/admin/schema') {
         throw notFound(method, path);
       }
@@ -398,6 +419,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     get active() {
       return active;
     },
+    persistedQueries,
     async close() {
       closed = true;
       clearTimeout(storedSchemaRetry);

@@ -1,3 +1,5 @@
+import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
+
 /**
  * Command-line flags and their environment equivalents. A flag wins over its environment variable, which
  * wins over the default; an empty environment variable counts as unset.
@@ -28,6 +30,14 @@ export interface ServerConfig {
   customTimeoutMs?: number;
   /** Secrets for `@custom(http: { secretHeaders })`, by name: from environment variables `CUSTOM_SECRET_<NAME>`. */
   customSecrets?: Record<string, string>;
+  /** Safelist mode: only persisted queries registered by manifest upload run. */
+  persistedOnly?: boolean;
+  /** Most persisted queries kept in memory (the rest are read from the store). */
+  persistedLruEntries?: number;
+  /** Most bytes of persisted query text kept in memory. */
+  persistedLruBytes?: number;
+  /** Largest query text that may be persisted, in UTF-8 bytes. */
+  persistedMaxQueryBytes?: number;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -44,6 +54,7 @@ interface OptionDefinition {
   flag: string;
   env: string;
   key: keyof ServerConfig;
+  /** Empty for a switch: `--flag` alone means true, `--flag=false` false; its variable takes true or false. */
   valueName: string;
   description: string;
   parse: (raw: string, source: string) => ServerConfig[keyof ServerConfig];
@@ -61,6 +72,10 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--lambda-timeout-ms', env: 'LAMBDA_TIMEOUT_MS', key: 'lambdaTimeoutMs', valueName: 'MS', description: 'time limit of one lambda call (default 2000)', parse: parseMilliseconds },
   { flag: '--custom-allow', env: 'CUSTOM_ALLOW', key: 'customAllow', valueName: 'HOSTS', description: 'comma-separated hosts @custom may call (host, host:port, *.domain, *; default none)', parse: parseHostList },
   { flag: '--custom-timeout-ms', env: 'CUSTOM_TIMEOUT_MS', key: 'customTimeoutMs', valueName: 'MS', description: 'time limit of one @custom HTTP call (default 10000)', parse: parseMilliseconds },
+  { flag: '--persisted-only', env: 'PERSISTED_ONLY', key: 'persistedOnly', valueName: '', description: 'safelist mode: run only persisted queries registered at /admin/persisted-queries', parse: parseSwitch },
+  { flag: '--persisted-lru-entries', env: 'PERSISTED_LRU_ENTRIES', key: 'persistedLruEntries', valueName: 'N', description: `most persisted queries kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxEntries})`, parse: parseCount },
+  { flag: '--persisted-lru-bytes', env: 'PERSISTED_LRU_BYTES', key: 'persistedLruBytes', valueName: 'BYTES', description: `most bytes of persisted query text kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxBytes})`, parse: parseCount },
+  { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
@@ -76,11 +91,12 @@ export function helpText(): string {
     '',
     'Options (environment variable in brackets):',
   ];
+  const usageOf = (option: OptionDefinition) => `  ${option.flag} ${option.valueName}`.trimEnd();
+  const width = Math.max(...OPTIONS.map((option) => usageOf(option).length)) + 2;
   for (const option of OPTIONS) {
-    const left = `  ${option.flag} ${option.valueName}`.padEnd(26);
-    lines.push(`${left}${option.description} [${option.env}]`);
+    lines.push(`${usageOf(option).padEnd(width)}${option.description} [${option.env}]`);
   }
-  lines.push(`${'  --help'.padEnd(26)}print this help and exit`);
+  lines.push(`${'  --help'.padEnd(width)}print this help and exit`);
   lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_PREFIX}<NAME>.`);
   return lines.join('\n');
 }
@@ -105,6 +121,8 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
     let value: string;
     if (equals !== -1) {
       value = arg.slice(equals + 1);
+    } else if (option.valueName === '') {
+      value = 'true';
     } else {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith('--')) {
@@ -121,18 +139,34 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
 
   const config: ServerConfig = { ...DEFAULTS };
   const assign = config as unknown as Record<string, unknown>;
+  /** Where each value given came from: its flag or its environment variable. */
+  const sources = new Map<keyof ServerConfig, string>();
   for (const option of OPTIONS) {
     const flagValue = fromFlags.get(option);
     const envValue = env[option.env];
     if (flagValue !== undefined) {
       assign[option.key] = option.parse(flagValue, option.flag);
+      sources.set(option.key, option.flag);
     } else if (envValue !== undefined && envValue !== '') {
       assign[option.key] = option.parse(envValue, option.env);
+      sources.set(option.key, option.env);
     }
   }
   const secrets = customSecretsOf(env);
   if (Object.keys(secrets).length > 0) config.customSecrets = secrets;
+  checkPersistedQueryLimits(config, sources);
   return { kind: 'run', config };
+}
+
+/** A query larger than the whole LRU could never be kept in memory: refused as a bad combination. */
+function checkPersistedQueryLimits(config: ServerConfig, sources: ReadonlyMap<keyof ServerConfig, string>): void {
+  const maxQueryBytes = config.persistedMaxQueryBytes ?? PERSISTED_QUERY_DEFAULTS.maxQueryBytes;
+  const lruBytes = config.persistedLruBytes ?? PERSISTED_QUERY_DEFAULTS.lruMaxBytes;
+  if (maxQueryBytes > lruBytes) {
+    const queryLimit = sources.get('persistedMaxQueryBytes') ?? 'the default --persisted-max-query-bytes';
+    const lruLimit = sources.get('persistedLruBytes') ?? 'the default --persisted-lru-bytes';
+    throw new ConfigError(`${queryLimit} (${maxQueryBytes}) must not exceed ${lruLimit} (${lruBytes}): a persisted query must fit in the LRU`);
+  }
 }
 
 function parsePort(raw: string, source: string): number {
@@ -159,6 +193,20 @@ function parseMongoUri(raw: string, source: string): string {
 function parseMilliseconds(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 600_000) {
     throw new ConfigError(`${source}: expected milliseconds from 1 to 600000, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseSwitch(raw: string, source: string): boolean {
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${source}: expected true or false, got "${raw}"`);
+}
+
+function parseCount(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigError(`${source}: expected a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got "${raw}"`);
   }
   return Number(raw);
 }

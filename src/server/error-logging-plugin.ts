@@ -1,15 +1,15 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { Logger } from 'pino';
+import { PERSISTED_QUERY_CLIENT_ERROR_CODES } from '../persisted/index.js';
 
 /** Error codes that describe a bad request rather than a fault of the service. */
-const CLIENT_ERROR_CODES = new Set([
+const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  ...PERSISTED_QUERY_CLIENT_ERROR_CODES,
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'BAD_USER_INPUT',
   'BAD_REQUEST',
   'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
   'UNAUTHENTICATED',
   'FORBIDDEN',
 ]);

@@ -1,9 +1,12 @@
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { markTrustedRequest } from '../persisted/index.js';
 
 /**
  * The executor behind a lambda's `graphql(query, variables)`: the operation goes through Apollo Server
  * (same plugins, same active schema) with a fresh context and the caller's headers, so it runs with the
  * caller's identity and permissions. Answers `{ data, errors? }` with errors already formatted.
+ * The request is marked as the service's own: the operator installed the script, so safelist mode
+ * (`--persisted-only`, which limits what clients send) does not apply to it.
  */
 export function lambdaGraphqlExecutor(
   apollo: ApolloServer<BaseContext>,
@@ -17,7 +20,7 @@ export function lambdaGraphqlExecutor(
     }
     httpHeaders.set('content-type', 'application/json');
     const response = await apollo.executeOperation(
-      { query, variables, http: { method: 'POST', headers: httpHeaders, search: '', body: { query, variables } } },
+      markTrustedRequest({ query, variables, http: { method: 'POST', headers: httpHeaders, search: '', body: { query, variables } } }),
       { contextValue: await contextFor(headers) },
     );
     if (response.body.kind !== 'single') throw new Error('the operation answered incrementally (@defer/@stream), which graphql() does not support');

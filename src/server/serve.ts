@@ -28,6 +28,12 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customAllow: config.customAllow,
       customSecrets: config.customSecrets,
       customTimeoutMs: config.customTimeoutMs,
+      persistedQueries: {
+        persistedOnly: config.persistedOnly,
+        lruMaxEntries: config.persistedLruEntries,
+        lruMaxBytes: config.persistedLruBytes,
+        maxQueryBytes: config.persistedMaxQueryBytes,
+      },
     });
   } catch (error) {
     if (error instanceof InitialLambdaError) {
@@ -76,7 +82,14 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
   process.on('SIGINT', stop);
   // Only now: whoever reacts to "started" by sending a signal must find the handlers in place.
   logger.info(
-    { url: server.url, port: server.port, store: store.kind, schema: app.active !== undefined, adminToken: config.adminToken !== undefined },
+    {
+      url: server.url,
+      port: server.port,
+      store: store.kind,
+      schema: app.active !== undefined,
+      adminToken: config.adminToken !== undefined,
+      persistedQueries: app.persistedQueries.settings,
+    },
     'started',
   );
 }
