@@ -113,7 +113,7 @@ export class DefinitionSync {
       this.options.logger.error({ err: error }, 'checking the stored schema and lambda script failed');
     }
     if (unavailable !== undefined && !this.waiting) {
-      this.options.logger.warn({ reason: unavailable, retryMs: this.options.retryMs }, 'cannot read the stored schema and lambda script yet; retrying');
+      this.options.logger.warn({ reason: unavailable, retryMs: this.options.retryMs }, 'the data store does not answer yet; the schema and lambda script come up once it does');
     }
     this.waiting = unavailable !== undefined;
     this.schedule();
