@@ -211,7 +211,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   function activateLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
-    return activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist });
+    // A script read back from the store was checked against the schema stored with it. Checked against the
+    // schema this instance still serves, a renamed @lambda field would block both: the new script lacks
+    // the old field, and the new schema needs the new script.
+    return activateLambdaScript(text, lambdaRuntime, { store, activeModel: persist ? active?.model : undefined }, { persist });
   }
 
   function serializedLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
