@@ -147,7 +147,7 @@ describe('the CLI', () => {
     expect(response.body.errors).toEqual([{ message: expect.stringMatching(/^data store unavailable: /), extensions: { code: 'STORE_UNAVAILABLE' } }]);
     cli.child.kill('SIGTERM');
     expect((await cli.exit).code).toBe(0);
-    expect(cli.logs.map((entry) => entry.msg)).toContain('the data store does not answer yet; the schema and lambda script come up once it does');
+    expect(cli.logs.map((entry) => entry.msg)).toContain('the data store does not answer; retrying to bring the schema and lambda script in line with it');
   });
 
   it('exits 1 with the errors when the --schema file is rejected', async () => {

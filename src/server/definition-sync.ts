@@ -48,8 +48,7 @@ const ACTIVE_ID = 'active';
  * not answer (MongoDB down), the service runs without them and this tries again every `retryMs`. After
  * that, every `checkMs`, it reads the revision of both stored documents (a few bytes), and when one
  * changed (another instance sharing the store activated something) reads the text and activates it here
- * too. The store is
- * the truth: an instance converges to the last definition stored by any of them.
+ * too. The store is the truth: an instance converges to the last definition stored by any of them.
  */
 export class DefinitionSync {
   /** Stamp (revision) of the stored document last handled, per definition. */
@@ -113,7 +112,10 @@ export class DefinitionSync {
       this.options.logger.error({ err: error }, 'checking the stored schema and lambda script failed');
     }
     if (unavailable !== undefined && !this.waiting) {
-      this.options.logger.warn({ reason: unavailable, retryMs: this.options.retryMs }, 'the data store does not answer yet; the schema and lambda script come up once it does');
+      this.options.logger.warn(
+        { reason: unavailable, retryMs: this.options.retryMs },
+        'the data store does not answer; retrying to bring the schema and lambda script in line with it',
+      );
     }
     this.waiting = unavailable !== undefined;
     this.schedule();
@@ -150,8 +152,8 @@ export class DefinitionSync {
     if (unavailable !== undefined) {
       return unavailable;
     }
-    // A schema and a script stored one after the other may fit only in that order (a @lambda field
-    // removed from the schema, then its resolver from the script): what did not fit gets another try.
+    // What was refused may fit what changed since (a schema refused for a @lambda resolver the script
+    // activated after it in this round serves): it gets another try.
     if (changed) {
       for (const definition of [...this.rejected.keys()]) {
         const outcome = await this.follow(definition, atStart, true);
