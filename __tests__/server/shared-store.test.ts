@@ -92,6 +92,21 @@ test('a renamed @lambda field (script with both, schema, script with the new one
   expect((await gql(second.url, '{ bye }')).body).toEqual({ data: { bye: 'bye from the script' } });
 });
 
+test('an instance started with --lambda (schema checked first) takes a schema that needs the script stored with it', async () => {
+  await loadLambda(first.url, HELLO);
+  await activateSchema(first.url, NOTES_V1);
+  second = await startTestServer({ store: borrowed(first.store), initialLambda: HELLO });
+  expect(await servedSchema(second)).toBe(NOTES_V1);
+
+  await loadLambda(first.url, HELLO_AND_BYE);
+  await activateSchema(first.url, NOTES_V2);
+  // The schema comes first here and needs `bye`, which only the script read after it serves.
+  await second.app.checkStore();
+
+  expect(await servedSchema(second)).toBe(NOTES_V2);
+  expect((await gql(second.url, '{ bye }')).body).toEqual({ data: { bye: 'bye' } });
+});
+
 test('indexes dropped by one instance: the other keeps answering correctly, and following the schema does not bring them back', async () => {
   second = await startTestServer({ store: borrowed(first.store) });
   await loadLambda(first.url, HELLO);
