@@ -8,6 +8,8 @@ const config: Config = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testTimeout: 30_000,
+  // Says once per run whether the end-to-end suites run on MongoDB (MONGODB_URI) or the embedded store only.
+  globalSetup: '<rootDir>/__tests__/helpers/backend-notice.ts',
 };
 
 export default config;

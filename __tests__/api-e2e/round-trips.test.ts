@@ -1,7 +1,6 @@
 import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting';
-import { openEmbeddedStore } from '../../src/store/embedded/index';
 import { activateSchema, gql } from '../helpers/gql';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
  * No N+1. The exact bound: a query costs 1 store round trip for its top-level list, plus 1 per relation
@@ -38,9 +37,13 @@ let server: TestServer;
 let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  const counting = countRoundTrips(await openEmbeddedStore(await makeTempDir()));
-  counter = counting.counter;
-  server = await startTestServer({ store: counting.store });
+  server = await startTestServer({
+    wrapStore: (store) => {
+      const counting = countRoundTrips(store);
+      counter = counting.counter;
+      return counting.store;
+    },
+  });
   await activateSchema(server.url, SCHEMA);
   const tags = Array.from({ length: TAGS }, (_, i) => ({ name: `tag${i}`, color: i % 2 === 0 ? 'red' : 'blue' }));
   await request('mutation($input: [AddTagInput!]!) { addTag(input: $input) { numUids } }', { input: tags });

@@ -1,19 +1,16 @@
-import { rm } from 'node:fs/promises';
 import { activateSchema, gql, gqlData } from '../helpers/gql';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../helpers/server';
 import { MUSIC_SCHEMA } from '../fixtures/schemas';
-import { activeSchemaText, expectRefusedUpload, restartOnSameData } from './schema-lifecycle';
+import { activeSchemaText, expectRefusedUpload } from './schema-lifecycle';
 
 /** Issue 2 acceptance on a schema with Int, Float, DateTime, an enum and a many-to-many list relation. */
 
 let server: TestServer;
-let dataDir: string;
 
 const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  dataDir = await makeTempDir();
-  server = await startTestServer({ dataDir });
+  server = await startTestServer();
   await activateSchema(server.url, MUSIC_SCHEMA);
   await data(`mutation {
     addAlbum(input: [
@@ -29,7 +26,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 test('add with nested list references links existing artists by @id instead of duplicating them', async () => {
@@ -166,9 +162,9 @@ test('a re-upload that adds a field keeps existing data readable; the new field 
   expect(labelled.queryAlbum).toEqual([{ title: 'Kind of Blue' }]);
 });
 
-test('a restart on the same data folder serves the same schema and data: DateTime, Float, Int, enum and relations', async () => {
+test('a restart on the same data serves the same schema and data: DateTime, Float, Int, enum and relations', async () => {
   const schemaBefore = await activeSchemaText(server.url);
-  server = await restartOnSameData(server);
+  server = await server.restart();
   expect(await activeSchemaText(server.url)).toBe(schemaBefore);
   const result = await data(`{
     queryAlbum(filter: { genre: { eq: JAZZ }, released: { lt: "1965-01-01T00:00:00Z" } }, order: { desc: rating }) {

@@ -1,25 +1,21 @@
 import { activateSchema, gql, gqlData } from '../helpers/gql';
-import { startTestServer, makeTempDir, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../helpers/server';
 import { TASK_USER_SCHEMA } from '../fixtures/schemas';
-import { activeSchemaText, expectRefusedUpload, restartOnSameData } from './schema-lifecycle';
-import { rm } from 'node:fs/promises';
+import { activeSchemaText, expectRefusedUpload } from './schema-lifecycle';
 
 /** Issue 2 acceptance on the spec's Task/User schema: every generated operation over real HTTP. */
 
 let server: TestServer;
-let dataDir: string;
 
 const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  dataDir = await makeTempDir();
-  server = await startTestServer({ dataDir });
+  server = await startTestServer();
   await activateSchema(server.url, TASK_USER_SCHEMA);
 });
 
 afterAll(async () => {
   await server.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 test('addUser creates a user with nested new tasks, in one mutation', async () => {
@@ -152,8 +148,8 @@ test('a re-upload that adds a field keeps existing data readable', async () => {
   ]);
 });
 
-test('a restart on the same data folder serves the same schema and data', async () => {
-  server = await restartOnSameData(server);
+test('a restart on the same data serves the same schema and data', async () => {
+  server = await server.restart();
   const tasks = await data(`{ queryTask(filter: { priority: { ge: 1 } }) { title priority user { username } } }`);
   expect(tasks.queryTask).toEqual([{ title: 'Call the plumber', priority: 2, user: { username: 'bob' } }]);
 });

@@ -2,10 +2,8 @@
  * Schema lifecycle steps shared by the core end-to-end files (one per test schema):
  *
  *   const errors = await expectRefusedUpload(server.url, brokenSchema);   // 400, every error located
- *   server = await restartOnSameData(server);                             // same data folder, new process state
  */
 import { uploadSchema } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
 
 export interface LocatedError {
   message: string;
@@ -35,10 +33,4 @@ export async function activeSchemaText(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/admin/schema`);
   expect(response.status).toBe(200);
   return response.text();
-}
-
-/** Stops `server` and starts a new one on the same data folder (which must be one the test owns, so close keeps it). */
-export async function restartOnSameData(server: TestServer): Promise<TestServer> {
-  await server.close();
-  return startTestServer({ dataDir: server.dataDir });
 }

@@ -1,9 +1,8 @@
 import { composeServices } from '@apollo/composition';
 import gql from 'graphql-tag';
 import { countRoundTrips } from '../../src/store/counting';
-import { openEmbeddedStore } from '../../src/store/embedded/index';
 import { activateSchema, gql as request, gqlData, uploadSchema } from '../helpers/gql';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 /** Issue 4 over HTTP: validation, `_service`, `_entities`, extended types and `@provides`. */
 
@@ -43,9 +42,13 @@ let counter: ReturnType<typeof countRoundTrips>['counter'];
 const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  const counted = countRoundTrips(await openEmbeddedStore(await makeTempDir()));
-  counter = counted.counter;
-  server = await startTestServer({ store: counted.store });
+  server = await startTestServer({
+    wrapStore: (store) => {
+      const counted = countRoundTrips(store);
+      counter = counted.counter;
+      return counted.store;
+    },
+  });
   await activateSchema(server.url, MISSIONS);
 });
 

@@ -1,68 +1,89 @@
 /**
- * Starts the real service (embedded store in a temporary folder, HTTP on 127.0.0.1 with a free port) for
- * end-to-end tests:
+ * Starts the real service (HTTP on 127.0.0.1 with a free port) for end-to-end tests:
  *
  *   const server = await startTestServer();
  *   await activateSchema(server.url, schemaText);      // from ./gql
  *   const { body } = await gql(server.url, '{ queryTask { title } }');
- *   await server.close();                              // stops HTTP, closes the store, removes the folder
+ *   await server.close();                              // stops HTTP, closes the store, deletes its data
  *
- * Pass `dataDir` to reuse a folder (e.g. to restart on the same data); such a folder is not removed.
+ * The store is the run's test backend (./backend): MongoDB on a fresh database when MONGODB_URI is set,
+ * else the embedded store in a fresh temporary folder. `server.restart()` starts again on the same data.
+ * Pass `dataDir` for a test that is about the embedded store's folder itself (such a folder is kept), or
+ * `store` for a store the test built (the server closes it).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/server/app.js';
 import { startServer } from '../../src/server/listen.js';
 import { createLogger } from '../../src/server/logger.js';
-import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import type { Store } from '../../src/store/port.js';
+import { createTestBackend, embeddedBackend, type TestBackend } from './backend.js';
+
+export { makeTempDir, TEST_BACKEND_KIND } from './backend.js';
 
 export interface TestServer {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  dataDir: string;
   store: Store;
   app: App;
-  /** Stops the HTTP server and the app, closes the store, removes the data folder if this helper made it. */
+  /** Stops the HTTP server and the app, closes the store, deletes the data unless the test owns it. */
   close(): Promise<void>;
+  /** Stops like `close()` but keeps the data, then starts a new server with the same options on it. */
+  restart(): Promise<TestServer>;
 }
 
 export interface TestServerOptions extends Partial<Omit<AppOptions, 'store' | 'logger'>> {
-  /** Existing data folder to use (kept on close); default: a fresh temporary folder. */
+  /** Run on the embedded store in this existing folder (kept on close) instead of the test backend. */
   dataDir?: string;
-  /** A store to use instead of opening the embedded store on `dataDir`; the server closes it. */
+  /** A store to use instead of opening one; the server closes it. */
   store?: Store;
-}
-
-/** A fresh empty folder under the OS temp dir; remove it with `rm(dir, { recursive: true, force: true })`. */
-export function makeTempDir(prefix = 'autograph-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  /** Wraps each store the server opens (to count round trips, say). */
+  wrapStore?: (store: Store) => Store;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { dataDir: givenDir, store: givenStore, ...appOptions } = options;
-  const dataDir = givenDir ?? (await makeTempDir());
-  const store = givenStore ?? (await openEmbeddedStore(dataDir));
+  const { dataDir, store: givenStore } = options;
+  if (givenStore !== undefined) {
+    let opened = false;
+    const open = async () => {
+      if (opened) throw new Error('restart() cannot reopen a store the test passed in; pass dataDir or nothing');
+      opened = true;
+      return givenStore;
+    };
+    return startOn(options, { open, remove: async () => undefined });
+  }
+  if (dataDir !== undefined) {
+    return startOn(options, { open: embeddedBackend(dataDir).open, remove: async () => undefined });
+  }
+  return startOn(options, await createTestBackend());
+}
+
+async function startOn(options: TestServerOptions, backend: Pick<TestBackend, 'open' | 'remove'>): Promise<TestServer> {
+  const { dataDir: _dataDir, store: _store, wrapStore, ...appOptions } = options;
+  const opened = await backend.open();
+  const store = wrapStore ? wrapStore(opened) : opened;
   let app: App;
   try {
     app = await createApp({ ...appOptions, store, logger: createLogger('silent') });
   } catch (error) {
     await store.close();
+    await backend.remove();
     throw error;
   }
   const server = await startServer({ app, port: 0, host: '127.0.0.1' });
+  const stop = async () => {
+    await server.close();
+    await store.close();
+  };
   return {
     url: server.url,
-    dataDir,
     store,
     app,
     async close() {
-      await server.close();
-      await store.close();
-      if (givenDir === undefined) {
-        await rm(dataDir, { recursive: true, force: true });
-      }
+      await stop();
+      await backend.remove();
+    },
+    async restart() {
+      await stop();
+      return startOn(options, backend);
     },
   };
 }

@@ -1,19 +1,7 @@
-import { createServer } from 'node:net';
 import pino from 'pino';
 import { openMongoStore, type MongoStoreLogger } from '../../src/store/mongo/mongo-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/port.js';
-
-/** A loopback port nobody listens on: bind an ephemeral port, then release it. */
-async function closedLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') {
-    throw new Error('could not learn the ephemeral port');
-  }
-  return address.port;
-}
+import { closedLoopbackPort } from '../helpers/wait.js';
 
 class RecordingLogger implements MongoStoreLogger {
   readonly lines: string[] = [];

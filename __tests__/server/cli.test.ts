@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { uploadSchema } from '../helpers/gql';
+import { gql, uploadSchema } from '../helpers/gql';
 import { makeTempDir } from '../helpers/server';
+import { closedLoopbackPort } from '../helpers/wait';
 import { BROKEN_SCHEMA, TASKS_SCHEMA } from './schemas';
 
 const ROOT = resolve(__dirname, '../..');
@@ -129,6 +130,25 @@ describe('the CLI', () => {
     cli.child.kill('SIGTERM');
     expect((await cli.exit).code).toBe(0);
     expect(cli.logs.at(-1)?.msg).toBe('stopped');
+  });
+
+  it('with --schema and --lambda, still starts while MongoDB is unreachable, answering STORE_UNAVAILABLE until it can store them', async () => {
+    const schemaFile = join(dataDir, 'schema.graphql');
+    const lambdaFile = join(dataDir, 'lambda.js');
+    await writeFile(schemaFile, 'type Query { hello: String @lambda }');
+    await writeFile(lambdaFile, `self.addGraphQLResolvers({ 'Query.hello': () => 'hi' });`);
+    const port = await closedLoopbackPort();
+    const cli = runCli(['--port', '0', '--mongo', `mongodb://127.0.0.1:${port}/autograph_test`, '--schema', schemaFile, '--lambda', lambdaFile]);
+    const started = await cli.waitForLog('started');
+    expect(started).toMatchObject({ store: 'mongodb', schema: false });
+    const url = started.url as string;
+    expect((await fetch(`${url}/health/ready`)).status).toBe(503);
+    const response = await gql(url, '{ hello }');
+    expect(response.status).toBe(503);
+    expect(response.body.errors).toEqual([{ message: expect.stringMatching(/^data store unavailable: /), extensions: { code: 'STORE_UNAVAILABLE' } }]);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+    expect(cli.logs.map((entry) => entry.msg)).toContain('the data store does not answer; retrying to bring the schema and lambda script in line with it');
   });
 
   it('exits 1 with the errors when the --schema file is rejected', async () => {

@@ -50,6 +50,12 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads the MongoDB check interval from --store-check-ms or STORE_CHECK_MS', () => {
+    expect(run(['--store-check-ms', '1500'])).toMatchObject({ storeCheckMs: 1500 });
+    expect(run([], { STORE_CHECK_MS: '750' })).toMatchObject({ storeCheckMs: 750 });
+    expect(errorOf(['--store-check-ms', '0'])).toBe('--store-check-ms: expected milliseconds from 1 to 600000, got "0"');
+  });
+
   it('lets a flag win over its environment variable, and treats an empty variable as unset', () => {
     expect(run(['--port', '5000'], { PORT: '6000', HOST: '' })).toMatchObject({ port: 5000, host: '127.0.0.1' });
   });

@@ -1,5 +1,5 @@
 import { activateSchema, gql, gqlGet, uploadSchema } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TEST_BACKEND_KIND, type TestServer } from '../helpers/server';
 import { BROKEN_SCHEMA, TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
 
 let server: TestServer;
@@ -36,10 +36,10 @@ describe('before any schema is uploaded', () => {
   it('reports no schema on /health, and ready on /health/ready', async () => {
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', schema: false, store: 'embedded' });
+    expect(await health.json()).toEqual({ status: 'ok', schema: false, store: TEST_BACKEND_KIND });
     const ready = await fetch(`${server.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', store: 'embedded' });
+    expect(await ready.json()).toEqual({ status: 'ready', store: TEST_BACKEND_KIND });
   });
 });
 
@@ -60,7 +60,7 @@ describe('schema upload', () => {
     expect(read.body).toEqual({ data: { queryUser: [{ username: 'ada', name: 'Ada' }] } });
 
     const health = await (await fetch(`${server.url}/health`)).json();
-    expect(health).toEqual({ status: 'ok', schema: true, store: 'embedded' });
+    expect(health).toEqual({ status: 'ok', schema: true, store: TEST_BACKEND_KIND });
   });
 
   it('rejects a schema with errors with 400 and line:column, and the previous schema keeps serving', async () => {
@@ -162,7 +162,7 @@ describe('HTTP routing', () => {
     expect(await response.json()).toEqual({
       errors: [
         {
-          message: 'no route for GET /nothing/here: the service answers /graphql, /admin/schema, /health and /health/ready',
+          message: 'no route for GET /nothing/here: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /health and /health/ready',
           extensions: { code: 'NOT_FOUND' },
         },
       ],

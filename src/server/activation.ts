@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaError, SchemaModel, SourceLocation } from '../sdl/model.js';
 import { indexesFor, INDEX_PREFIX } from '../store/indexes.js';
@@ -37,6 +38,8 @@ export type StoredSchemaDocument = {
   _id: 'active';
   text: string;
   updatedAt: string;
+  /** New with every save, so instances sharing the store notice each change (definition-sync.ts). */
+  revision: string;
 };
 
 const ACTIVE_ID = 'active';
@@ -88,14 +91,8 @@ export async function prepareActivation(
   return { ok: true, active, types: [...model.types.keys()], indexes };
 }
 
-/** The text stored by the last successful activation, if any. */
-export async function loadActiveSchemaText(store: Store): Promise<string | undefined> {
-  const [document] = await store.collection(SYSTEM_COLLECTIONS.schema).find({ _id: ACTIVE_ID });
-  return typeof document?.text === 'string' ? document.text : undefined;
-}
-
 async function saveActiveSchemaText(store: Store, text: string): Promise<void> {
-  const document: StoredSchemaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString() };
+  const document: StoredSchemaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString(), revision: randomUUID() };
   await store.transaction(async (tx) => {
     const collection = store.collection(SYSTEM_COLLECTIONS.schema);
     await collection.deleteMany({ _id: ACTIVE_ID }, tx);

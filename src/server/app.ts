@@ -7,14 +7,16 @@ import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
-import { StoreUnavailableError, type Store } from '../store/port.js';
-import { loadActiveSchemaText, prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
+import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
+import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { authorizeAdmin } from './admin-auth.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
 import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
 import { SwappableSchemaSource } from './schema-source.js';
-import { activateLambdaScript, customLogicProblems, loadStoredLambdaText, type LambdaActivationResult } from './lambda-activation.js';
+import { formatStoreUnavailable, STORE_UNAVAILABLE_CODE } from './store-unavailable.js';
+import { activateLambdaScript, customLogicProblems, type LambdaActivationResult } from './lambda-activation.js';
+import { DefinitionSync, type Definition } from './definition-sync.js';
 import { handleLambdaAdmin } from './lambda-admin.js';
 import { lambdaGraphqlExecutor } from './lambda-graphql.js';
 import { SwappableLambdaHost } from './lambda-runtime.js';
@@ -60,8 +62,16 @@ export interface AppOptions {
   initialSchema?: string;
   /** Largest accepted request body (GraphQL JSON or schema upload); default 10 MiB. */
   maxBodyBytes?: number;
-  /** Pause between attempts to read the stored schema while the store is unreachable; default 2000 ms. */
+  /**
+   * Pause between attempts to read the stored schema and lambda script (or to store the ones given at
+   * start) while the store is unreachable; default 2000 ms.
+   */
   storedSchemaRetryMs?: number;
+  /**
+   * How often to look for a schema or lambda script that another instance sharing the store activated,
+   * in ms; default: never (the CLI checks every few seconds on MongoDB).
+   */
+  storeCheckMs?: number;
   /**
    * A lambda script to load now, replacing the stored one (the CLI's `--lambda`). Without it the stored
    * script, if any, is loaded again.
@@ -90,6 +100,8 @@ export interface App {
   readonly active: ActiveSchema | undefined;
   /** The persisted query plugin's hash cache and manifest registration, as `/graphql` and `/admin` use them. */
   readonly persistedQueries: PersistedQueries;
+  /** Activates the schema and lambda script another instance stored, if they changed (the periodic check, now). */
+  checkStore(): Promise<void>;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
   close(): Promise<void>;
 }
@@ -161,16 +173,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The generated API is the product: clients and tools discover it by introspection.
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    formatError: formatStoreUnavailable,
     // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.
     stopOnTerminationSignals: false,
     logger: logger.child({ component: 'apollo' }),
   });
   let apolloStarted = false;
   let active: ActiveSchema | undefined;
-  let closed = false;
-  let storedSchemaRetry: NodeJS.Timeout | undefined;
-  let storedLambdaRetry: NodeJS.Timeout | undefined;
-  const storedSchemaRetryMs = options.storedSchemaRetryMs ?? 2000;
   let activationQueue: Promise<unknown> = Promise.resolve();
 
   async function activate(text: string, persist: boolean): Promise<ActivationResult> {
@@ -216,108 +225,46 @@ export async function createApp(options: AppOptions): Promise<App> {
     return enqueue(() => activate(text, persist));
   }
 
+  function activateLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
+    // A script read back from the store was checked against the schema stored with it. Checked against the
+    // schema this instance still serves, a renamed @lambda field would block both: the new script lacks
+    // the old field, and the new schema needs the new script.
+    return activateLambdaScript(text, lambdaRuntime, { store, activeModel: persist ? active?.model : undefined }, { persist });
+  }
+
   function serializedLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
-    return enqueue(() => activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist }));
+    return enqueue(() => activateLambda(text, persist));
   }
 
-  async function startSchema(): Promise<void> {
-    if (options.initialSchema !== undefined) {
-      const result = await serialized(options.initialSchema, true);
-      if (!result.ok) {
-        throw new InitialSchemaError(result.errors);
-      }
-    } else {
-      await restoreStoredSchema();
-    }
-  }
+  const schemaDefinition: Definition = {
+    name: 'schema',
+    collection: SYSTEM_COLLECTIONS.schema,
+    initial: options.initialSchema,
+    current: () => active?.text,
+    activate,
+    rejectedAtStart: (errors) => new InitialSchemaError(errors),
+  };
+  const lambdaDefinition: Definition = {
+    name: 'lambda script',
+    collection: SYSTEM_COLLECTIONS.lambda,
+    initial: options.initialLambda,
+    current: () => lambdaRuntime.script,
+    activate: activateLambda,
+    rejectedAtStart: (errors) => new InitialLambdaError(errors),
+  };
 
-  /**
-   * Activates the stored schema again. While the store cannot be reached (MongoDB down at start) the
-   * service still starts, without a schema, and retries in the background until it loads or an upload
-   * makes it moot.
-   */
-  async function restoreStoredSchema(): Promise<void> {
-    let storedText: string | undefined;
-    try {
-      storedText = await loadActiveSchemaText(store);
-    } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) {
-        throw error;
-      }
-      logger.warn({ err: error, retryMs: storedSchemaRetryMs }, 'cannot read the stored schema yet; retrying');
-      storedSchemaRetry = setTimeout(() => {
-        storedSchemaRetry = undefined;
-        if (active === undefined && !closed) {
-          restoreStoredSchema().catch((failure: unknown) => logger.error({ err: failure }, 'loading the stored schema failed'));
-        }
-      }, storedSchemaRetryMs);
-      storedSchemaRetry.unref();
-      return;
-    }
-    if (storedText === undefined) {
-      return;
-    }
-    const text = storedText;
-    // Checked in the queue: an upload that got in first wins over the older stored text.
-    const result = await enqueue(async () => (active === undefined ? activate(text, false) : undefined));
-    if (result && !result.ok) {
-      logger.error({ errors: result.errors }, 'the stored schema no longer activates; serving no schema until one is uploaded');
-    }
-  }
-
-  async function startLambda(): Promise<void> {
-    if (options.initialLambda !== undefined) {
-      const result = await serializedLambda(options.initialLambda, true);
-      if (!result.ok) {
-        throw new InitialLambdaError(result.errors);
-      }
-      return;
-    }
-    await restoreStoredLambda();
-  }
-
-  /** Loads the stored script again; like the stored schema, retried in the background while the store is unreachable. */
-  async function restoreStoredLambda(): Promise<void> {
-    let storedScript: string | undefined;
-    try {
-      storedScript = await loadStoredLambdaText(store);
-    } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) {
-        throw error;
-      }
-      logger.warn({ err: error, retryMs: storedSchemaRetryMs }, 'cannot read the stored lambda script yet; retrying');
-      storedLambdaRetry = setTimeout(() => {
-        storedLambdaRetry = undefined;
-        if (lambdaRuntime.script === undefined && !closed) {
-          restoreStoredLambda().catch((failure: unknown) => logger.error({ err: failure }, 'loading the stored lambda script failed'));
-        }
-      }, storedSchemaRetryMs);
-      storedLambdaRetry.unref();
-      return;
-    }
-    if (storedScript === undefined) {
-      return;
-    }
-    const text = storedScript;
-    // Checked in the queue: an upload that got in first wins over the older stored script.
-    const result = await enqueue(async () =>
-      lambdaRuntime.script === undefined ? activateLambdaScript(text, lambdaRuntime, { store, activeModel: active?.model }, { persist: false }) : undefined,
-    );
-    if (result && !result.ok) {
-      logger.error({ errors: result.errors }, 'the stored lambda script no longer loads; serving no script until one is uploaded');
-    }
-  }
-
-  // Whichever of schema and script is checked second must serve the other's @lambda fields: the one
-  // given at start comes second, so it is the one refused when they do not fit.
+  const definitions = new DefinitionSync({
+    store,
+    logger,
+    enqueue,
+    retryMs: options.storedSchemaRetryMs ?? 2000,
+    checkMs: options.storeCheckMs,
+    // Whichever of schema and script is checked second must serve the other's @lambda fields: the one
+    // given at start comes second, so it is the one refused when they do not fit.
+    definitions: options.initialLambda !== undefined && options.initialSchema === undefined ? [schemaDefinition, lambdaDefinition] : [lambdaDefinition, schemaDefinition],
+  });
   try {
-    if (options.initialLambda !== undefined && options.initialSchema === undefined) {
-      await startSchema();
-      await startLambda();
-    } else {
-      await startLambda();
-      await startSchema();
-    }
+    await definitions.start();
   } catch (error) {
     await lambdaRuntime.close();
     throw error;
@@ -330,6 +277,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     const method = req.method ?? 'GET';
     if (path === '/graphql') {
       allow(method, ['GET', 'POST']);
+      if (!active && (definitions.waitingForStore || !store.ready())) {
+        // No schema because none could be read yet: saying "upload one" would send the operator the wrong way.
+        sendJson(res, 503, {
+          errors: [
+            {
+              message: `data store unavailable: the ${store.kind} store does not answer, so no schema is loaded yet; the service retries by itself`,
+              extensions: { code: STORE_UNAVAILABLE_CODE },
+            },
+          ],
+        });
+        return;
+      }
       if (!active) {
         // 503, not 200: the endpoint cannot serve anything until an administrator uploads a schema, a
         // condition of the service rather than of the request; proxies and health checks read it as
@@ -420,10 +379,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       return active;
     },
     persistedQueries,
+    checkStore: () => definitions.check(),
     async close() {
-      closed = true;
-      clearTimeout(storedSchemaRetry);
-      clearTimeout(storedLambdaRetry);
+      await definitions.close();
       await activationQueue;
       if (apolloStarted) {
         await apollo.stop();
@@ -445,7 +403,7 @@ function notFound(method: string, path: string): HttpError {
   return new HttpError(
     404,
     'NOT_FOUND',
-    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /health and /health/ready`,
+    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /health and /health/ready`,
   );
 }
 

@@ -17,6 +17,8 @@ export interface ServerConfig {
   schemaFile?: string;
   /** Use MongoDB at this URI instead of the embedded store. */
   mongoUri?: string;
+  /** With MongoDB: how often to look for a schema or lambda script another instance stored, in ms. */
+  storeCheckMs?: number;
   /** When set, `/admin/*` requires `Authorization: Bearer <token>`; otherwise only loopback callers. */
   adminToken?: string;
   logLevel: LogLevel;
@@ -66,6 +68,7 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--data', env: 'DATA_DIR', key: 'dataDir', valueName: 'DIR', description: 'folder of the embedded store (default ./data)', parse: nonEmpty },
   { flag: '--schema', env: 'SCHEMA_FILE', key: 'schemaFile', valueName: 'FILE', description: 'schema to activate at start, replacing the stored one', parse: nonEmpty },
   { flag: '--mongo', env: 'MONGODB_URI', key: 'mongoUri', valueName: 'URI', description: 'use MongoDB at URI instead of the embedded store', parse: parseMongoUri },
+  { flag: '--store-check-ms', env: 'STORE_CHECK_MS', key: 'storeCheckMs', valueName: 'MS', description: 'with --mongo: how often to pick up a schema or lambda script another instance stored (default 5000)', parse: parseMilliseconds },
   { flag: '--admin-token', env: 'ADMIN_TOKEN', key: 'adminToken', valueName: 'TOKEN', description: 'bearer token required by /admin/* (without it: loopback callers only)', parse: nonEmpty },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', valueName: 'LEVEL', description: `one of ${LOG_LEVELS.join(', ')} (default info)`, parse: parseLogLevel },
   { flag: '--lambda', env: 'LAMBDA_FILE', key: 'lambdaFile', valueName: 'FILE', description: 'lambda script to load at start, replacing the stored one', parse: nonEmpty },

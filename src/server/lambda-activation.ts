@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { customHttpProblems, LambdaScriptError, missingLambdaResolvers } from '../custom/index.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { StoreUnavailableError, SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
@@ -9,7 +10,8 @@ export type LambdaActivationResult =
   | { ok: false; httpStatus: 400 | 500 | 503; errors: ActivationError[] };
 
 /** The single document of SYSTEM_COLLECTIONS.lambda. */
-export type StoredLambdaDocument = { _id: 'active'; text: string; updatedAt: string };
+/** `revision` is new with every save, so instances sharing the store notice each change (definition-sync.ts). */
+export type StoredLambdaDocument = { _id: 'active'; text: string; updatedAt: string; revision: string };
 
 const ACTIVE_ID = 'active';
 
@@ -63,14 +65,8 @@ export function customLogicProblems(model: SchemaModel, runtime: SwappableLambda
   return [...lambda, ...customHttpProblems(model, { secretNames })];
 }
 
-/** The script stored by the last successful upload (or `--lambda` start), if any. */
-export async function loadStoredLambdaText(store: Store): Promise<string | undefined> {
-  const [document] = await store.collection(SYSTEM_COLLECTIONS.lambda).find({ _id: ACTIVE_ID });
-  return typeof document?.text === 'string' ? document.text : undefined;
-}
-
 async function saveLambdaText(store: Store, text: string): Promise<void> {
-  const document: StoredLambdaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString() };
+  const document: StoredLambdaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString(), revision: randomUUID() };
   await store.transaction(async (tx) => {
     const collection = store.collection(SYSTEM_COLLECTIONS.lambda);
     await collection.deleteMany({ _id: ACTIVE_ID }, tx);

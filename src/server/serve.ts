@@ -8,6 +8,8 @@ import type { ServerConfig } from './config.js';
 import { startServer } from './listen.js';
 import { createLogger } from './logger.js';
 
+const DEFAULT_STORE_CHECK_MS = 5000;
+
 /**
  * The service as the CLI runs it: opens the store, activates the schema (given or stored), listens, and
  * stops cleanly on SIGTERM/SIGINT (stop accepting, finish requests in flight, flush the store, exit 0).
@@ -24,6 +26,8 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       adminToken: config.adminToken,
       initialSchema,
       initialLambda,
+      // Only MongoDB can be shared by several instances; the embedded store's folder is locked by one.
+      storeCheckMs: config.mongoUri !== undefined ? (config.storeCheckMs ?? DEFAULT_STORE_CHECK_MS) : undefined,
       lambdaTimeoutMs: config.lambdaTimeoutMs,
       customAllow: config.customAllow,
       customSecrets: config.customSecrets,

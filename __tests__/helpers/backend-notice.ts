@@ -1,0 +1,11 @@
+/**
+ * Jest's globalSetup: says once per run which backend the end-to-end suites use (see ./backend.ts).
+ * The MongoDB store contract suite prints its own notice when it is skipped.
+ */
+export default function announceTestBackend(): void {
+  if (process.env.MONGODB_URI) {
+    process.stderr.write('MONGODB_URI is set: the end-to-end suites run on MongoDB (a fresh database per server, dropped afterwards)\n');
+  } else {
+    process.stderr.write('MONGODB_URI not set: the end-to-end suites run on the embedded store only; their MongoDB run is skipped\n');
+  }
+}
