@@ -1,3 +1,4 @@
+import { overriding } from './store-wrap.js';
 import { StoreUnavailableError, type Collection, type Store } from '../../src/store/port.js';
 
 export interface StoreWithOutage {
@@ -24,17 +25,13 @@ export function withOutage(store: Store, { startDown = false } = {}): StoreWithO
     return wrapped as unknown as Collection;
   };
   return {
-    store: {
-      get kind() {
-        return store.kind;
-      },
+    store: overriding(store, {
       collection,
       transaction: (work) => guard(() => store.transaction(work)),
       syncIndexes: (name, specs, prefix) => guard(() => store.syncIndexes(name, specs, prefix)),
       listIndexes: (name) => guard(() => store.listIndexes(name)),
       ready: () => !isDown && store.ready(),
-      close: () => store.close(),
-    },
+    }),
     down: () => (isDown = true),
     up: () => (isDown = false),
   };

@@ -7,6 +7,8 @@ import { StoreUnavailableError, SYSTEM_COLLECTIONS, type Collection, type Store 
 import { activateSchema, gql } from '../helpers/gql';
 import { makeTempDir, startTestServer } from '../helpers/server';
 import { BROKEN_SCHEMA, TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
+import { overriding } from '../helpers/store-wrap';
+import { until } from '../helpers/wait';
 
 let dataDir: string;
 beforeEach(async () => {
@@ -317,26 +319,6 @@ interface ReadGate {
 }
 
 /** Resolves once `condition()` holds, checking every few milliseconds (the test's time limit bounds it). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** `store` with some methods replaced. */
-function overriding(store: Store, overrides: Partial<Store>): Store {
-  return {
-    kind: store.kind,
-    collection: (name) => store.collection(name),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
-    listIndexes: (collection) => store.listIndexes(collection),
-    ready: () => store.ready(),
-    close: () => store.close(),
-    ...overrides,
-  };
-}
-
 /**
  * A schema with `greeting` (from the context when it has one, else from `greeting`) and, when named, a
  * second field `extraField` answering the same value.

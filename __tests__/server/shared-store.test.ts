@@ -9,6 +9,7 @@ import { loadLambda } from '../custom-e2e/lambda-upload';
 import { activateSchema, gql } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { until } from '../helpers/wait';
+import { overriding } from '../helpers/store-wrap';
 
 const NOTES_V1 = `type Note {
   id: ID!
@@ -43,15 +44,7 @@ afterEach(async () => {
 
 /** The same store for a second service, which must not close it: the first one does. */
 function borrowed(store: Store): Store {
-  return {
-    kind: store.kind,
-    collection: (name) => store.collection(name),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
-    listIndexes: (collection) => store.listIndexes(collection),
-    ready: () => store.ready(),
-    close: async () => undefined,
-  };
+  return overriding(store, { close: async () => undefined });
 }
 
 async function servedSchema(server: TestServer): Promise<string> {

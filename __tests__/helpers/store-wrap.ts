@@ -1,0 +1,17 @@
+import type { Store } from '../../src/store/port.js';
+
+/** `store` with some of its methods replaced; the others pass through. */
+export function overriding(store: Store, overrides: Partial<Store>): Store {
+  return {
+    get kind() {
+      return store.kind;
+    },
+    collection: (name) => store.collection(name),
+    transaction: (work) => store.transaction(work),
+    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
+    listIndexes: (collection) => store.listIndexes(collection),
+    ready: () => store.ready(),
+    close: () => store.close(),
+    ...overrides,
+  };
+}
