@@ -10,6 +10,7 @@ import {
   StoreClosedError,
 } from '../../src/store/embedded/index.js';
 import { DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { Query } from 'mingo';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -340,6 +341,32 @@ describe('embedded store', () => {
         const plain = await store.collection('Plain').find(filter);
         const indexed = await store.collection('Indexed').find(filter);
         expect({ filter, ids: indexed.map((d) => d._id) }).toEqual({ filter, ids: plain.map((d) => d._id) });
+      }
+    });
+
+    it('finds by _id exactly what mingo matches, for every form of id lookup and for filters that only look like one', async () => {
+      const documents = Array.from({ length: 12 }, (_, i) => ({ _id: `id${i}`, n: i, ...(i % 3 === 0 ? { tags: ['id1', 'x'] } : {}) }));
+      const items = store.collection('ById');
+      await items.insertMany(documents);
+      const filters: Filter[] = [
+        { _id: 'id3' },
+        { _id: 'missing' },
+        { _id: { $eq: 'id4' } },
+        { _id: { $in: ['id9', 'id2', 'id2', 'missing'] } },
+        { _id: { $in: [] } },
+        { _id: { $in: ['id1', 5] } },
+        { _id: { $in: ['id1'], $ne: 'id1' } },
+        { _id: { $ne: 'id1' } },
+        { _id: { $gt: 'id5' } },
+        { _id: /^id1/ },
+        { _id: 'id6', n: 6 },
+        { _id: 'id6', n: 7 },
+        { tags: 'id1' },
+      ];
+      for (const filter of filters) {
+        const expected = new Query(filter).find(documents).all().map((document) => (document as StoredDocument)._id);
+        expect({ filter, ids: (await items.find(filter)).map((document) => document._id) }).toEqual({ filter, ids: expected });
+        expect({ filter, count: await items.count(filter) }).toEqual({ filter, count: expected.length });
       }
     });
 
