@@ -370,6 +370,93 @@ describe('embedded store', () => {
       }
     });
 
+    it('answers literal conditions through indexes exactly like a full scan, for every kind of stored value, also beside a running transaction', async () => {
+      const values: unknown[] = [
+        'a', 'b', '1', 1, 2, 1.5, 0, true, false, null, [], ['a', 1], [['a']], [{ x: 'a' }], { x: 'a' }, ['b', true], [null], [2, 2],
+      ];
+      let seed = 7;
+      const pick = <T,>(list: readonly T[]): T => {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        return list[seed % list.length]!;
+      };
+      const documents = Array.from({ length: 150 }, (_, i) => {
+        const document: StoredDocument = { _id: `v${String(i).padStart(3, '0')}`, n: i };
+        for (const field of ['f', 'g']) {
+          const value = pick([...values, undefined]);
+          if (value !== undefined) document[field] = value;
+        }
+        const nested = pick([{ x: 'a' }, [{ x: 'a' }, { x: 1 }], [{ x: ['a'] }], 'a', ['a'], { x: null }, {}, [{}, { x: 'b' }], undefined]);
+        if (nested !== undefined) document.h = nested;
+        return document;
+      });
+      await store.collection('LitPlain').insertMany(documents);
+      await store.syncIndexes('LitIndexed', ['f', 'g', 'h.x'].map((field) => ({ name: `ag_${field}`, keys: { [field]: 1 as const } })), 'ag_');
+      await store.collection('LitIndexed').insertMany(documents);
+
+      const literals = ['a', 'b', '1', 1, 2, 1.5, 0, true, false];
+      const filters: Filter[] = [{ _id: { $in: ['v001', 'v002', 'v149', 'nope'] }, f: 'a' }, { _id: 'v010', g: { $in: [] } }];
+      for (const literal of literals) {
+        const other = pick(literals);
+        filters.push(
+          { f: literal },
+          { g: { $eq: literal } },
+          { f: { $in: [literal, other] } },
+          { f: literal, g: other },
+          { f: { $in: [literal] }, g: { $exists: false } },
+          { f: literal, n: { $lt: 75 } },
+          { $and: [{ f: literal }], g: { $in: [other, 'a'] } },
+          { f: { $eq: literal, $ne: other } },
+          { f: literal, $or: [{ g: other }, { n: { $gt: 100 } }] },
+          { 'f.x': 'a', g: literal },
+          { 'h.x': literal },
+          { 'h.x': { $in: [literal, other] }, f: other },
+          { f: { $in: [literal, null] } },
+        );
+      }
+      const idsOf = (found: Array<Record<string, unknown>>) => found.map((document) => document._id);
+      const answers = async (collection: string) => {
+        const items = store.collection(collection);
+        const all: unknown[] = [];
+        for (const filter of filters) {
+          all.push({
+            filter,
+            found: idsOf(await items.find(filter)),
+            count: await items.count(filter),
+            page: idsOf(await items.find(filter, { sort: { n: -1 }, skip: 1, limit: 3 })),
+            grouped: await items.aggregate([{ $match: filter }, { $group: { _id: null, total: { $sum: '$n' } } }]),
+          });
+        }
+        return all;
+      };
+      const expected = await answers('LitPlain');
+      expect(await answers('LitIndexed')).toEqual(expected);
+
+      // Beside a running transaction that rewrites indexed values, readers still see the state before it.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const running = store.transaction(async (tx) => {
+        const items = store.collection('LitIndexed');
+        await items.updateMany({ n: { $lt: 40 } }, { $set: { f: 'a', g: 1 } }, tx);
+        await items.deleteMany({ f: 'b' }, tx);
+        await items.insertMany([{ _id: 'new', n: 1, f: 'a', g: true }], tx);
+        wrote();
+        await gate;
+        throw new Error('rolled back on purpose');
+      });
+      const outcome = running.catch((error: Error) => error.message);
+      await written;
+      // In any order: a document the transaction deleted is listed last (its place went with it).
+      const unordered = (all: unknown[]) => all.map((one) => ({ ...(one as object), found: [...(one as { found: string[] }).found].sort() }));
+      try {
+        expect(unordered(await answers('LitIndexed'))).toEqual(unordered(expected));
+      } finally {
+        release();
+      }
+      expect(await outcome).toBe('rolled back on purpose');
+    });
+
     it('joins through indexes exactly like a full scan, for every equality form of $lookup', async () => {
       const parents = Array.from({ length: 12 }, (_, i) => ({ _id: `p${i}`, rank: i % 3 }));
       const children = Array.from({ length: 30 }, (_, i) => ({

@@ -49,17 +49,25 @@ function primaryKeyLiterals(condition: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The candidates of `filter` (see CollectionView.select) and the matcher of what they still have to meet. */
+function candidatesOf(view: CollectionView, collection: string, filter: Filter): { candidates: readonly StoredDocument[]; matcher: DocumentMatcher } {
+  if (!isPlainObject(filter)) throw new Error(`invalid filter for collection ${collection}: expected an object`);
+  // What the indexes answered are literal conditions, which always compile: a malformed filter still fails.
+  const { documents, residual } = view.select(filter);
+  return { candidates: documents, matcher: compileFilter(collection, residual) };
+}
+
 /** The stored documents matching `filter`, in natural order (shared references: do not hand out). */
 export function matchingDocuments(view: CollectionView, collection: string, filter: Filter): StoredDocument[] {
-  const matcher = compileFilter(collection, filter);
-  return view.candidates(filter).filter((document) => matcher.test(document));
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  return candidates.filter((document) => matcher.test(document));
 }
 
 export function countDocuments(view: CollectionView, collection: string, filter: Filter): number {
   if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
-  const matcher = compileFilter(collection, filter);
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
   let count = 0;
-  for (const document of view.candidates(filter)) if (matcher.test(document)) count++;
+  for (const document of candidates) if (matcher.test(document)) count++;
   return count;
 }
 
@@ -71,14 +79,14 @@ export function findDocuments(
   options: FindOptions = {},
 ): StoredDocument[] {
   const { skip, limit } = checkFindOptions(collection, options);
-  const matcher = compileFilter(collection, filter);
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
   let page: StoredDocument[];
   if (options.sort && Object.keys(options.sort).length > 0) {
-    const matches = view.candidates(filter).filter((document) => matcher.test(document));
+    const matches = candidates.filter((document) => matcher.test(document));
     const sorted = sortDocuments(matches, options.sort, limit > 0 ? skip + limit : undefined);
     page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
-    page = firstMatches(view.candidates(filter), matcher, skip, limit);
+    page = firstMatches(candidates, matcher, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
   if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
