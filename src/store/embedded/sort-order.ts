@@ -65,6 +65,11 @@ function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>):
 
 /** The value a document sorts by on `path`: with several candidates (arrays), the extreme one for the direction. */
 function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unknown {
+  if (!path.includes('.')) {
+    // The common case, a top-level field holding a scalar, without collecting values into an array.
+    const value = document[path];
+    if (!Array.isArray(value)) return value === undefined ? null : value;
+  }
   const values = valuesAtPath(document, path);
   if (values.length === 1 && !Array.isArray(values[0])) return values[0] === MISSING ? null : values[0];
   const candidates: unknown[] = [];
