@@ -1,6 +1,6 @@
 /**
- * The load generator of the API benchmark as a process of its own: `node load-generator.js '<options>'`
- * runs autocannon with the JSON options given and prints one JSON line, a `LoadResult`. Outside the
+ * The load generator of the API benchmark as a process of its own: `node load-generator.js` reads
+ * autocannon's options as JSON from its standard input, runs it, and prints one JSON line, a `LoadResult`. Outside the
  * benchmark's process it neither shares the services' event loop nor adds to the process CPU time the
  * benchmark reads as the services' own cost.
  */
@@ -23,7 +23,9 @@ export interface LoadResult {
 /** Runs autocannon with `options` in a child process and answers its summary. */
 export function generateLoad(options: autocannon.Options): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [__filename, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // On standard input: the request bodies (100 objects each for addTask) are too large for an argument.
+    const child = spawn(process.execPath, [__filename], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.end(JSON.stringify(options));
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -44,8 +46,14 @@ export function generateLoad(options: autocannon.Options): Promise<LoadResult> {
   });
 }
 
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function main(): Promise<void> {
-  const options = JSON.parse(process.argv[2] ?? '') as autocannon.Options;
+  const options = JSON.parse(await readStandardInput()) as autocannon.Options;
   const result = await autocannon(options);
   const summary: LoadResult = {
     requests: result.requests.total,
