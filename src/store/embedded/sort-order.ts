@@ -93,6 +93,7 @@ function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unk
  * then replaces the full sort, which matters for "top 10 of 100,000").
  */
 export function sortDocuments(documents: readonly StoredDocument[], spec: SortSpec, keep?: number): StoredDocument[] {
+  if (documents.length <= 1) return documents.slice(0, keep);
   const fields = Object.entries(spec);
   type Keyed = { document: StoredDocument; keys: unknown[] };
   const compare = (a: Keyed, b: Keyed): number => {
