@@ -4,7 +4,7 @@
  * with autocannon, scenario by scenario. Prints requests/s, p50/p99 latency and store round trips per
  * request of each, and the ratio hand-written ÷ generated throughput (target ≤ 1.25).
  */
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,13 @@ import { countRoundTrips, type RoundTripCounter } from '../src/store/counting.js
 import { openEmbeddedStore } from '../src/store/embedded/index.js';
 import { BENCH_SCHEMA, loadData, TASKS, USERS, usernameOf, type LoadedData } from './api-data.js';
 import { startBaseline } from './baseline.js';
+import { generateLoad, type LoadResult } from './load-generator.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Alternating runs per service and scenario; BENCH_SECONDS is split among them. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 /** Connections of `heavy` scenarios (at most CONNECTIONS). */
 const HEAVY_CONNECTIONS = Math.min(2, CONNECTIONS);
 /** Round-trip target per query scenario: its relation nesting depth + 1. */
@@ -104,12 +107,23 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** One timed run of the load generator against one service. */
+interface Run extends LoadResult {
+  /** CPU time of this process (the services; the load generator is another process) until the run's requests were all answered. */
+  cpuMicros: number;
+}
+
 interface Measurement {
+  /** Completed requests over the runs' total time. */
   requestsPerSecond: number;
+  /** Medians over the runs. */
   p50: number;
   p99: number;
+  /** CPU time per request sent: what one request costs the service, whatever else the machine is doing. */
+  cpuMsPerRequest: number;
   roundTrips: number;
   failures: number;
+  runs: Run[];
 }
 
 async function post(url: string, body: unknown): Promise<{ data?: unknown; errors?: unknown }> {
@@ -142,30 +156,71 @@ function loadOptions(url: string, bodies: unknown[], duration: number, connectio
     duration,
     // Seconds; a slow answer is measured, not dropped.
     timeout: 60,
-    // The load generator runs in its own thread, so it does not share the services' event loop.
-    workers: 1,
     requests: bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
   } as autocannon.Options;
 }
 
-async function measure(url: string, counter: RoundTripCounter, bodies: unknown[], connections: number): Promise<Measurement> {
-  const { roundTrips } = await probe(url, counter, bodies[0]);
-  await autocannon(loadOptions(url, bodies, WARM_UP_SECONDS, connections));
+/** Loads one service for `seconds`, then waits until every request sent has been answered. */
+async function run(url: string, counter: RoundTripCounter, bodies: unknown[], seconds: number, connections: number): Promise<Run> {
+  const cpuBefore = process.cpuUsage();
+  const load = await generateLoad(loadOptions(url, bodies, seconds, connections));
   await settle(counter);
-  const result = await autocannon(loadOptions(url, bodies, SECONDS, connections));
-  await settle(counter);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ...load, cpuMicros: cpu.user + cpu.system };
+}
+
+function summarize(runs: Run[], roundTrips: number): Measurement {
+  const total = (pick: (run: Run) => number) => runs.reduce((sum, one) => sum + pick(one), 0);
   return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    requestsPerSecond: total((one) => one.requests) / total((one) => one.seconds),
+    p50: median(runs.map((one) => one.p50)),
+    p99: median(runs.map((one) => one.p99)),
+    cpuMsPerRequest: total((one) => one.cpuMicros) / 1000 / Math.max(1, total((one) => one.sent)),
     roundTrips,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: total((one) => one.failures),
+    runs,
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Measures both services in ROUNDS alternating runs of SECONDS / ROUNDS each (after a warm-up of each), so
+ * that a change in machine load falls on both alike; the ratio is the median of the rounds' ratios.
+ */
+async function compare(
+  services: { generated: string; baseline: string },
+  counter: RoundTripCounter,
+  bodies: unknown[],
+  connections: number,
+  generatedFirst: boolean,
+): Promise<{ ours: Measurement; theirs: Measurement; ratio: number }> {
+  const roundTrips = { generated: (await probe(services.generated, counter, bodies[0])).roundTrips, baseline: (await probe(services.baseline, counter, bodies[0])).roundTrips };
+  for (const url of [services.generated, services.baseline]) {
+    await generateLoad(loadOptions(url, bodies, WARM_UP_SECONDS, connections));
+    await settle(counter);
+  }
+  const seconds = SECONDS / ROUNDS;
+  const runs: { generated: Run[]; baseline: Run[] } = { generated: [], baseline: [] };
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Array<'generated' | 'baseline'> = (round % 2 === 0) === generatedFirst ? ['generated', 'baseline'] : ['baseline', 'generated'];
+    for (const side of order) runs[side].push(await run(services[side], counter, bodies, seconds, connections));
+    const rate = (one: Run) => one.requests / one.seconds;
+    ratios.push(rate(runs.baseline[round]!) / rate(runs.generated[round]!));
+  }
+  return { ours: summarize(runs.generated, roundTrips.generated), theirs: summarize(runs.baseline, roundTrips.baseline), ratio: median(ratios) };
 }
 
 const row = (label: string, m: Measurement) =>
   `  ${label.padEnd(13)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   ` +
-  `round trips/request ${String(m.roundTrips).padStart(3)}${m.failures > 0 ? `   ${m.failures} failed requests!` : ''}`;
+  `CPU ${m.cpuMsPerRequest.toFixed(m.cpuMsPerRequest < 10 ? 2 : 0).padStart(6)} ms/request   round trips/request ${String(m.roundTrips).padStart(3)}` +
+  `   (req/s per run: ${m.runs.map((one) => (one.requests / one.seconds).toFixed(0)).join(', ')})` +
+  (m.failures > 0 ? `   ${m.failures} failed requests!` : '');
 
 /** Runs the named scenarios (all when `names` is empty). Returns false when a target was missed. */
 export async function runApiBench(names: readonly string[] = []): Promise<boolean> {
@@ -182,7 +237,7 @@ export async function runApiBench(names: readonly string[] = []): Promise<boolea
     const data = await loadData(store);
     console.log(
       `loaded ${USERS} Users and ${TASKS} Tasks through the Store port (insertMany of 10,000) in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-        `${CONNECTIONS} connections (${HEAVY_CONNECTIONS} for the heavy scenarios), ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
+        `${CONNECTIONS} connections (${HEAVY_CONNECTIONS} for the heavy scenarios), ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario in ${ROUNDS} alternating runs; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     for (const [index, scenario] of chosen.entries()) {
       const bodies = scenario.bodies(data);
@@ -192,18 +247,11 @@ export async function runApiBench(names: readonly string[] = []): Promise<boolea
           throw new Error(`${scenario.name}: the two services answer differently:\n generated ${JSON.stringify(ours).slice(0, 500)}\n hand-written ${JSON.stringify(theirs).slice(0, 500)}`);
         }
       }
-      // Alternate which side goes first, so drift in machine load (or a growing collection) favours neither.
+      // Which side goes first alternates per scenario and per round, so drift in machine load (or a
+      // growing collection) favours neither.
       const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
-      let ours: Measurement;
-      let theirs: Measurement;
-      if (index % 2 === 0) {
-        ours = await measure(generated.url, counter, bodies, connections);
-        theirs = await measure(baseline.url, counter, bodies, connections);
-      } else {
-        theirs = await measure(baseline.url, counter, bodies, connections);
-        ours = await measure(generated.url, counter, bodies, connections);
-      }
-      const ratio = theirs.requestsPerSecond / ours.requestsPerSecond;
+      const { ours, theirs, ratio } = await compare({ generated: generated.url, baseline: baseline.url }, counter, bodies, connections, index % 2 === 0);
+      const cpuRatio = ours.cpuMsPerRequest / theirs.cpuMsPerRequest;
       const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
       const ratioMet = ratio <= TARGET_RATIO;
       const roundTripsMet = roundTripTarget === undefined || ours.roundTrips === roundTripTarget;
@@ -212,9 +260,10 @@ export async function runApiBench(names: readonly string[] = []): Promise<boolea
       console.log(row('generated', ours));
       console.log(row('hand-written', theirs));
       console.log(
-        `  ratio hand-written/generated req/s: ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO}x: ${ratioMet ? 'met' : 'MISSED'})` +
+        `  ratio hand-written/generated req/s: ${ratio.toFixed(2)}x, median of ${ROUNDS} rounds (target ≤ ${TARGET_RATIO}x: ${ratioMet ? 'met' : 'MISSED'})` +
           (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${roundTripsMet ? 'met' : 'MISSED'}`),
       );
+      console.log(`  ratio generated/hand-written CPU per request: ${cpuRatio.toFixed(2)}x`);
     }
   } finally {
     await baseline.close();

@@ -13,6 +13,22 @@ describe('termsOf', () => {
   ])('%j → %j', (text, terms) => {
     expect(termsOf(text)).toEqual(terms);
   });
+
+  it('splits ASCII text (taken apart without Unicode classes) exactly as the Unicode rule does', () => {
+    const unicodeRule = (text: string) => [...new Set(text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0))];
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+    const texts = ascii.map((char) => `Ab${char}9z${char}`);
+    let seed = 11;
+    for (let i = 0; i < 300; i++) {
+      let text = '';
+      for (let j = 0; j < 12; j++) {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        text += ascii[seed % 128];
+      }
+      texts.push(text);
+    }
+    for (const text of texts) expect({ text, terms: termsOf(text) }).toEqual({ text, terms: unicodeRule(text) });
+  });
 });
 
 describe('fulltextTokensOf', () => {

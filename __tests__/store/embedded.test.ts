@@ -10,6 +10,7 @@ import {
   StoreClosedError,
 } from '../../src/store/embedded/index.js';
 import { DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { Query } from 'mingo';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -341,6 +342,119 @@ describe('embedded store', () => {
         const indexed = await store.collection('Indexed').find(filter);
         expect({ filter, ids: indexed.map((d) => d._id) }).toEqual({ filter, ids: plain.map((d) => d._id) });
       }
+    });
+
+    it('finds by _id exactly what mingo matches, for every form of id lookup and for filters that only look like one', async () => {
+      const documents = Array.from({ length: 12 }, (_, i) => ({ _id: `id${i}`, n: i, ...(i % 3 === 0 ? { tags: ['id1', 'x'] } : {}) }));
+      const items = store.collection('ById');
+      await items.insertMany(documents);
+      const filters: Filter[] = [
+        { _id: 'id3' },
+        { _id: 'missing' },
+        { _id: { $eq: 'id4' } },
+        { _id: { $in: ['id9', 'id2', 'id2', 'missing'] } },
+        { _id: { $in: [] } },
+        { _id: { $in: ['id1', 5] } },
+        { _id: { $in: ['id1'], $ne: 'id1' } },
+        { _id: { $ne: 'id1' } },
+        { _id: { $gt: 'id5' } },
+        { _id: /^id1/ },
+        { _id: 'id6', n: 6 },
+        { _id: 'id6', n: 7 },
+        { tags: 'id1' },
+      ];
+      for (const filter of filters) {
+        const expected = new Query(filter).find(documents).all().map((document) => (document as StoredDocument)._id);
+        expect({ filter, ids: (await items.find(filter)).map((document) => document._id) }).toEqual({ filter, ids: expected });
+        expect({ filter, count: await items.count(filter) }).toEqual({ filter, count: expected.length });
+      }
+    });
+
+    it('answers literal conditions through indexes exactly like a full scan, for every kind of stored value, also beside a running transaction', async () => {
+      const values: unknown[] = [
+        'a', 'b', '1', 1, 2, 1.5, 0, true, false, null, [], ['a', 1], [['a']], [{ x: 'a' }], { x: 'a' }, ['b', true], [null], [2, 2],
+      ];
+      let seed = 7;
+      const pick = <T,>(list: readonly T[]): T => {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        return list[seed % list.length]!;
+      };
+      const documents = Array.from({ length: 150 }, (_, i) => {
+        const document: StoredDocument = { _id: `v${String(i).padStart(3, '0')}`, n: i };
+        for (const field of ['f', 'g']) {
+          const value = pick([...values, undefined]);
+          if (value !== undefined) document[field] = value;
+        }
+        const nested = pick([{ x: 'a' }, [{ x: 'a' }, { x: 1 }], [{ x: ['a'] }], 'a', ['a'], { x: null }, {}, [{}, { x: 'b' }], undefined]);
+        if (nested !== undefined) document.h = nested;
+        return document;
+      });
+      await store.collection('LitPlain').insertMany(documents);
+      await store.syncIndexes('LitIndexed', ['f', 'g', 'h.x'].map((field) => ({ name: `ag_${field}`, keys: { [field]: 1 as const } })), 'ag_');
+      await store.collection('LitIndexed').insertMany(documents);
+
+      const literals = ['a', 'b', '1', 1, 2, 1.5, 0, true, false];
+      const filters: Filter[] = [{ _id: { $in: ['v001', 'v002', 'v149', 'nope'] }, f: 'a' }, { _id: 'v010', g: { $in: [] } }];
+      for (const literal of literals) {
+        const other = pick(literals);
+        filters.push(
+          { f: literal },
+          { g: { $eq: literal } },
+          { f: { $in: [literal, other] } },
+          { f: literal, g: other },
+          { f: { $in: [literal] }, g: { $exists: false } },
+          { f: literal, n: { $lt: 75 } },
+          { $and: [{ f: literal }], g: { $in: [other, 'a'] } },
+          { f: { $eq: literal, $ne: other } },
+          { f: literal, $or: [{ g: other }, { n: { $gt: 100 } }] },
+          { 'f.x': 'a', g: literal },
+          { 'h.x': literal },
+          { 'h.x': { $in: [literal, other] }, f: other },
+          { f: { $in: [literal, null] } },
+        );
+      }
+      const idsOf = (found: Array<Record<string, unknown>>) => found.map((document) => document._id);
+      const answers = async (collection: string) => {
+        const items = store.collection(collection);
+        const all: unknown[] = [];
+        for (const filter of filters) {
+          all.push({
+            filter,
+            found: idsOf(await items.find(filter)),
+            count: await items.count(filter),
+            page: idsOf(await items.find(filter, { sort: { n: -1 }, skip: 1, limit: 3 })),
+            grouped: await items.aggregate([{ $match: filter }, { $group: { _id: null, total: { $sum: '$n' } } }]),
+          });
+        }
+        return all;
+      };
+      const expected = await answers('LitPlain');
+      expect(await answers('LitIndexed')).toEqual(expected);
+
+      // Beside a running transaction that rewrites indexed values, readers still see the state before it.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const running = store.transaction(async (tx) => {
+        const items = store.collection('LitIndexed');
+        await items.updateMany({ n: { $lt: 40 } }, { $set: { f: 'a', g: 1 } }, tx);
+        await items.deleteMany({ f: 'b' }, tx);
+        await items.insertMany([{ _id: 'new', n: 1, f: 'a', g: true }], tx);
+        wrote();
+        await gate;
+        throw new Error('rolled back on purpose');
+      });
+      const outcome = running.catch((error: Error) => error.message);
+      await written;
+      // In any order: a document the transaction deleted is listed last (its place went with it).
+      const unordered = (all: unknown[]) => all.map((one) => ({ ...(one as object), found: [...(one as { found: string[] }).found].sort() }));
+      try {
+        expect(unordered(await answers('LitIndexed'))).toEqual(unordered(expected));
+      } finally {
+        release();
+      }
+      expect(await outcome).toBe('rolled back on purpose');
     });
 
     it('joins through indexes exactly like a full scan, for every equality form of $lookup', async () => {

@@ -13,9 +13,16 @@ export const fulltextFieldName = (field: string): string => `_fulltext_${field}`
 
 const unique = (tokens: string[]): string[] => [...new Set(tokens)];
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** Lowercased words: runs of letters and digits (any script), each once, in order of first appearance. */
 export function termsOf(text: string): string[] {
-  return unique(text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0));
+  // ASCII text (most of it) is its own NFC form and its only letters and digits are a-z, A-Z and 0-9:
+  // the same words come out without Unicode normalisation and property classes, at a fraction of the cost.
+  const words = ASCII_ONLY.test(text)
+    ? text.toLowerCase().split(/[^a-z0-9]+/)
+    : text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return unique(words.filter((term) => term.length > 0));
 }
 
 /** Words as the English full-text analyser sees them: apostrophes inside a word stay (`don't`), a possessive `'s` goes. */

@@ -11,7 +11,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
-import { runPlan, type GraphObject } from './read.js';
+import { runPlan, tag, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
 
 /**
@@ -22,10 +22,6 @@ import { selectedFieldNames } from './selections.js';
 
 function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unknown): string {
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
-}
-
-function tag(documents: StoredDocument[], typeName: string): GraphObject[] {
-  return documents.map((document) => ({ ...document, __typename: typeName }));
 }
 
 /** The parents hold the child ids: one `$in` read of the children for the whole level. */

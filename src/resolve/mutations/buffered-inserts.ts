@@ -29,7 +29,15 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
       return call(...args);
     };
 
+  const handles = new Map<string, Collection>();
   const collection = (name: string): Collection => {
+    let handle = handles.get(name);
+    if (!handle) handles.set(name, (handle = bufferedCollection(name)));
+    return handle;
+  };
+
+  /** One handle per collection, made on first use (a mutation asks for its collections once per object). */
+  const bufferedCollection = (name: string): Collection => {
     const inner = store.collection(name);
     return {
       name: inner.name,

@@ -6,7 +6,7 @@
 import { DuplicateKeyError, type IndexSpec, type StoredDocument } from '../port.js';
 import { CollectionIndex } from './collection-index.js';
 
-interface Slot {
+export interface Slot {
   document: StoredDocument;
   /** Insertion sequence, so index-assisted reads return documents in the same order as a full scan. */
   position: number;
@@ -30,8 +30,14 @@ export class CollectionState {
     return this.slots.get(id)?.document;
   }
 
-  positionOf(id: string): number {
-    return this.slots.get(id)?.position ?? Number.MAX_SAFE_INTEGER;
+  /** The document of `id` and its place in natural order (read-only: the slot is the state's own). */
+  slot(id: string): Readonly<Slot> | undefined {
+    return this.slots.get(id);
+  }
+
+  /** Every natural-order position in use is below this. */
+  get positionLimit(): number {
+    return this.nextPosition;
   }
 
   /** All documents in natural (insertion) order; the array is shared until the next write. */

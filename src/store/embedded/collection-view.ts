@@ -5,7 +5,7 @@
  */
 import type { Filter, StoredDocument } from '../port.js';
 import type { CollectionState } from './collection-state.js';
-import { candidateIds } from './query-planner.js';
+import { planCandidates } from './query-planner.js';
 import { encodeValue, isIndexableLiteral } from './index-keys.js';
 import type { EarlierVersions } from './write-scope.js';
 
@@ -32,12 +32,21 @@ export class CollectionView {
     return this.withEarlier(this.state.all().map((document) => document._id));
   }
 
-  /** A superset of the documents `filter` matches, in natural order (an index narrows it when it can). */
-  candidates(filter: Filter): readonly StoredDocument[] {
-    if (!this.state) return [];
-    const ids = candidateIds(filter, this.state);
-    if (!ids) return this.all();
-    return this.withEarlier(ids);
+  /**
+   * A superset of the documents `filter` matches, in natural order (the indexes narrow it when they can),
+   * and the part of `filter` those documents still have to be tested against.
+   */
+  select(filter: Filter): { documents: readonly StoredDocument[]; residual: Filter } {
+    if (!this.state) return { documents: [], residual: filter };
+    const plan = planCandidates(filter, this.state);
+    if (!plan) return { documents: this.all(), residual: filter };
+    const documents = this.withEarlier(plan.ids);
+    // Earlier versions come from a running transaction's undo log, not from the indexes (which show its
+    // writes): they must meet the whole filter.
+    if (plan.answered.size === 0 || (this.earlier !== undefined && this.earlier.size > 0)) return { documents, residual: filter };
+    const residual: Filter = {};
+    for (const [key, condition] of Object.entries(filter)) if (!plan.answered.has(key)) residual[key] = condition;
+    return { documents, residual };
   }
 
   /** Whether `byFieldValues` can answer for `field` (through `_id` or an index) rather than scan. */
@@ -70,14 +79,45 @@ export class CollectionView {
   /** Resolves ids through the earlier versions (adding every id they hold) and sorts by natural order. */
   private withEarlier(ids: Iterable<string>): StoredDocument[] {
     const state = this.state!;
-    const unique = new Set(ids);
-    if (this.earlier) for (const id of this.earlier.keys()) unique.add(id);
-    const documents: StoredDocument[] = [];
-    for (const id of unique) {
-      const document = this.get(id);
-      if (document) documents.push(document);
+    const earlier = this.earlier !== undefined && this.earlier.size > 0 ? this.earlier : undefined;
+    let unique = ids;
+    if (earlier || !(ids instanceof Set)) {
+      const copy = new Set(ids);
+      if (earlier) for (const id of earlier.keys()) copy.add(id);
+      unique = copy;
     }
-    if (documents.length > 1) documents.sort((a, b) => state.positionOf(a._id) - state.positionOf(b._id));
-    return documents;
+    const documents: StoredDocument[] = [];
+    const positions: number[] = [];
+    for (const id of unique) {
+      const slot = state.slot(id);
+      const document = earlier?.has(id) ? earlier.get(id) : slot?.document;
+      if (!document) continue;
+      documents.push(document);
+      // A document the running transaction deleted has no place any more: after all others.
+      positions.push(slot?.position ?? Number.MAX_SAFE_INTEGER);
+    }
+    return inNaturalOrder(documents, positions, state.positionLimit);
   }
+}
+
+/**
+ * `documents` ordered by their `positions` (distinct below `limit`; any at or above it last, in the order
+ * given). Many documents are placed by position in one pass over the positions in use; few are sorted.
+ */
+function inNaturalOrder(documents: StoredDocument[], positions: number[], limit: number): StoredDocument[] {
+  const count = documents.length;
+  if (count <= 1) return documents;
+  const placeless: StoredDocument[] = [];
+  if (count * Math.log2(count) > limit) {
+    const byPosition: Array<StoredDocument | undefined> = new Array(limit);
+    for (let i = 0; i < count; i++) {
+      if (positions[i]! < limit) byPosition[positions[i]!] = documents[i];
+      else placeless.push(documents[i]!);
+    }
+    const ordered: StoredDocument[] = [];
+    for (const document of byPosition) if (document) ordered.push(document);
+    return placeless.length === 0 ? ordered : ordered.concat(placeless);
+  }
+  const order = Array.from(documents.keys()).sort((a, b) => positions[a]! - positions[b]!);
+  return order.map((i) => documents[i]!);
 }

@@ -4,13 +4,15 @@
  * Two things keep it from copying or scanning whole collections: a leading `$match` is answered through
  * the indexes, and a `$lookup` that joins on equality (localField/foreignField, or a `let` variable compared
  * with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign documents whose key occurs
- * in the input, found through `_id` or an index. Results are always copies.
+ * in the input, found through `_id` or an index. A `$group` of all rows over top-level fields is computed
+ * by group-all.ts. Results are always copies.
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
 import type { Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { matchingDocuments } from './find-documents.js';
+import { groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 
@@ -76,6 +78,11 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
     pending = [];
   };
   for (const stage of rest) {
+    if ('$group' in stage) {
+      flush();
+      rows = groupAll(rows, stage) ?? run(collection, rows, [stage], options);
+      continue;
+    }
     const join = equalityJoinOf(stage);
     if (!join) {
       pending.push(stage);

@@ -65,6 +65,11 @@ function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>):
 
 /** The value a document sorts by on `path`: with several candidates (arrays), the extreme one for the direction. */
 function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unknown {
+  if (!path.includes('.')) {
+    // The common case, a top-level field holding a scalar, without collecting values into an array.
+    const value = document[path];
+    if (!Array.isArray(value)) return value === undefined ? null : value;
+  }
   const values = valuesAtPath(document, path);
   if (values.length === 1 && !Array.isArray(values[0])) return values[0] === MISSING ? null : values[0];
   const candidates: unknown[] = [];
@@ -88,6 +93,7 @@ function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unk
  * then replaces the full sort, which matters for "top 10 of 100,000").
  */
 export function sortDocuments(documents: readonly StoredDocument[], spec: SortSpec, keep?: number): StoredDocument[] {
+  if (documents.length <= 1) return documents.slice(0, keep);
   const fields = Object.entries(spec);
   type Keyed = { document: StoredDocument; keys: unknown[] };
   const compare = (a: Keyed, b: Keyed): number => {
