@@ -117,14 +117,21 @@ function derivedRelationLookups(compilation: Compilation, type: TypeModel, field
   });
 }
 
-function isScoped(compilation: Compilation, target: string): boolean {
+/** The scope's plan for each concrete target of a relation, or undefined when the scope narrows none of them. */
+function scopedPlans(compilation: Compilation, target: string): Map<string, FilterPlan> | undefined {
   const { scope } = compilation;
-  return scope !== undefined && concreteTypesOf(compilation.model, target).some((concrete) => scope(concrete.name) !== undefined);
+  if (!scope) return undefined;
+  const plans = new Map<string, FilterPlan>();
+  for (const concrete of concreteTypesOf(compilation.model, target)) {
+    const plan = scope(concrete.name);
+    if (plan) plans.set(concrete.name, plan);
+  }
+  return plans.size > 0 ? plans : undefined;
 }
 
 /** `has` on a relation when the scope narrows its targets: a related object in scope must exist (a semi-join). */
-function scopedRelationExists(compilation: Compilation, type: TypeModel, field: FieldModel): Filter {
-  const plan = relatedExists(compilation.model, type, field, (target) => compilation.scope?.(target.name) ?? { lookups: [], match: {} }, `${TEMPORARY_PREFIX}has`);
+function scopedRelationExists(compilation: Compilation, type: TypeModel, field: FieldModel, plans: Map<string, FilterPlan>): Filter {
+  const plan = relatedExists(compilation.model, type, field, (target) => plans.get(target.name) ?? { lookups: [], match: {} }, `${TEMPORARY_PREFIX}has`);
   for (const stage of plan.lookups) compilation.lookups.set((stage.$lookup as { as: string }).as, stage);
   return plan.match;
 }
@@ -135,7 +142,8 @@ function hasCondition(compilation: Compilation, type: TypeModel, name: unknown):
   if (field.isIdField || !isKeptHere(compilation.model, type, field)) {
     throw new QueryArgumentError(`${type.name}Filter.has: field "${name}" cannot be tested with has (it is ${field.isIdField ? 'the ID' : 'not stored by this service'})`);
   }
-  if (field.of.kind === 'relation' && isScoped(compilation, field.of.target)) return scopedRelationExists(compilation, type, field);
+  const plans = field.of.kind === 'relation' ? scopedPlans(compilation, field.of.target) : undefined;
+  if (plans) return scopedRelationExists(compilation, type, field, plans);
   if (isDerivedRelation(field)) {
     const added = derivedRelationLookups(compilation, type, field);
     return added.length === 0 ? matchNothing() : anyOf(added.map((as) => ({ [`${as}.0`]: { $exists: true } })));
