@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '../store/port.js';
+import { STORE_UNAVAILABLE_CODE, StoreUnavailableError } from '../store/port.js';
 import { ManifestError } from './manifest.js';
 import type { ManifestResult } from './plugin.js';
 
@@ -32,7 +32,7 @@ export async function answerManifestUpload(
       return badManifest(error.problems);
     }
     if (error instanceof StoreUnavailableError) {
-      return { status: 503, body: { errors: [{ message: error.message, extensions: { code: 'STORE_UNAVAILABLE' } }] } };
+      return { status: 503, body: { errors: [{ message: error.message, extensions: { code: STORE_UNAVAILABLE_CODE } }] } };
     }
     throw error;
   }

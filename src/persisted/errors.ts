@@ -1,5 +1,6 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
+import { STORE_UNAVAILABLE_CODE } from '../store/port.js';
 
 /**
  * The errors of the persisted query protocol. Each carries its HTTP status in `extensions.http`, which
@@ -17,7 +18,7 @@ export const PersistedQueryErrorCode = {
   invalidExtension: 'PERSISTED_QUERY_INVALID_EXTENSION',
   unsupportedVersion: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED',
   tooLarge: 'PERSISTED_QUERY_TOO_LARGE',
-  storeUnavailable: 'STORE_UNAVAILABLE',
+  storeUnavailable: STORE_UNAVAILABLE_CODE,
   internal: 'INTERNAL_SERVER_ERROR',
 } as const;
 

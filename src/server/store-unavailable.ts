@@ -1,8 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { StoreUnavailableError } from '../store/port.js';
+import { STORE_UNAVAILABLE_CODE, StoreUnavailableError } from '../store/port.js';
 
-/** The error code of every answer that failed because the data store could not be reached (as the persisted query plugin's). */
-export const STORE_UNAVAILABLE_CODE = 'STORE_UNAVAILABLE';
+export { STORE_UNAVAILABLE_CODE };
 
 /**
  * Apollo Server's `formatError`: an error caused by StoreUnavailableError (thrown by a resolver, maybe

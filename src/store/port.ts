@@ -93,6 +93,9 @@ export class DuplicateKeyError extends Error {
 }
 
 /** The backend cannot be reached (MongoDB down); requests answer "data store unavailable". */
+/** The GraphQL error code of every answer that failed because the data store could not be reached. */
+export const STORE_UNAVAILABLE_CODE = 'STORE_UNAVAILABLE';
+
 export class StoreUnavailableError extends Error {
   constructor(reason: string) {
     super(`data store unavailable: ${reason}`);
