@@ -1,3 +1,5 @@
+import { parsePort } from '../src/server/config.js';
+
 /** The demo's three loopback ports: 4001, 4002 and 4000 unless the environment names others. */
 
 export interface DemoPorts {
@@ -21,9 +23,7 @@ export function demoPortsFrom(env: Readonly<Record<string, string | undefined>>)
     const variable = DEMO_PORT_VARIABLES[service];
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
-    const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-    if (!(port <= 65535)) throw new Error(`${variable}: expected a port number from 0 to 65535, got "${raw}"`);
-    ports[service] = port;
+    ports[service] = parsePort(raw, variable);
   }
   return ports;
 }

@@ -172,7 +172,7 @@ function checkPersistedQueryLimits(config: ServerConfig, sources: ReadonlyMap<ke
   }
 }
 
-function parsePort(raw: string, source: string): number {
+export function parsePort(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(`${source}: expected a port number from 0 to 65535, got "${raw}"`);
   }
