@@ -55,8 +55,8 @@ export class DefinitionSync {
   private readonly seen = new Map<Definition, string>();
   /** Stamps of stored documents that did not activate here; retried when the other definition changes. */
   private readonly rejected = new Map<Definition, string>();
-  /** Texts given at start and not stored yet. */
-  private readonly pendingInitial = new Map<Definition, string>();
+  /** Definitions whose text given at start is not stored yet. */
+  private readonly pendingInitial = new Set<Definition>();
   private waiting = false;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
@@ -65,7 +65,7 @@ export class DefinitionSync {
   constructor(private readonly options: DefinitionSyncOptions) {
     for (const definition of options.definitions) {
       if (definition.initial !== undefined) {
-        this.pendingInitial.set(definition, definition.initial);
+        this.pendingInitial.add(definition);
       }
     }
   }
@@ -181,7 +181,8 @@ export class DefinitionSync {
   }
 
   private async activateInitial(definition: Definition, atStart: boolean): Promise<Outcome> {
-    const text = this.pendingInitial.get(definition) as string;
+    const text = definition.initial;
+    if (text === undefined) return { kind: 'unchanged' };
     if (!atStart && definition.current() !== undefined) {
       // Uploaded while the store was down at start: the upload is newer than the text given at start.
       this.pendingInitial.delete(definition);
