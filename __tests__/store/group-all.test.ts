@@ -51,6 +51,12 @@ describe('groupAll (the embedded store computing { $group: { _id: null } } itsel
     expect(groupAll(rows, stage)).toEqual([{ _id: null, total: 6.5, average: 3.25, count: 8 }]);
   });
 
+  it('sums a fractional constant as mingo does', () => {
+    const rows = rowsWith(Array.from({ length: 10 }, (_, i) => i));
+    const stage = { $group: { _id: null, tenths: { $sum: 0.1 } } };
+    expect(groupAll(rows, stage)).toEqual(aggregate(rows, [stage]));
+  });
+
   it('leaves $min and $max of values of several types to mingo', () => {
     for (const values of [[1, 'a'], ['a', true], [1, [0]], [{ a: 1 }, 2], [false, true]]) {
       for (const operator of ['$min', '$max']) {
