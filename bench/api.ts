@@ -16,7 +16,7 @@ import { countRoundTrips, type RoundTripCounter } from '../src/store/counting.js
 import { openEmbeddedStore } from '../src/store/embedded/index.js';
 import { BENCH_SCHEMA, loadData, TASKS, USERS, usernameOf, type LoadedData } from './api-data.js';
 import { startBaseline } from './baseline.js';
-import { generateLoad, type LoadResult } from './load-generator.js';
+import { generateLoad, median, type LoadResult } from './load-generator.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -180,12 +180,6 @@ function summarize(runs: Run[], roundTrips: number): Measurement {
     failures: total((one) => one.failures),
     runs,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**

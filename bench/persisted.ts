@@ -6,7 +6,7 @@
  * Run after `npm run build`: node dist/bench/persisted.js   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_ROUNDS=3), or
  * from source: node -e "require('ts-node').register({ transpileOnly: true, experimentalResolver: true }); require('./bench/persisted.ts')"
  */
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/listen.js';
 import { createLogger } from '../src/server/logger.js';
 import { openEmbeddedStore } from '../src/store/embedded/index.js';
+import { generateLoad, median } from './load-generator.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -83,23 +84,18 @@ interface Summary {
   requestsPerSecond: number;
   p50: number;
   p99: number;
-  non2xx: number;
+  /** Non-2xx answers, connection errors and time-outs. */
+  failures: number;
 }
 
 async function measure(label: string, options: autocannon.Options): Promise<Summary> {
-  const result = await autocannon({ ...LOAD, duration: SECONDS, ...options });
-  return {
-    label,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-  };
+  const result = await generateLoad({ ...LOAD, duration: SECONDS, ...options });
+  return { label, requestsPerSecond: result.requests / result.seconds, p50: result.p50, p99: result.p99, failures: result.failures };
 }
 
 const WARM_UP_SECONDS = 2;
-/** The load generator runs in a worker thread, so it does not share the service's event loop. */
-const LOAD = { connections: CONNECTIONS, workers: 1 } as const;
+/** The load generator runs in a process of its own, so it shares neither the service's event loop nor its CPU time. */
+const LOAD = { connections: CONNECTIONS } as const;
 
 /** Registers the scenario's query, checks both forms answer alike, then measures each. */
 async function compare(url: string, scenario: Scenario): Promise<void> {
@@ -118,8 +114,8 @@ async function compare(url: string, scenario: Scenario): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: scenario.query, variables: scenario.variables }),
   };
-  await autocannon({ ...LOAD, ...hashOnlyGet, duration: WARM_UP_SECONDS });
-  await autocannon({ ...LOAD, ...fullPost, duration: WARM_UP_SECONDS });
+  await generateLoad({ ...LOAD, ...hashOnlyGet, duration: WARM_UP_SECONDS });
+  await generateLoad({ ...LOAD, ...fullPost, duration: WARM_UP_SECONDS });
   console.log(`\n${scenario.name}: query ${Buffer.byteLength(scenario.query)} bytes; hash-only GET URL ${hashOnlyUrl.length - url.length} bytes`);
   const runs: Record<'get' | 'post', Summary[]> = { get: [], post: [] };
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -136,19 +132,13 @@ async function compare(url: string, scenario: Scenario): Promise<void> {
     const rps = median(summaries.map((summary) => summary.requestsPerSecond));
     const p50 = median(summaries.map((summary) => summary.p50));
     const p99 = median(summaries.map((summary) => summary.p99));
-    const non2xx = summaries.reduce((sum, summary) => sum + summary.non2xx, 0);
+    const failures = summaries.reduce((sum, summary) => sum + summary.failures, 0);
     console.log(
       `  ${summaries[0]!.label.padEnd(16)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms` +
         `   (median of ${ROUNDS}; req/s per run: ${summaries.map((summary) => summary.requestsPerSecond.toFixed(0)).join(', ')})` +
-        (non2xx > 0 ? `   ${non2xx} non-2xx answers!` : ''),
+        (failures > 0 ? `   ${failures} failed requests!` : ''),
     );
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function post(url: string, body: unknown): Promise<unknown> {
