@@ -121,7 +121,7 @@ function resolvers(store: Store) {
       addTask: async (_: unknown, args: { input: Array<{ title: string; priority?: number; completed: boolean; createdAt?: string; user: { username: string } }> }) => {
         const ids = await store.transaction(async (tx) => {
           const usernames = [...new Set(args.input.map((input) => input.user.username))];
-          const users = await store.collection('User').find({ username: { $in: usernames } }, {}, tx);
+          const users = await store.collection('User').find({ username: { $in: usernames } }, {}, { tx });
           const userIds = new Map(users.map((user) => [user.username as string, user._id]));
           const documents = args.input.map((input) => {
             const user = userIds.get(input.user.username);
@@ -129,7 +129,7 @@ function resolvers(store: Store) {
             const { user: _ref, ...values } = input;
             return { _id: new ObjectId().toHexString(), ...values, user, _term_title: terms(input.title) };
           });
-          await tasks.insertMany(documents, tx);
+          await tasks.insertMany(documents, { tx });
           return documents.map((document) => document._id);
         });
         return { numUids: ids.length, ids };

@@ -96,8 +96,8 @@ async function main(): Promise<void> {
     await time('updateMany by _id (auto-commit, fsync)', 500, (i) => posts.updateMany({ _id: idOf(random(i)) }, { $inc: { score: 1 } }));
     await time('transaction: insert + update', 200, (i) =>
       store.transaction(async (tx) => {
-        await posts.insertMany([{ _id: `tx${i}`, slug: `tx-${i}`, author: 'author1' }], tx);
-        await posts.updateMany({ _id: idOf(random(i)) }, { $set: { touched: true } }, tx);
+        await posts.insertMany([{ _id: `tx${i}`, slug: `tx-${i}`, author: 'author1' }], { tx });
+        await posts.updateMany({ _id: idOf(random(i)) }, { $set: { touched: true } }, { tx });
       }),
     );
     await time('close (compaction)', 1, () => store.close());

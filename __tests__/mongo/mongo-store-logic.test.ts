@@ -139,20 +139,20 @@ describe('MongoStore on a standalone server', () => {
     let handle: Transaction | undefined;
     const result = await store.transaction(async (tx) => {
       handle = tx;
-      await store.collection('Task').updateMany({ done: false }, { $set: { done: true } }, tx);
+      await store.collection('Task').updateMany({ done: false }, { $set: { done: true } }, { tx });
       return 'ok';
     });
     expect(result).toBe('ok');
     expect(connection.sessions).toHaveLength(0);
     expect(driver.updateMany).toHaveBeenCalledWith({ done: false }, { $set: { done: true } }, { session: undefined });
-    await expect(store.collection('Task').count({}, handle)).rejects.toThrow(`transaction ${handle?.id} is not running`);
+    await expect(store.collection('Task').count({}, { tx: handle })).rejects.toThrow(`transaction ${handle?.id} is not running`);
   });
 
   it('leaves the writes of failed transaction work in place (no multi-document transactions)', async () => {
     const driver = connection.driverCollection('Task');
     await expect(
       store.transaction(async (tx) => {
-        await store.collection('Task').deleteMany({ done: true }, tx);
+        await store.collection('Task').deleteMany({ done: true }, { tx });
         throw new Error('resolver failed');
       }),
     ).rejects.toThrow('resolver failed');
@@ -172,8 +172,8 @@ describe('MongoStore on a replica set', () => {
     const task = connection.driverCollection('Task');
     const user = connection.driverCollection('User');
     await store.transaction(async (tx) => {
-      await store.collection('Task').insertMany([{ _id: 't1', user: 'u1' }], tx);
-      await store.collection('User').find({ _id: 'u1' }, {}, tx);
+      await store.collection('Task').insertMany([{ _id: 't1', user: 'u1' }], { tx });
+      await store.collection('User').find({ _id: 'u1' }, {}, { tx });
     });
     const [session] = connection.sessions;
     expect(connection.sessions).toHaveLength(1);
@@ -203,7 +203,7 @@ describe('MongoStore on a replica set', () => {
     const task = connection.driverCollection('Task');
     task.updateMany.mockRejectedValueOnce(transient('WriteConflict'));
     const result = await store.transaction(async (tx) => {
-      const { matched } = await store.collection('Task').updateMany({}, { $set: { done: true } }, tx);
+      const { matched } = await store.collection('Task').updateMany({}, { $set: { done: true } }, { tx });
       return matched;
     });
     expect(result).toBe(0);
@@ -214,7 +214,7 @@ describe('MongoStore on a replica set', () => {
     const blip = new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed');
     blip.addErrorLabel('TransientTransactionError');
     connection.driverCollection('Task').deleteMany.mockRejectedValueOnce(blip);
-    const deleted = await store.transaction((tx) => store.collection('Task').deleteMany({ done: true }, tx));
+    const deleted = await store.transaction((tx) => store.collection('Task').deleteMany({ done: true }, { tx }));
     expect(deleted).toBe(0);
     expect(connection.sessions[0].attempts).toBe(2);
   });
@@ -222,7 +222,7 @@ describe('MongoStore on a replica set', () => {
   it('abandons a transaction after its retry window instead of retrying for two minutes', async () => {
     const impatient = new MongoStore(connection, 'app', { transactionRetryWindowMS: 20 });
     connection.driverCollection('Task').updateMany.mockRejectedValue(transient('WriteConflict'));
-    const work = jest.fn((tx: Transaction) => impatient.collection('Task').updateMany({}, { $set: { done: true } }, tx));
+    const work = jest.fn((tx: Transaction) => impatient.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
     await expect(impatient.transaction(work)).rejects.toThrow(
       /^transaction abandoned after \d+ attempts in \d+ ms, the last failing with: WriteConflict$/,
     );
@@ -234,7 +234,7 @@ describe('MongoStore on a replica set', () => {
       connection.isReady = false;
       throw transient('connection reset');
     });
-    const work = jest.fn((tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, tx));
+    const work = jest.fn((tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
     const failure = store.transaction(work);
     await expect(failure).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(failure).rejects.toThrow('data store unavailable: transaction interrupted: connection reset');

@@ -366,9 +366,9 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         const b = freshName('TxB');
         await store.collection(a).insertMany([{ _id: 'old', n: 1 }]);
         const result = await store.transaction(async (tx) => {
-          await store.collection(a).insertMany([{ _id: 'new', n: 2 }], tx);
-          await store.collection(a).updateMany({ _id: 'old' }, { $inc: { n: 10 } }, tx);
-          await store.collection(b).insertMany([{ _id: 'link', to: 'new' }], tx);
+          await store.collection(a).insertMany([{ _id: 'new', n: 2 }], { tx });
+          await store.collection(a).updateMany({ _id: 'old' }, { $inc: { n: 10 } }, { tx });
+          await store.collection(b).insertMany([{ _id: 'link', to: 'new' }], { tx });
           return 'done';
         });
         expect(result).toBe('done');
@@ -383,11 +383,11 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         const name = freshName('TxSee');
         await store.transaction(async (tx) => {
           const collection = store.collection(name);
-          await collection.insertMany([{ _id: 't1', v: 1 }], tx);
-          await collection.updateMany({ _id: 't1' }, { $set: { v: 2 } }, tx);
-          expect(await collection.find({ _id: 't1' }, {}, tx)).toEqual([{ _id: 't1', v: 2 }]);
-          expect(await collection.count({ v: 2 }, tx)).toBe(1);
-          expect(await collection.aggregate([{ $match: { v: 2 } }], tx)).toEqual([{ _id: 't1', v: 2 }]);
+          await collection.insertMany([{ _id: 't1', v: 1 }], { tx });
+          await collection.updateMany({ _id: 't1' }, { $set: { v: 2 } }, { tx });
+          expect(await collection.find({ _id: 't1' }, {}, { tx })).toEqual([{ _id: 't1', v: 2 }]);
+          expect(await collection.count({ v: 2 }, { tx })).toBe(1);
+          expect(await collection.aggregate([{ $match: { v: 2 } }], { tx })).toEqual([{ _id: 't1', v: 2 }]);
         });
       });
 
@@ -401,10 +401,10 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         const failure = new Error('work failed');
         await expect(
           store.transaction(async (tx) => {
-            await store.collection(a).insertMany([{ _id: 'added', code: 'G2' }], tx);
-            await store.collection(a).updateMany({ _id: 'keep' }, { $set: { code: 'K2' }, $inc: { n: 1 } }, tx);
-            await store.collection(a).deleteMany({ _id: 'gone' }, tx);
-            await store.collection(b).updateMany({}, { $set: { n: 2 } }, tx);
+            await store.collection(a).insertMany([{ _id: 'added', code: 'G2' }], { tx });
+            await store.collection(a).updateMany({ _id: 'keep' }, { $set: { code: 'K2' }, $inc: { n: 1 } }, { tx });
+            await store.collection(a).deleteMany({ _id: 'gone' }, { tx });
+            await store.collection(b).updateMany({}, { $set: { n: 2 } }, { tx });
             throw failure;
           }),
         ).rejects.toBe(failure);
@@ -424,8 +424,8 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         await store.collection(name).insertMany([{ _id: 'taken' }]);
         await expect(
           store.transaction(async (tx) => {
-            await store.collection(name).insertMany([{ _id: 'first' }], tx);
-            await store.collection(name).insertMany([{ _id: 'taken' }], tx);
+            await store.collection(name).insertMany([{ _id: 'first' }], { tx });
+            await store.collection(name).insertMany([{ _id: 'taken' }], { tx });
           }),
         ).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(ids(await store.collection(name).find({}))).toEqual(['taken']);
@@ -442,7 +442,7 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           await collection.updateMany({ _id: 'r1' }, { $push: { list: 2 } });
           await collection.deleteMany({ _id: 'r2' });
           await store.transaction(async (tx) => {
-            await collection.insertMany([{ _id: 'r3', code: 'C' }], tx);
+            await collection.insertMany([{ _id: 'r3', code: 'C' }], { tx });
           });
           await store.close();
 

@@ -44,8 +44,8 @@ describe('countRoundTrips', () => {
     expect(counter.count).toBe(0);
 
     await store.transaction(async (tx) => {
-      await store.collection('Item').insertMany([{ _id: 'x' }], tx);
-      await store.collection('Item').find({ _id: 'x' }, {}, tx);
+      await store.collection('Item').insertMany([{ _id: 'x' }], { tx });
+      await store.collection('Item').find({ _id: 'x' }, {}, { tx });
     });
     expect(counter.byOperation).toEqual({ insertMany: 1, find: 1 });
 

@@ -136,8 +136,8 @@ describe('embedded store', () => {
       await store.collection('Rb').insertMany([{ _id: 'kept' }]);
       await expect(
         store.transaction(async (tx) => {
-          await store.collection('Rb').insertMany([{ _id: 'dropped' }], tx);
-          await store.collection('Rb').deleteMany({ _id: 'kept' }, tx);
+          await store.collection('Rb').insertMany([{ _id: 'dropped' }], { tx });
+          await store.collection('Rb').deleteMany({ _id: 'kept' }, { tx });
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
@@ -227,9 +227,9 @@ describe('embedded store', () => {
       const written = new Promise<void>((resolve) => (wrote = resolve));
 
       const running = store.transaction(async (tx) => {
-        await items.insertMany([{ _id: 'c', v: 1 }], tx);
-        await items.updateMany({ _id: 'a' }, { $set: { v: 2 } }, tx);
-        await items.deleteMany({ _id: 'b' }, tx);
+        await items.insertMany([{ _id: 'c', v: 1 }], { tx });
+        await items.updateMany({ _id: 'a' }, { $set: { v: 2 } }, { tx });
+        await items.deleteMany({ _id: 'b' }, { tx });
         wrote();
         await gate;
       });
@@ -257,7 +257,7 @@ describe('embedded store', () => {
       const running = store.transaction(async (tx) => {
         started();
         await gate;
-        await items.insertMany([{ _id: 'from-tx' }], tx);
+        await items.insertMany([{ _id: 'from-tx' }], { tx });
         events.push('transaction wrote');
       });
       await begun;
@@ -285,7 +285,7 @@ describe('embedded store', () => {
       await store.transaction(async (tx) => {
         leaked = tx;
       });
-      await expect(store.collection('Late').insertMany([{ _id: 'x' }], leaked as never)).rejects.toThrow(/is not running/);
+      await expect(store.collection('Late').insertMany([{ _id: 'x' }], { tx: leaked as never })).rejects.toThrow(/is not running/);
     });
 
     it('makes updateMany all or nothing when two updated documents would share a unique key', async () => {
@@ -438,9 +438,9 @@ describe('embedded store', () => {
       const written = new Promise<void>((resolve) => (wrote = resolve));
       const running = store.transaction(async (tx) => {
         const items = store.collection('LitIndexed');
-        await items.updateMany({ n: { $lt: 40 } }, { $set: { f: 'a', g: 1 } }, tx);
-        await items.deleteMany({ f: 'b' }, tx);
-        await items.insertMany([{ _id: 'new', n: 1, f: 'a', g: true }], tx);
+        await items.updateMany({ n: { $lt: 40 } }, { $set: { f: 'a', g: 1 } }, { tx });
+        await items.deleteMany({ f: 'b' }, { tx });
+        await items.insertMany([{ _id: 'new', n: 1, f: 'a', g: true }], { tx });
         wrote();
         await gate;
         throw new Error('rolled back on purpose');

@@ -77,15 +77,15 @@ export async function deniedHolders(store: Store, tx: Transaction, holderType: s
 async function selectIds(store: Store, tx: Transaction, typeName: string, plan: FilterPlan, field?: string): Promise<StoredDocument[]> {
   const projection: Record<string, 1> = field ? { _id: 1, [field]: 1 } : { _id: 1 };
   const collection = store.collection(typeName);
-  if (plan.lookups.length === 0) return collection.find(plan.match, { projection }, tx);
-  return (await collection.aggregate([...planStages(plan), { $project: projection }], tx)) as StoredDocument[];
+  if (plan.lookups.length === 0) return collection.find(plan.match, { projection }, { tx });
+  return (await collection.aggregate([...planStages(plan), { $project: projection }], { tx })) as StoredDocument[];
 }
 
 async function countAllowed(store: Store, tx: Transaction, typeName: string, ids: readonly string[], auth: FilterPlan): Promise<number> {
   const plan = restrictPlan({ lookups: [], match: { _id: { $in: [...ids] } } }, auth);
   const collection = store.collection(typeName);
-  if (plan.lookups.length === 0) return collection.count(plan.match, tx);
-  const rows = await collection.aggregate([...planStages(plan), { $count: 'allowed' }], tx);
+  if (plan.lookups.length === 0) return collection.count(plan.match, { tx });
+  const rows = await collection.aggregate([...planStages(plan), { $count: 'allowed' }], { tx });
   return Number(rows[0]?.allowed ?? 0);
 }
 

@@ -27,11 +27,11 @@ export function constrain(plan: FilterPlan, constraint: Filter | undefined): Fil
 
 /** One store call: `find` for plain filters, an aggregation when the filter needs other collections. */
 export async function runPlan(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
-  if (plan.lookups.length === 0) return collection.find(plan.match, { sort, skip, limit }, tx);
+  if (plan.lookups.length === 0) return collection.find(plan.match, { sort, skip, limit }, { tx });
   const pipeline: Record<string, unknown>[] = [...plan.lookups, { $match: plan.match }, { $sort: sort }];
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit !== undefined) pipeline.push({ $limit: limit });
-  const rows = await collection.aggregate(pipeline, tx);
+  const rows = await collection.aggregate(pipeline, { tx });
   return rows.map((row) => stripTemporaryFields(row) as StoredDocument);
 }
 

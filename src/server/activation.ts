@@ -95,8 +95,8 @@ async function saveActiveSchemaText(store: Store, text: string): Promise<void> {
   const document: StoredSchemaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString(), revision: randomUUID() };
   await store.transaction(async (tx) => {
     const collection = store.collection(SYSTEM_COLLECTIONS.schema);
-    await collection.deleteMany({ _id: ACTIVE_ID }, tx);
-    await collection.insertMany([document], tx);
+    await collection.deleteMany({ _id: ACTIVE_ID }, { tx });
+    await collection.insertMany([document], { tx });
   });
 }
 

@@ -69,8 +69,8 @@ async function saveLambdaText(store: Store, text: string): Promise<void> {
   const document: StoredLambdaDocument = { _id: ACTIVE_ID, text, updatedAt: new Date().toISOString(), revision: randomUUID() };
   await store.transaction(async (tx) => {
     const collection = store.collection(SYSTEM_COLLECTIONS.lambda);
-    await collection.deleteMany({ _id: ACTIVE_ID }, tx);
-    await collection.insertMany([document], tx);
+    await collection.deleteMany({ _id: ACTIVE_ID }, { tx });
+    await collection.insertMany([document], { tx });
   });
 }
 

@@ -51,16 +51,25 @@ export interface UpdateResult {
   modified: number;
 }
 
+/**
+ * The circumstances of one Collection call: the transaction it belongs to, if any, and the time by which
+ * it must be over (an absolute `Date.now()` in ms).
+ */
+export interface OperationScope {
+  tx?: Transaction;
+  deadline?: number;
+}
+
 export interface Collection {
   readonly name: string;
-  find(filter: Filter, options?: FindOptions, tx?: Transaction): Promise<StoredDocument[]>;
-  count(filter: Filter, tx?: Transaction): Promise<number>;
-  aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]>;
+  find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]>;
+  count(filter: Filter, scope?: OperationScope): Promise<number>;
+  aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]>;
   /** All or nothing: a duplicate `_id` or unique-index violation throws `DuplicateKeyError`, writing none. */
-  insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void>;
-  updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult>;
+  insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void>;
+  updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult>;
   /** Returns how many documents were deleted. */
-  deleteMany(filter: Filter, tx?: Transaction): Promise<number>;
+  deleteMany(filter: Filter, scope?: OperationScope): Promise<number>;
 }
 
 export interface Store {

@@ -18,7 +18,7 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
   const flush = async (): Promise<void> => {
     for (const [name, documents] of pending) {
       pending.delete(name);
-      await store.collection(name).insertMany(documents, tx);
+      await store.collection(name).insertMany(documents, { tx });
     }
   };
 

@@ -51,13 +51,13 @@ export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction
   const name = edge.holderField.name;
   let result: UpdateResult;
   if (edge.holderField.list) {
-    result = await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, tx);
+    result = await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, { tx });
   } else {
     if (isOneToOne(model, edge)) {
       await watch?.beforeDetach(edge.holderType, edge.holderField, edge.targetId, edge.holderId);
-      await collection.updateMany({ [name]: edge.targetId, _id: { $ne: edge.holderId } }, { $unset: { [name]: '' } }, tx);
+      await collection.updateMany({ [name]: edge.targetId, _id: { $ne: edge.holderId } }, { $unset: { [name]: '' } }, { tx });
     }
-    result = await collection.updateMany({ _id: edge.holderId }, { $set: { [name]: edge.targetId } }, tx);
+    result = await collection.updateMany({ _id: edge.holderId }, { $set: { [name]: edge.targetId } }, { tx });
   }
   if (result.modified > 0) await watch?.changed(edge.holderType, edge.holderId, edge.holderField);
 }
@@ -68,8 +68,8 @@ export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transacti
   const collection = store.collection(edge.holderType);
   const name = edge.holderField.name;
   const result = edge.holderField.list
-    ? await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, tx)
-    : await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, tx);
+    ? await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, { tx })
+    : await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, { tx });
   if (result.modified > 0) await watch?.changed(edge.holderType, edge.holderId, edge.holderField);
 }
 
@@ -84,9 +84,9 @@ export async function detachDeleted(model: SchemaModel, store: Store, tx: Transa
       if (field.lambda || field.custom) continue;
       const collection = store.collection(type.name);
       if (field.list) {
-        await collection.updateMany({ [field.name]: { $in: ids } }, { $pull: { [field.name]: { $in: ids } } }, tx);
+        await collection.updateMany({ [field.name]: { $in: ids } }, { $pull: { [field.name]: { $in: ids } } }, { tx });
       } else {
-        await collection.updateMany({ [field.name]: { $in: ids } }, { $unset: { [field.name]: '' } }, tx);
+        await collection.updateMany({ [field.name]: { $in: ids } }, { $unset: { [field.name]: '' } }, { tx });
       }
     }
   }

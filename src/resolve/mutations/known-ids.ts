@@ -52,7 +52,7 @@ export async function readAheadUniqueIds(model: SchemaModel, store: Store, tx: T
     const answers = new Map<string, Map<unknown, string | null>>();
     known.set(type, answers);
     for (const [field, values] of byField) {
-      const found = await store.collection(type).find({ [field]: { $in: [...values] } }, { projection: { [field]: 1 } }, tx);
+      const found = await store.collection(type).find({ [field]: { $in: [...values] } }, { projection: { [field]: 1 } }, { tx });
       const byValue = new Map<unknown, string | null>([...values].map((value) => [value, null]));
       for (const document of found) byValue.set(document[field], document._id);
       answers.set(field, byValue);

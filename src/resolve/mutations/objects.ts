@@ -79,7 +79,7 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
   const collection = write.store.collection(type.name);
   if (type.extended) {
     const key = input[keyFieldName(type)];
-    const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, write.tx);
+    const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, { tx: write.tx });
     return found ? { id: found._id, field: keyFieldName(type), value: key } : undefined;
   }
   for (const field of type.fields) {
@@ -89,7 +89,7 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
     const known = knownId(write.known, type.name, field.name, value);
     if (known === null) continue;
     if (known !== undefined) return { id: known, field: field.name, value };
-    const [found] = await collection.find({ [field.name]: value }, { limit: 1 }, write.tx);
+    const [found] = await collection.find({ [field.name]: value }, { limit: 1 }, { tx: write.tx });
     if (found) return { id: found._id, field: field.name, value };
   }
   return undefined;
@@ -135,7 +135,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
     }
   }
   try {
-    await write.store.collection(type.name).insertMany([document], write.tx);
+    await write.store.collection(type.name).insertMany([document], { tx: write.tx });
   } catch (error) {
     throw asDuplicateError(error, type);
   }
@@ -164,7 +164,7 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
   const id = ref.id;
   if (typeof id === 'string') {
     for (const type of candidates) {
-      const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, write.tx);
+      const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, { tx: write.tx });
       if (found && await isVisible(write, type.name, found._id)) return found._id;
     }
     const target = write.model.types.get(targetTypeName);
@@ -194,7 +194,7 @@ export async function patchObject(write: Write, type: TypeModel, id: string, set
   if (values.unset.length > 0) update.$unset = Object.fromEntries(values.unset.map((name) => [name, '']));
   if (Object.keys(update).length > 0) {
     try {
-      await collection.updateMany({ _id: id }, update, write.tx);
+      await collection.updateMany({ _id: id }, update, { tx: write.tx });
     } catch (error) {
       throw asDuplicateError(error, type);
     }
@@ -223,12 +223,12 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
     }
     // A scalar is removed when the given value is the stored one (or null is given); list items are pulled.
     if (field.list && Array.isArray(value)) {
-      await collection.updateMany({ _id: id }, { $pull: { [field.name]: { $in: value } } }, write.tx);
+      await collection.updateMany({ _id: id }, { $pull: { [field.name]: { $in: value } } }, { tx: write.tx });
     } else {
       const matching = value === null ? { _id: id } : { _id: id, [field.name]: value };
       const derived = Object.keys(searchFieldsFor(type, { [field.name]: null }));
       const unset = Object.fromEntries([field.name, ...derived].map((name) => [name, '']));
-      await collection.updateMany(matching, { $unset: unset }, write.tx);
+      await collection.updateMany(matching, { $unset: unset }, { tx: write.tx });
     }
   }
 }

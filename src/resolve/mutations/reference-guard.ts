@@ -54,7 +54,7 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
     const candidates = candidateFilter(named);
     const [queryPlan, updatePlan] = [query(typeName), update(typeName)];
     if (!candidates || (!queryPlan && !updatePlan && !oneToOneTargets.has(typeName))) continue;
-    const found = (await store.collection(typeName).find(candidates, { projection: { _id: 1 } }, tx)).map((document) => document._id);
+    const found = (await store.collection(typeName).find(candidates, { projection: { _id: 1 } }, { tx })).map((document) => document._id);
     const allowedAmongFound = async (plan: FilterPlan | undefined): Promise<Set<string> | undefined> => {
       if (!plan) return undefined;
       return found.length === 0 ? new Set() : allowedIds(store, tx, typeName, { _id: { $in: found } }, plan);

@@ -107,7 +107,7 @@ export async function deleteObjects(model: SchemaModel, store: Store, typeName: 
     await beforeDelete(matches, write.tx);
     for (const [concrete, ids] of matches) {
       if (ids.length === 0) continue;
-      await store.collection(concrete).deleteMany({ _id: { $in: ids } }, write.tx);
+      await store.collection(concrete).deleteMany({ _id: { $in: ids } }, { tx: write.tx });
       await detachDeleted(model, store, write.tx, concrete, ids);
     }
     return matches;

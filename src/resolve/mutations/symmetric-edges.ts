@@ -16,12 +16,12 @@ export async function linkSymmetricEdge(store: Store, tx: Transaction, typeName:
   if (!field.list) {
     await watch?.beforeDetach(typeName, field, b, a);
     if (b !== a) await watch?.beforeDetach(typeName, field, a, b);
-    await collection.updateMany({ [name]: { $in: ends }, _id: { $nin: ends } }, { $unset: { [name]: '' } }, tx);
+    await collection.updateMany({ [name]: { $in: ends }, _id: { $nin: ends } }, { $unset: { [name]: '' } }, { tx });
   }
   const pairs: [string, string][] = b === a ? [[a, a]] : [[a, b], [b, a]];
   for (const [from, to] of pairs) {
     const update: UpdateDocument = field.list ? { $addToSet: { [name]: to } } : { $set: { [name]: to } };
-    const result = await collection.updateMany({ _id: from }, update, tx);
+    const result = await collection.updateMany({ _id: from }, update, { tx });
     if (result.modified > 0) await watch?.changed(typeName, from, field);
   }
 }
@@ -31,8 +31,8 @@ export async function unlinkSymmetricEdge(store: Store, tx: Transaction, typeNam
   const name = field.name;
   for (const [from, to] of [[a, b], [b, a]] as const) {
     const result = field.list
-      ? await collection.updateMany({ _id: from }, { $pull: { [name]: to } }, tx)
-      : await collection.updateMany({ _id: from, [name]: to }, { $unset: { [name]: '' } }, tx);
+      ? await collection.updateMany({ _id: from }, { $pull: { [name]: to } }, { tx })
+      : await collection.updateMany({ _id: from, [name]: to }, { $unset: { [name]: '' } }, { tx });
     if (result.modified > 0) await watch?.changed(typeName, from, field);
   }
 }

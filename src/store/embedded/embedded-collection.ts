@@ -4,6 +4,7 @@ import type {
   Filter,
   FindOptions,
   Pipeline,
+  OperationScope,
   StoredDocument,
   Transaction,
   UpdateDocument,
@@ -27,28 +28,28 @@ export class EmbeddedCollection implements Collection {
     private readonly core: StoreCore,
   ) {}
 
-  async find(filter: Filter, options?: FindOptions, tx?: Transaction): Promise<StoredDocument[]> {
-    return this.core.read(tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options));
+  async find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]> {
+    return this.core.read(scope?.tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options));
   }
 
-  async count(filter: Filter, tx?: Transaction): Promise<number> {
-    return this.core.read(tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter));
+  async count(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter));
   }
 
-  async aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]> {
-    return this.core.read(tx, (viewOf) => runPipeline(this.name, pipeline, viewOf));
+  async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
+    return this.core.read(scope?.tx, (viewOf) => runPipeline(this.name, pipeline, viewOf));
   }
 
-  async insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void> {
+  async insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
     if (Array.isArray(documents) && documents.length === 0) return;
-    await this.core.write(`insertMany into ${this.name}`, this.name, tx, (state, scope) => insertDocuments(state, scope, documents));
+    await this.core.write(`insertMany into ${this.name}`, this.name, scope?.tx, (state, writes) => insertDocuments(state, writes, documents));
   }
 
-  async updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult> {
-    return this.core.write(`updateMany on ${this.name}`, this.name, tx, (state, scope) => updateDocuments(state, scope, filter, update));
+  async updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+    return this.core.write(`updateMany on ${this.name}`, this.name, scope?.tx, (state, writes) => updateDocuments(state, writes, filter, update));
   }
 
-  async deleteMany(filter: Filter, tx?: Transaction): Promise<number> {
-    return this.core.write(`deleteMany on ${this.name}`, this.name, tx, (state, scope) => deleteDocuments(state, scope, filter));
+  async deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.core.write(`deleteMany on ${this.name}`, this.name, scope?.tx, (state, writes) => deleteDocuments(state, writes, filter));
   }
 }

@@ -32,7 +32,7 @@ export class TransactionManager {
     const enclosing = this.context.getStore();
     if (enclosing && enclosing === this.running) {
       throw new Error(
-        `${what} was called inside transaction ${enclosing.handle.id} without its handle; pass the tx argument ` +
+        `${what} was called inside transaction ${enclosing.handle.id} without its handle; pass { tx } ` +
           '(waiting for the transaction from inside it would never finish)',
       );
     }

@@ -4,6 +4,7 @@ import type {
   Filter,
   FindOptions,
   Pipeline,
+  OperationScope,
   StoredDocument,
   Transaction,
   UpdateDocument,
@@ -32,10 +33,10 @@ export class MongoCollection implements Collection {
     private readonly runner: OperationRunner,
   ) {}
 
-  async find(filter: Filter, options: FindOptions = {}, tx?: Transaction): Promise<StoredDocument[]> {
+  async find(filter: Filter, options: FindOptions = {}, scope?: OperationScope): Promise<StoredDocument[]> {
     // As in MongoDB (and the embedded store), limit 0 means no limit.
     checkWindow(this.name, options);
-    return this.runner.run(this.name, tx, async (collection, session) => {
+    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const documents = await collection
         .find(filter, {
           session,
@@ -49,12 +50,12 @@ export class MongoCollection implements Collection {
     });
   }
 
-  count(filter: Filter, tx?: Transaction): Promise<number> {
-    return this.runner.run(this.name, tx, (collection, session) => collection.countDocuments(filter, { session }));
+  count(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.countDocuments(filter, { session }));
   }
 
-  aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]> {
-    return this.runner.run(this.name, tx, (collection, session) => collection.aggregate(pipeline, { session }).toArray());
+  aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
+    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.aggregate(pipeline, { session }).toArray());
   }
 
   /**
@@ -63,14 +64,14 @@ export class MongoCollection implements Collection {
    * transactions) the insert is ordered, and after a duplicate-key failure the documents it had already
    * written are deleted again; a reader may briefly see them in between.
    */
-  async insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void> {
+  async insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
     if (documents.length === 0) {
       return;
     }
-    if (tx === undefined && documents.length > 1 && this.runner.supportsTransactions()) {
-      return this.runner.transaction((own) => this.insertMany(documents, own));
+    if (scope?.tx === undefined && documents.length > 1 && this.runner.supportsTransactions()) {
+      return this.runner.transaction((own) => this.insertMany(documents, { ...scope, tx: own }));
     }
-    await this.runner.run(this.name, tx, async (collection, session) => {
+    await this.runner.run(this.name, scope?.tx, async (collection, session) => {
       try {
         await collection.insertMany(documents, { ordered: true, session });
       } catch (error) {
@@ -82,15 +83,15 @@ export class MongoCollection implements Collection {
     });
   }
 
-  updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult> {
-    return this.runner.run(this.name, tx, async (collection, session) => {
+  updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const result = await collection.updateMany(filter, update, { session });
       return { matched: result.matchedCount, modified: result.modifiedCount };
     });
   }
 
-  deleteMany(filter: Filter, tx?: Transaction): Promise<number> {
-    return this.runner.run(this.name, tx, async (collection, session) => {
+  deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const result = await collection.deleteMany(filter, { session });
       return result.deletedCount;
     });
