@@ -6,7 +6,7 @@ import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, t
 import type { StoreConnection } from '../../src/store/mongo/connection.js';
 import { MongoStore } from '../../src/store/mongo/mongo-store.js';
 import { deploymentFromHello, type DeploymentInfo } from '../../src/store/mongo/topology.js';
-import { DuplicateKeyError, StoreUnavailableError, type Transaction } from '../../src/store/port.js';
+import { DeadlineExceededError, DuplicateKeyError, StoreUnavailableError, type Transaction } from '../../src/store/port.js';
 
 const STANDALONE = deploymentFromHello({ isWritablePrimary: true });
 const REPLICA_SET = deploymentFromHello({ isWritablePrimary: true, setName: 'rs0' });
@@ -157,6 +157,60 @@ describe('MongoStore on a standalone server', () => {
       }),
     ).rejects.toThrow('resolver failed');
     expect(driver.deleteMany).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('MongoStore deadlines', () => {
+  let connection: FakeConnection;
+  let store: MongoStore;
+  const NOW = 5_000_000;
+  beforeEach(() => {
+    connection = new FakeConnection(STANDALONE);
+    store = new MongoStore(connection, 'app');
+    jest.spyOn(Date, 'now').mockReturnValue(NOW);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('gives every operation the time left until its deadline as maxTimeMS', async () => {
+    const driver = connection.driverCollection('Task');
+    const scope = { deadline: NOW + 1500 };
+    const tasks = store.collection('Task');
+    await tasks.find({ done: true }, { limit: 2 }, scope);
+    await tasks.count({ done: true }, scope);
+    await tasks.aggregate([{ $match: { done: true } }], scope);
+    await tasks.insertMany([{ _id: 't1' }], scope);
+    await tasks.updateMany({ done: true }, { $set: { done: false } }, scope);
+    await tasks.deleteMany({ done: true }, scope);
+    expect(driver.find).toHaveBeenCalledWith({ done: true }, { session: undefined, maxTimeMS: 1500, limit: 2 });
+    expect(driver.countDocuments).toHaveBeenCalledWith({ done: true }, { session: undefined, maxTimeMS: 1500 });
+    expect(driver.aggregate).toHaveBeenCalledWith([{ $match: { done: true } }], { session: undefined, maxTimeMS: 1500 });
+    expect(driver.insertMany).toHaveBeenCalledWith([{ _id: 't1' }], { ordered: true, session: undefined, maxTimeMS: 1500 });
+    expect(driver.updateMany).toHaveBeenCalledWith({ done: true }, { $set: { done: false } }, { session: undefined, maxTimeMS: 1500 });
+    expect(driver.deleteMany).toHaveBeenCalledWith({ done: true }, { session: undefined, maxTimeMS: 1500 });
+  });
+
+  it('rounds a fraction of a millisecond left up, never to 0 (which MongoDB reads as no limit)', async () => {
+    const driver = connection.driverCollection('Task');
+    await store.collection('Task').find({}, {}, { deadline: NOW + 0.25 });
+    expect(driver.find).toHaveBeenCalledWith({}, { session: undefined, maxTimeMS: 1 });
+  });
+
+  it('does not call the server once the deadline has passed', async () => {
+    const driver = connection.driverCollection('Task');
+    await expect(store.collection('Task').find({}, {}, { deadline: NOW })).rejects.toEqual(new DeadlineExceededError('find on Task'));
+    await expect(store.collection('Task').count({}, { deadline: NOW - 5 })).rejects.toEqual(new DeadlineExceededError('count on Task'));
+    expect(driver.find).not.toHaveBeenCalled();
+    expect(driver.countDocuments).not.toHaveBeenCalled();
+  });
+
+  it('reports an operation the server stopped at maxTimeMS as DeadlineExceededError', async () => {
+    const driver = connection.driverCollection('Task');
+    driver.aggregate.mockReturnValueOnce({
+      toArray: async () => {
+        throw new MongoServerError({ message: 'operation exceeded time limit', code: 50, codeName: 'MaxTimeMSExpired' });
+      },
+    });
+    await expect(store.collection('Task').aggregate([], { deadline: NOW + 100 })).rejects.toEqual(new DeadlineExceededError('an operation on Task'));
   });
 });
 

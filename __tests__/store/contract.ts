@@ -5,7 +5,7 @@
  * `open` opens the store under test (each test gets its own collections, so a shared database is fine);
  * `reopen`, when given, opens the same data again after the suite has closed the store from `open`.
  */
-import { DuplicateKeyError, type IndexSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { DeadlineExceededError, DuplicateKeyError, type IndexSpec, type Store, type StoredDocument } from '../../src/store/port.js';
 
 let collectionCounter = 0;
 const runId = Math.random().toString(36).slice(2, 8);
@@ -429,6 +429,53 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           }),
         ).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(ids(await store.collection(name).find({}))).toEqual(['taken']);
+      });
+    });
+
+    describe('deadlines', () => {
+      const passed = () => ({ deadline: Date.now() - 1 });
+      const ahead = () => ({ deadline: Date.now() + 60_000 });
+
+      it('refuses every operation whose deadline has passed, naming the operation, and writes nothing', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        const refusals: Array<[string, () => Promise<unknown>]> = [
+          [`find on ${name}`, () => books.find({ rank: 1 }, {}, passed())],
+          [`count on ${name}`, () => books.count({ rank: 1 }, passed())],
+          [`aggregate on ${name}`, () => books.aggregate([{ $match: { rank: 1 } }], passed())],
+          [`insertMany into ${name}`, () => books.insertMany([{ _id: 'late' }], passed())],
+          [`updateMany on ${name}`, () => books.updateMany({}, { $set: { rank: 9 } }, passed())],
+          [`deleteMany on ${name}`, () => books.deleteMany({}, passed())],
+        ];
+        for (const [operation, call] of refusals) {
+          await expect(call()).rejects.toEqual(new DeadlineExceededError(operation));
+        }
+        expect(await books.find({}, { sort: { _id: 1 } })).toEqual(BOOKS);
+      });
+
+      it('answers as without a deadline while the deadline is ahead', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        expect(ids(await books.find({ tags: 'sci' }, { sort: { _id: -1 }, limit: 2 }, ahead()))).toEqual(['b4', 'b2']);
+        expect(await books.count({ tags: 'sci' }, ahead())).toBe(3);
+        expect(await books.aggregate([{ $match: { author: 'a1' } }, { $count: 'n' }], ahead())).toEqual([{ n: 2 }]);
+        expect(await books.updateMany({ _id: 'b5' }, { $set: { rank: 4 } }, ahead())).toEqual({ matched: 1, modified: 1 });
+        expect(await books.deleteMany({ _id: 'b3' }, ahead())).toBe(1);
+        await books.insertMany([{ _id: 'b6' }], ahead());
+        expect(ids(await books.find({}, { sort: { _id: 1 } }))).toEqual(['b1', 'b2', 'b4', 'b5', 'b6']);
+      });
+
+      it('rolls back the whole transaction when one of its writes is past its deadline', async () => {
+        const name = await seedBooks();
+        const books = store.collection(name);
+        await expect(
+          store.transaction(async (tx) => {
+            await books.updateMany({ _id: 'b1' }, { $set: { rank: 7 } }, { tx });
+            await books.insertMany([{ _id: 'b9' }], { tx });
+            await books.deleteMany({ _id: 'b2' }, { tx, deadline: Date.now() - 1 });
+          }),
+        ).rejects.toEqual(new DeadlineExceededError(`deleteMany on ${name}`));
+        expect(await books.find({}, { sort: { _id: 1 } })).toEqual(BOOKS);
       });
     });
 

@@ -9,8 +9,9 @@ import {
   openEmbeddedStore,
   StoreClosedError,
 } from '../../src/store/embedded/index.js';
-import { DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { DeadlineExceededError, DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
 import { Query } from 'mingo';
+import { CHECK_EVERY } from '../../src/store/embedded/scan-deadline.js';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -585,5 +586,66 @@ describe('embedded store', () => {
       await expect(store.collection('After').find({})).rejects.toBeInstanceOf(StoreClosedError);
       await store.close();
     });
+  });
+});
+
+describe('embedded store: a scan that outlives its deadline', () => {
+  const SIZE = 3 * CHECK_EVERY;
+  let store: Store;
+  let now: number;
+
+  beforeEach(async () => {
+    store = await openEmbeddedStore(tempFolder());
+    const documents = Array.from({ length: SIZE }, (_, i) => ({ _id: `d${String(i).padStart(4, '0')}`, n: i, even: i % 2 === 0 }));
+    await store.collection('Scan').insertMany(documents);
+    await store.collection('Other').insertMany([{ _id: 'o1', n: 1 }]);
+    // The clock moves only when a test says so: the operation starts in time, then its scan runs past it.
+    now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await store.close();
+  });
+
+  /** The clock passes the deadline after the operation started, while it scans. */
+  function passDuringScan(): { deadline: number } {
+    const deadline = now + 10;
+    let reads = 0;
+    jest.spyOn(Date, 'now').mockImplementation(() => (++reads > 1 ? deadline : now));
+    return { deadline };
+  }
+
+  it.each([
+    ['find', () => store.collection('Scan').find({ n: { $gte: 0 } }, {}, passDuringScan()), 'find on Scan'],
+    ['find with a sort', () => store.collection('Scan').find({ even: true }, { sort: { n: -1 } }, passDuringScan()), 'find on Scan'],
+    ['count', () => store.collection('Scan').count({ n: { $lt: SIZE } }, passDuringScan()), 'count on Scan'],
+    ['aggregate', () => store.collection('Scan').aggregate([{ $match: { n: { $gte: 0 } } }, { $count: 'n' }], passDuringScan()), 'aggregate on Scan'],
+    ['aggregate without a leading $match', () => store.collection('Scan').aggregate([{ $addFields: { m: 1 } }], passDuringScan()), 'aggregate on Scan'],
+  ])('stops %s with DeadlineExceededError', async (_label, call, operation) => {
+    await expect(call()).rejects.toEqual(new DeadlineExceededError(operation));
+  });
+
+  it('stops updateMany and deleteMany before changing anything', async () => {
+    await expect(store.collection('Scan').updateMany({ n: { $gte: 0 } }, { $set: { touched: true } }, passDuringScan())).rejects.toEqual(
+      new DeadlineExceededError('updateMany on Scan'),
+    );
+    await expect(store.collection('Scan').deleteMany({ n: { $gte: 0 } }, passDuringScan())).rejects.toEqual(new DeadlineExceededError('deleteMany on Scan'));
+    jest.restoreAllMocks();
+    expect(await store.collection('Scan').count({})).toBe(SIZE);
+    expect(await store.collection('Scan').count({ touched: true })).toBe(0);
+  });
+
+  it('finishes a scan shorter than one clock check even when the deadline passes meanwhile', async () => {
+    const found = await store.collection('Scan').find({ n: { $lt: CHECK_EVERY - 1 } }, { limit: CHECK_EVERY - 2 }, passDuringScan());
+    expect(found).toHaveLength(CHECK_EVERY - 2);
+  });
+
+  it('keeps serving other operations after one was stopped', async () => {
+    await expect(store.collection('Scan').count({ n: { $gte: 0 } }, passDuringScan())).rejects.toBeInstanceOf(DeadlineExceededError);
+    jest.restoreAllMocks();
+    expect(await store.collection('Scan').count({ n: { $gte: 0 } }, { deadline: Date.now() + 60_000 })).toBe(SIZE);
+    expect(await store.collection('Other').find({})).toEqual([{ _id: 'o1', n: 1 }]);
   });
 });

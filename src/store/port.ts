@@ -53,7 +53,8 @@ export interface UpdateResult {
 
 /**
  * The circumstances of one Collection call: the transaction it belongs to, if any, and the time by which
- * it must be over (an absolute `Date.now()` in ms).
+ * it must be over (an absolute `Date.now()` in ms). An operation that has not finished by then fails with
+ * DeadlineExceededError (MongoDB: `maxTimeMS`; the embedded store checks the clock while it scans).
  */
 export interface OperationScope {
   tx?: Transaction;
@@ -98,6 +99,14 @@ export class DuplicateKeyError extends Error {
   ) {
     super(`duplicate value ${JSON.stringify(value)} for ${field} in ${collection}`);
     this.name = 'DuplicateKeyError';
+  }
+}
+
+/** An operation was still running at its scope's deadline (or started after it) and was stopped. */
+export class DeadlineExceededError extends Error {
+  constructor(readonly operation: string) {
+    super(`${operation} was stopped at its deadline`);
+    this.name = 'DeadlineExceededError';
   }
 }
 

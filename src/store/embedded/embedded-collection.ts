@@ -13,6 +13,7 @@ import type {
 import type { CollectionState } from './collection-state.js';
 import { countDocuments, findDocuments } from './find-documents.js';
 import { runPipeline, type ViewResolver } from './pipeline-runner.js';
+import { scanDeadline } from './scan-deadline.js';
 import { deleteDocuments, insertDocuments, updateDocuments } from './write-operations.js';
 import type { WriteScope } from './write-scope.js';
 
@@ -29,27 +30,33 @@ export class EmbeddedCollection implements Collection {
   ) {}
 
   async find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]> {
-    return this.core.read(scope?.tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options));
+    const deadline = scanDeadline(scope?.deadline, `find on ${this.name}`);
+    return this.core.read(scope?.tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options, deadline));
   }
 
   async count(filter: Filter, scope?: OperationScope): Promise<number> {
-    return this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter));
+    const deadline = scanDeadline(scope?.deadline, `count on ${this.name}`);
+    return this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter, deadline));
   }
 
   async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
-    return this.core.read(scope?.tx, (viewOf) => runPipeline(this.name, pipeline, viewOf));
+    const deadline = scanDeadline(scope?.deadline, `aggregate on ${this.name}`);
+    return this.core.read(scope?.tx, (viewOf) => runPipeline(this.name, pipeline, viewOf, deadline));
   }
 
   async insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
     if (Array.isArray(documents) && documents.length === 0) return;
+    scanDeadline(scope?.deadline, `insertMany into ${this.name}`);
     await this.core.write(`insertMany into ${this.name}`, this.name, scope?.tx, (state, writes) => insertDocuments(state, writes, documents));
   }
 
   async updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
-    return this.core.write(`updateMany on ${this.name}`, this.name, scope?.tx, (state, writes) => updateDocuments(state, writes, filter, update));
+    const deadline = scanDeadline(scope?.deadline, `updateMany on ${this.name}`);
+    return this.core.write(`updateMany on ${this.name}`, this.name, scope?.tx, (state, writes) => updateDocuments(state, writes, filter, update, deadline));
   }
 
   async deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
-    return this.core.write(`deleteMany on ${this.name}`, this.name, scope?.tx, (state, writes) => deleteDocuments(state, writes, filter));
+    const deadline = scanDeadline(scope?.deadline, `deleteMany on ${this.name}`);
+    return this.core.write(`deleteMany on ${this.name}`, this.name, scope?.tx, (state, writes) => deleteDocuments(state, writes, filter, deadline));
   }
 }

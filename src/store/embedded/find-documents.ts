@@ -4,6 +4,7 @@ import type { Filter, FindOptions, StoredDocument } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { projectDocument } from './projection.js';
+import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 import { sortDocuments } from './sort-order.js';
 
 export interface DocumentMatcher {
@@ -49,23 +50,41 @@ function primaryKeyLiterals(condition: unknown): string[] | undefined {
   return undefined;
 }
 
-/** The candidates of `filter` (see CollectionView.select) and the matcher of what they still have to meet. */
-function candidatesOf(view: CollectionView, collection: string, filter: Filter): { candidates: readonly StoredDocument[]; matcher: DocumentMatcher } {
+/**
+ * The candidates of `filter` (see CollectionView.select) and the matcher of what they still have to meet;
+ * every candidate tested counts as one scanned document against `deadline`.
+ */
+function candidatesOf(
+  view: CollectionView,
+  collection: string,
+  filter: Filter,
+  deadline: ScanDeadline,
+): { candidates: readonly StoredDocument[]; matcher: DocumentMatcher } {
   if (!isPlainObject(filter)) throw new Error(`invalid filter for collection ${collection}: expected an object`);
   // What the indexes answered are literal conditions, which always compile: a malformed filter still fails.
   const { documents, residual } = view.select(filter);
-  return { candidates: documents, matcher: compileFilter(collection, residual) };
+  const matcher = compileFilter(collection, residual);
+  if (deadline === NO_DEADLINE) return { candidates: documents, matcher };
+  return {
+    candidates: documents,
+    matcher: {
+      test: (document) => {
+        deadline.tick();
+        return matcher.test(document);
+      },
+    },
+  };
 }
 
 /** The stored documents matching `filter`, in natural order (shared references: do not hand out). */
-export function matchingDocuments(view: CollectionView, collection: string, filter: Filter): StoredDocument[] {
-  const { candidates, matcher } = candidatesOf(view, collection, filter);
+export function matchingDocuments(view: CollectionView, collection: string, filter: Filter, deadline: ScanDeadline = NO_DEADLINE): StoredDocument[] {
+  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
   return candidates.filter((document) => matcher.test(document));
 }
 
-export function countDocuments(view: CollectionView, collection: string, filter: Filter): number {
+export function countDocuments(view: CollectionView, collection: string, filter: Filter, deadline: ScanDeadline = NO_DEADLINE): number {
   if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
-  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
   let count = 0;
   for (const document of candidates) if (matcher.test(document)) count++;
   return count;
@@ -77,9 +96,10 @@ export function findDocuments(
   collection: string,
   filter: Filter,
   options: FindOptions = {},
+  deadline: ScanDeadline = NO_DEADLINE,
 ): StoredDocument[] {
   const { skip, limit } = checkFindOptions(collection, options);
-  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
   let page: StoredDocument[];
   if (options.sort && Object.keys(options.sort).length > 0) {
     const matches = candidates.filter((document) => matcher.test(document));

@@ -9,12 +9,13 @@
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
-import type { Pipeline } from '../port.js';
+import { DeadlineExceededError, type Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { matchingDocuments } from './find-documents.js';
 import { groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 
 type Row = Record<string, unknown>;
 export type ViewResolver = (collection: string) => CollectionView;
@@ -54,7 +55,8 @@ function isReadOnly(pipeline: unknown): boolean {
   });
 }
 
-export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] {
+/** Every row a stage consumes counts as one scanned document against `deadline`. */
+export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Row[] {
   checkPipeline(collection, pipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
@@ -65,7 +67,7 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
   let rest: Pipeline;
   const first = pipeline[0];
   if (first && '$match' in first && isPlainObject(first.$match)) {
-    rows = input(matchingDocuments(view, collection, first.$match));
+    rows = input(matchingDocuments(view, collection, first.$match, deadline));
     rest = pipeline.slice(1);
   } else {
     rows = input(view.all());
@@ -74,13 +76,13 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
 
   let pending: Pipeline = [];
   const flush = (): void => {
-    if (pending.length > 0) rows = run(collection, rows, pending, options);
+    if (pending.length > 0) rows = run(collection, rows, pending, options, deadline);
     pending = [];
   };
   for (const stage of rest) {
     if ('$group' in stage) {
       flush();
-      rows = groupAll(rows, stage) ?? run(collection, rows, [stage], options);
+      rows = groupAll(rows, stage) ?? run(collection, rows, [stage], options, deadline);
       continue;
     }
     const join = equalityJoinOf(stage);
@@ -91,21 +93,25 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
     flush();
     const foreign = viewOf(join.from);
     if (join.perRow && foreign.canLookUp(join.foreignField)) {
-      rows = rows.map((row) => joinPerRow(collection, row, join.perRow!, foreign.byFieldValues(join.foreignField, distinctValues([row], join.localField)) ?? foreign.all(), input, options));
+      rows = rows.map((row) => {
+        deadline.tick();
+        return joinPerRow(collection, row, join.perRow!, foreign.byFieldValues(join.foreignField, distinctValues([row], join.localField)) ?? foreign.all(), input, options);
+      });
       continue;
     }
     const localValues = distinctValues(rows, join.localField);
     const related = foreign.byFieldValues(join.foreignField, localValues) ?? foreign.all();
-    rows = run(collection, rows, [{ $lookup: { ...(stage.$lookup as Row), from: input(related) } }], options);
+    rows = run(collection, rows, [{ $lookup: { ...(stage.$lookup as Row), from: input(related) } }], options, deadline);
   }
   flush();
   return readOnly ? rows.map(cloneJson) : rows;
 }
 
-function run(collection: string, rows: Row[], stages: Pipeline, options: Partial<Options>): Row[] {
+function run(collection: string, rows: Row[], stages: Pipeline, options: Partial<Options>, deadline: ScanDeadline = NO_DEADLINE): Row[] {
   try {
-    return aggregate(rows, stages, options) as Row[];
+    return aggregate(deadline.paced(rows), stages, options) as Row[];
   } catch (error) {
+    if (error instanceof DeadlineExceededError) throw error;
     throw new Error(`aggregation on collection ${collection} failed: ${(error as Error).message}`);
   }
 }

@@ -8,6 +8,7 @@ import { DuplicateKeyError, type Filter, type StoredDocument, type UpdateDocumen
 import type { CollectionState } from './collection-state.js';
 import { CollectionView } from './collection-view.js';
 import { matchingDocuments } from './find-documents.js';
+import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 import { cloneJson, isPlainObject, toStorableDocument } from './json-values.js';
 import type { WriteScope } from './write-scope.js';
 
@@ -33,9 +34,10 @@ export function updateDocuments(
   scope: WriteScope,
   filter: Filter,
   update: UpdateDocument,
+  deadline: ScanDeadline = NO_DEADLINE,
 ): UpdateResult {
   checkUpdateDocument(state.name, update);
-  const matches = matchingDocuments(new CollectionView(state, undefined), state.name, filter);
+  const matches = matchingDocuments(new CollectionView(state, undefined), state.name, filter, deadline);
   const changed: StoredDocument[] = [];
   for (const document of matches) {
     const next = cloneJson(document);
@@ -56,8 +58,8 @@ export function updateDocuments(
   return { matched: matches.length, modified: changed.length };
 }
 
-export function deleteDocuments(state: CollectionState, scope: WriteScope, filter: Filter): number {
-  const matches = matchingDocuments(new CollectionView(state, undefined), state.name, filter);
+export function deleteDocuments(state: CollectionState, scope: WriteScope, filter: Filter, deadline: ScanDeadline = NO_DEADLINE): number {
+  const matches = matchingDocuments(new CollectionView(state, undefined), state.name, filter, deadline);
   for (const document of matches) {
     scope.remember(state.name, document._id, document);
     state.remove(document._id);

@@ -8,7 +8,8 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
-import { DuplicateKeyError, StoreUnavailableError } from '../port.js';
+import { DeadlineExceededError, DuplicateKeyError, StoreUnavailableError } from '../port.js';
+import { isTimeLimitError } from './time-limit.js';
 
 const DUPLICATE_KEY_CODES = new Set([11000, 11001]);
 
@@ -95,12 +96,16 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Translates a driver error into the port's vocabulary: E11000 becomes DuplicateKeyError, an unreachable
- * or unusable deployment becomes StoreUnavailableError, anything else (a malformed query, say) is returned
+ * or unusable deployment becomes StoreUnavailableError, an operation stopped at its `maxTimeMS` becomes
+ * DeadlineExceededError, anything else (a malformed query, say) is returned
  * unchanged so its message still says what is wrong.
  */
 export function toStoreError(error: unknown, collection: string): unknown {
-  if (error instanceof DuplicateKeyError || error instanceof StoreUnavailableError) {
+  if (error instanceof DuplicateKeyError || error instanceof StoreUnavailableError || error instanceof DeadlineExceededError) {
     return error;
+  }
+  if (isTimeLimitError(error)) {
+    return new DeadlineExceededError(`an operation on ${collection}`);
   }
   if (isDuplicateKeyError(error)) {
     const { field, value } = duplicateKeyOf(error);

@@ -11,6 +11,7 @@ import type {
   UpdateResult,
 } from '../port.js';
 import { isDuplicateKeyError } from './errors.js';
+import { timeLimitOf } from './time-limit.js';
 
 /** What a collection needs from its store: error translation, sessions and transactions. */
 export interface OperationRunner {
@@ -36,10 +37,12 @@ export class MongoCollection implements Collection {
   async find(filter: Filter, options: FindOptions = {}, scope?: OperationScope): Promise<StoredDocument[]> {
     // As in MongoDB (and the embedded store), limit 0 means no limit.
     checkWindow(this.name, options);
+    const timeLimit = timeLimitOf(scope, `find on ${this.name}`);
     return this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const documents = await collection
         .find(filter, {
           session,
+          ...timeLimit,
           ...(options.sort && { sort: options.sort }),
           ...(options.skip !== undefined && { skip: options.skip }),
           ...(options.limit !== undefined && { limit: options.limit }),
@@ -50,12 +53,14 @@ export class MongoCollection implements Collection {
     });
   }
 
-  count(filter: Filter, scope?: OperationScope): Promise<number> {
-    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.countDocuments(filter, { session }));
+  async count(filter: Filter, scope?: OperationScope): Promise<number> {
+    const timeLimit = timeLimitOf(scope, `count on ${this.name}`);
+    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.countDocuments(filter, { session, ...timeLimit }));
   }
 
-  aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
-    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.aggregate(pipeline, { session }).toArray());
+  async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
+    const timeLimit = timeLimitOf(scope, `aggregate on ${this.name}`);
+    return this.runner.run(this.name, scope?.tx, (collection, session) => collection.aggregate(pipeline, { session, ...timeLimit }).toArray());
   }
 
   /**
@@ -71,9 +76,10 @@ export class MongoCollection implements Collection {
     if (scope?.tx === undefined && documents.length > 1 && this.runner.supportsTransactions()) {
       return this.runner.transaction((own) => this.insertMany(documents, { ...scope, tx: own }));
     }
+    const timeLimit = timeLimitOf(scope, `insertMany into ${this.name}`);
     await this.runner.run(this.name, scope?.tx, async (collection, session) => {
       try {
-        await collection.insertMany(documents, { ordered: true, session });
+        await collection.insertMany(documents, { ordered: true, session, ...timeLimit });
       } catch (error) {
         if (!session?.inTransaction() && isDuplicateKeyError(error)) {
           await deleteInsertedBeforeFailure(collection, documents, error, session);
@@ -83,16 +89,18 @@ export class MongoCollection implements Collection {
     });
   }
 
-  updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+  async updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+    const timeLimit = timeLimitOf(scope, `updateMany on ${this.name}`);
     return this.runner.run(this.name, scope?.tx, async (collection, session) => {
-      const result = await collection.updateMany(filter, update, { session });
+      const result = await collection.updateMany(filter, update, { session, ...timeLimit });
       return { matched: result.matchedCount, modified: result.modifiedCount };
     });
   }
 
-  deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+  async deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+    const timeLimit = timeLimitOf(scope, `deleteMany on ${this.name}`);
     return this.runner.run(this.name, scope?.tx, async (collection, session) => {
-      const result = await collection.deleteMany(filter, { session });
+      const result = await collection.deleteMany(filter, { session, ...timeLimit });
       return result.deletedCount;
     });
   }
