@@ -2,7 +2,9 @@ import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
 import type { AuthResult } from '../auth/index.js';
 import type { LambdaHost } from '../custom/index.js';
+import { DEFAULT_BUDGET_LIMITS, RequestBudget, type BudgetLimits } from '../limits/budget.js';
 import type { Store } from '../store/port.js';
+import { budgetedStore } from './budgeted-store.js';
 
 /** Long-lived dependencies of the resolvers, shared by every request. */
 export interface ResolverServices {
@@ -18,6 +20,8 @@ export interface ResolverServices {
    * formatted result, `{ data, errors }`.
    */
   executeGraphQL?(query: string, variables: Record<string, unknown> | undefined, headers: Record<string, string | undefined>): Promise<object>;
+  /** Each request's time limit and object cap (limits/'s defaults when absent). */
+  budgetLimits?: Readonly<BudgetLimits>;
 }
 
 export interface CustomHttpSettings {
@@ -33,9 +37,13 @@ export interface IncomingRequest {
   headers: Record<string, string | undefined>;
 }
 
-/** Per-request state: the caller's headers and the batching loaders of this request only. */
+/** Per-request state: the caller's headers, its budget, and the batching loaders of this request only. */
 export interface RequestContext {
   headers: Record<string, string | undefined>;
+  /** This request's deadline and object cap; resolvers charge the objects they return against it. */
+  budget: RequestBudget;
+  /** The services' store under this request's budget: every call carries its deadline. */
+  store: Store;
   /** Keyed by relation and arguments; a loader never outlives its request, so it never serves stale data. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
   /** The verified caller (auth/'s plugin sets it; otherwise it is verified from `headers` on first use). */
@@ -43,8 +51,9 @@ export interface RequestContext {
 }
 
 /** The server's per-request context factory; `services` are the same for every request. */
-export function createRequestContext(_services: ResolverServices, request: IncomingRequest): RequestContext {
-  return { headers: request.headers, loaders: new Map() };
+export function createRequestContext(services: ResolverServices, request: IncomingRequest): RequestContext {
+  const budget = new RequestBudget(services.budgetLimits ?? DEFAULT_BUDGET_LIMITS);
+  return { headers: request.headers, budget, store: budgetedStore(services.store, budget), loaders: new Map() };
 }
 
 /** The loader for `key`, created on first use within this request. */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Store, StoredDocument } from '../store/port.js';
+import type { StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { runPlan } from './read.js';
@@ -14,7 +14,7 @@ import { runPlan } from './read.js';
  * The type's `query` rule applies: an object the caller may not see resolves to null (for an extended
  * type under a rule too, since the rule cannot vouch for an object this service does not hold).
  */
-export function entityResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, unknown> {
+export function entityResolvers(model: SchemaModel, type: TypeModel): Record<string, unknown> {
   const key = type.key;
   if (!key || type.kind !== 'type') return {};
   const keyIsDocumentId = type.extended || type.idField?.name === key;
@@ -22,7 +22,7 @@ export function entityResolvers(model: SchemaModel, store: Store, type: TypeMode
   const createLoader = (context: RequestContext) => new DataLoader<string, StoredDocument | undefined>(async (keys) => {
     const filter = keyIsDocumentId ? { _id: { $in: [...keys] } } : { [key]: { $in: [...keys] } };
     const plan = restrictPlan({ lookups: [], match: filter }, authConstraint(context, model, type.name, 'query'));
-    const documents = await runPlan(store.collection(type.name), plan, { _id: 1 }, 0, undefined);
+    const documents = await runPlan(context.store.collection(type.name), plan, { _id: 1 }, 0, undefined);
     const byKey = new Map(documents.map((document) => [keyIsDocumentId ? document._id : String(document[key]), document]));
     return keys.map((value) => byKey.get(value));
   });

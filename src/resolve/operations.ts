@@ -2,11 +2,10 @@ import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import { names } from '../api/names.js';
 import { uniqueIdFields } from '../api/fields.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Store } from '../store/port.js';
 import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
 import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
-import { aggregateObjects, findObjects, type GraphObject, type ListArgs } from './read.js';
+import { aggregateObjects, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
@@ -35,16 +34,16 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
   return name === 'id' ? { _id: value } : { [name]: value };
 }
 
-export function queryResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
+export function queryResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   return {
     [names.get(T)]: async (_root, args, context) => {
-      const [found] = await findObjects(model, store, T, { first: 1 }, getConstraint(type, args), undefined, authConstraints(context, model, 'query'));
+      const [found] = await findObjects(readScopeOf(model, context), T, { first: 1 }, getConstraint(type, args));
       return found ?? null;
     },
-    [names.query(T)]: (_root, args: ListArgs, context) => findObjects(model, store, T, args, undefined, undefined, authConstraints(context, model, 'query')),
+    [names.query(T)]: (_root, args: ListArgs, context) => findObjects(readScopeOf(model, context), T, args),
     [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, context, info) =>
-      aggregateObjects(model, store, T, args.filter, selectedFieldNames(info), undefined, authConstraints(context, model, 'query')),
+      aggregateObjects(readScopeOf(model, context), T, args.filter, selectedFieldNames(info)),
   };
 }
 
@@ -58,19 +57,20 @@ function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth
   };
 }
 
-export function mutationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, Resolver> {
+export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   const resolvers: Record<string, Resolver> = {
     [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await updateObjects(model, store, T, args.input, mutationAuth(context, model)),
+      outcome: await updateObjects(model, context.store, T, args.input, mutationAuth(context, model)),
     }),
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
-      const outcome = await deleteObjects(model, store, T, args.filter, async (ids, tx) => {
+      const outcome = await deleteObjects(model, context.store, T, args.filter, async (ids, tx) => {
         const constraint = { _id: { $in: [...ids.values()].flat() } };
+        const scope = readScopeOf(model, context, tx);
         for (const selection of selectionsOf(info, names.payloadField(T))) {
-          deleted.set(selection.responseKey, await findObjects(model, store, T, selection.args, constraint, tx, authConstraints(context, model, 'query')));
+          deleted.set(selection.responseKey, await findObjects(scope, T, selection.args, constraint));
         }
       }, mutationAuth(context, model));
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
@@ -79,16 +79,16 @@ export function mutationResolvers(model: SchemaModel, store: Store, type: TypeMo
   if (type.kind === 'type') {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await addObjects(model, store, T, args.input, args.upsert === true, mutationAuth(context, model)),
+      outcome: await addObjects(model, context.store, T, args.input, args.upsert === true, mutationAuth(context, model)),
     });
   }
   return resolvers;
 }
 
 /** The list field of Add/Update/Delete payloads (`task(filter, order, first, offset)`). */
-export function payloadListResolver(model: SchemaModel, store: Store): Resolver {
+export function payloadListResolver(model: SchemaModel): Resolver {
   return async (payload: Payload, args: ListArgs, context, info) => {
     if (payload.deleted) return payload.deleted.get(info.path.key as string) ?? [];
-    return findObjects(model, store, payload.typeName, args, { _id: { $in: allIds(payload.outcome) } }, undefined, authConstraints(context, model, 'query'));
+    return findObjects(readScopeOf(model, context), payload.typeName, args, { _id: { $in: allIds(payload.outcome) } });
   };
 }

@@ -6,10 +6,27 @@ import { compilePage } from '../query/pagination.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { Collection, Filter, SortSpec, Store, StoredDocument, Transaction } from '../store/port.js';
 import { compareBySort } from '../query/sort-compare.js';
-import { restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
+import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
+import type { RequestContext } from './context.js';
 
 /** A stored document handed to GraphQL, tagged with its concrete type (interfaces need it). */
 export type GraphObject = StoredDocument & { __typename: string };
+
+/** What the reads of one resolver call share: made once per call by readScopeOf. */
+export interface ReadScope {
+  model: SchemaModel;
+  /** The request's store, under its budget (RequestContext.store). */
+  store: Store;
+  /** The caller's query rule per type: narrows the objects read and the related objects a `has` filter counts. */
+  auth?: TypeConstraint;
+  /** Set when the read belongs to a write (a delete payload reads its objects before they go). */
+  tx?: Transaction;
+}
+
+/** The read scope of a resolver call: the request's store and the caller's query rules. */
+export function readScopeOf(model: SchemaModel, context: RequestContext, tx?: Transaction): ReadScope {
+  return { model, store: context.store, auth: authConstraints(context, model, 'query'), tx };
+}
 
 export interface ListArgs {
   filter?: Record<string, unknown> | null;
@@ -52,10 +69,10 @@ export interface Selection {
 /**
  * Filter, order and page over a type or an interface. An interface spans the collections of its
  * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
- * the result is the same as over one collection. `auth`, the caller's query rule per type, narrows both
- * the objects read and the related objects a `has` filter counts.
+ * the result is the same as over one collection.
  */
-export async function selectObjects(model: SchemaModel, store: Store, typeName: string, selection: Selection, constraint?: Filter, tx?: Transaction, auth?: TypeConstraint): Promise<GraphObject[]> {
+export async function selectObjects(scope: ReadScope, typeName: string, selection: Selection, constraint?: Filter): Promise<GraphObject[]> {
+  const { model, store, auth, tx } = scope;
   const { filter, sort, skip, limit } = selection;
   // `first: 0` asks for nothing; MongoDB would read a limit of 0 as "no limit".
   if (limit === 0) return [];
@@ -74,20 +91,21 @@ export async function selectObjects(model: SchemaModel, store: Store, typeName: 
 }
 
 /** `queryT(filter, order, first, offset)` semantics, with the documented default and maximum page size. */
-export function findObjects(model: SchemaModel, store: Store, typeName: string, args: ListArgs, constraint?: Filter, tx?: Transaction, auth?: TypeConstraint): Promise<GraphObject[]> {
-  const sort = compileOrder(model, typeName, args.order ?? undefined);
+export function findObjects(scope: ReadScope, typeName: string, args: ListArgs, constraint?: Filter): Promise<GraphObject[]> {
+  const sort = compileOrder(scope.model, typeName, args.order ?? undefined);
   const { skip, limit } = compilePage({ first: args.first ?? undefined, offset: args.offset ?? undefined });
-  return selectObjects(model, store, typeName, { filter: args.filter, sort, skip, limit }, constraint, tx, auth);
+  return selectObjects(scope, typeName, { filter: args.filter, sort, skip, limit }, constraint);
 }
 
 /** `aggregateT`: one pipeline; an interface unions its implementing types' collections into it. */
-export async function aggregateObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter, auth?: TypeConstraint): Promise<Record<string, unknown>> {
+export async function aggregateObjects(scope: ReadScope, typeName: string, filter: Record<string, unknown> | null | undefined, requested: string[], constraint?: Filter): Promise<Record<string, unknown>> {
+  const { model, store, auth, tx } = scope;
   const [first, ...others] = concreteTypesOf(model, typeName);
   if (!first) return readAggregateResult([], requested);
   const plan = constrain(compileFilter(model, first.name, filter, auth), constraint);
   const pipeline = compileAggregate(model, first.name, plan, requested);
   const unions = others.map((type) => ({ $unionWith: { coll: type.name, pipeline: [] } }));
   const stages = [...unions, ...pipeline];
-  const rows = await store.collection(first.name).aggregate(auth ? restrictPipeline(first.name, stages, auth) : stages);
+  const rows = await store.collection(first.name).aggregate(auth ? restrictPipeline(first.name, stages, auth) : stages, { tx });
   return readAggregateResult(rows, requested);
 }

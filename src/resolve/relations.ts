@@ -8,7 +8,7 @@ import {
   readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Store, StoredDocument } from '../store/port.js';
+import type { StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
@@ -25,13 +25,13 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
 }
 
 /** The parents hold the child ids: one `$in` read of the children for the whole level. */
-function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const children = (await Promise.all(queries.map(async (query) =>
-        tag(await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+        tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
       if (!field.list) {
         const byId = new Map(children.map((child) => [child._id, child]));
         return parents.map((one) => {
@@ -52,18 +52,18 @@ function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field
  * The partner type stores the edge: one read for the children of all parents — a `find` paged per parent
  * here when the target is one object type (cheaper on the embedded store), else a grouped pipeline.
  */
-function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const auth = authConstraints(context, model, 'query');
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
-        const children = await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
+        const children = await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
       }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
-      const grouped = readGroupedRelation(await store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
+      const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
       return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
     }));
     const children = await loader.load(parent._id);
@@ -72,7 +72,7 @@ function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, fiel
 }
 
 /** `<field>Aggregate(filter)`: one pipeline for every parent of the level. */
-function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
+function relationAggregate(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
     const requested = selectedFieldNames(info);
     const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
@@ -80,22 +80,22 @@ function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, fi
       const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested, auth);
       const parentIds = parents.map((one) => one._id);
       const restricted = restrictPipeline(collection, pipeline, auth);
-      const results = readRelationAggregates(await store.collection(collection).aggregate(restricted), parentIds, requested);
+      const results = readRelationAggregates(await context.store.collection(collection).aggregate(restricted), parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));
     return loader.load(parent);
   };
 }
 
-export function relationResolvers(model: SchemaModel, store: Store, type: TypeModel): Record<string, unknown> {
+export function relationResolvers(model: SchemaModel, type: TypeModel): Record<string, unknown> {
   const resolvers: Record<string, unknown> = {};
   if (type.kind !== 'type') return resolvers;
   for (const field of type.fields) {
     if (field.of.kind !== 'relation' || isCustomLogic(field)) continue;
     resolvers[field.name] = field.storedHere === false
-      ? derivedRelation(model, store, type, field)
-      : storedRelation(model, store, type, field);
-    if (field.list) resolvers[names.relationAggregate(field.name)] = relationAggregate(model, store, type, field);
+      ? derivedRelation(model, type, field)
+      : storedRelation(model, type, field);
+    if (field.list) resolvers[names.relationAggregate(field.name)] = relationAggregate(model, type, field);
   }
   return resolvers;
 }

@@ -5,6 +5,7 @@ import gql from 'graphql-tag';
 import { generateApi } from '../api/generate.js';
 import { names } from '../api/names.js';
 import type { SchemaModel } from '../sdl/model.js';
+import { chargeAnswerObjects } from './answer-budget.js';
 import type { ResolverServices } from './context.js';
 import { customFieldResolvers } from './custom-fields.js';
 import { checkEntityTypenames, entityResolvers } from './entities.js';
@@ -37,6 +38,7 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
   if (!serviceField) throw new GraphQLError('the subgraph schema has no _service field');
   serviceField.resolve = () => ({ sdl: gatewaySdl });
   checkEntityTypenames(schema, model);
+  chargeAnswerObjects(schema);
 
   const extensions: SchemaExtensions = { model, gatewaySdl };
   schema.extensions = { ...schema.extensions, autograph: extensions };
@@ -44,15 +46,14 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
 }
 
 function resolverMap(model: SchemaModel, services: ResolverServices): Record<string, Record<string, unknown>> {
-  const { store } = services;
   const map: Record<string, Record<string, unknown>> = { Query: {}, Mutation: {} };
-  const payloadList = payloadListResolver(model, store);
+  const payloadList = payloadListResolver(model);
   for (const type of model.types.values()) {
     const T = type.name;
-    Object.assign(map.Query, queryResolvers(model, store, type));
-    Object.assign(map.Mutation, mutationResolvers(model, store, type));
+    Object.assign(map.Query, queryResolvers(model, type));
+    Object.assign(map.Mutation, mutationResolvers(model, type));
 
-    const typeResolvers: Record<string, unknown> = { ...relationResolvers(model, store, type), ...entityResolvers(model, store, type) };
+    const typeResolvers: Record<string, unknown> = { ...relationResolvers(model, type), ...entityResolvers(model, type) };
     if (type.idField) typeResolvers[type.idField.name] = (object: { _id: string }) => object._id;
     if (type.kind === 'interface') typeResolvers.__resolveType = (object: { __typename: string }) => object.__typename;
     map[T] = typeResolvers;

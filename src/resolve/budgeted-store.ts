@@ -1,0 +1,95 @@
+/**
+ * The store as one request sees it: a Store decorator that holds every call to the request's budget.
+ * A call starts only while the budget lasts, carries the request's deadline to the adapter (MongoDB
+ * `maxTimeMS`, the embedded store's scan checks), and a store's DeadlineExceededError becomes the
+ * request's REQUEST_TIMEOUT. A read outside a transaction also ends at the deadline even if the backend
+ * keeps it waiting; writes and reads inside a transaction are left to finish or fail in the adapter,
+ * so the transaction stays whole and rolls back as one.
+ */
+import type { RequestBudget } from '../limits/budget.js';
+import {
+  DeadlineExceededError,
+  type Collection,
+  type Filter,
+  type FindOptions,
+  type OperationScope,
+  type Pipeline,
+  type Store,
+  type StoredDocument,
+  type UpdateDocument,
+  type UpdateResult,
+} from '../store/port.js';
+
+export function budgetedStore(store: Store, budget: RequestBudget): Store {
+  return {
+    get kind() {
+      return store.kind;
+    },
+    collection: (name) => new BudgetedCollection(store.collection(name), budget),
+    transaction: (work) => store.transaction(work),
+    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
+    listIndexes: (collection) => store.listIndexes(collection),
+    ready: () => store.ready(),
+    close: () => store.close(),
+  };
+}
+
+class BudgetedCollection implements Collection {
+  constructor(
+    private readonly inner: Collection,
+    private readonly budget: RequestBudget,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]> {
+    return this.read(scope, (budgeted) => this.inner.find(filter, options, budgeted));
+  }
+
+  count(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.read(scope, (budgeted) => this.inner.count(filter, budgeted));
+  }
+
+  aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
+    return this.read(scope, (budgeted) => this.inner.aggregate(pipeline, budgeted));
+  }
+
+  insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
+    return this.write(scope, (budgeted) => this.inner.insertMany(documents, budgeted));
+  }
+
+  updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+    return this.write(scope, (budgeted) => this.inner.updateMany(filter, update, budgeted));
+  }
+
+  deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.write(scope, (budgeted) => this.inner.deleteMany(filter, budgeted));
+  }
+
+  private async read<T>(scope: OperationScope | undefined, call: (scope: OperationScope) => Promise<T>): Promise<T> {
+    const budgeted = this.scoped(scope);
+    const running = this.asRequestTimeout(call(budgeted));
+    return budgeted.tx === undefined ? this.budget.within(running) : running;
+  }
+
+  private async write<T>(scope: OperationScope | undefined, call: (scope: OperationScope) => Promise<T>): Promise<T> {
+    return this.asRequestTimeout(call(this.scoped(scope)));
+  }
+
+  /** `scope` with the earlier of its own deadline and the request's; throws if the budget is spent. */
+  private scoped(scope: OperationScope | undefined): OperationScope {
+    this.budget.check();
+    const deadline = Math.min(scope?.deadline ?? Infinity, this.budget.deadline);
+    return { ...scope, deadline };
+  }
+
+  private async asRequestTimeout<T>(operation: Promise<T>): Promise<T> {
+    try {
+      return await operation;
+    } catch (error) {
+      throw error instanceof DeadlineExceededError ? this.budget.timedOut() : error;
+    }
+  }
+}
