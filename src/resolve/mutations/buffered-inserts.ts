@@ -41,15 +41,15 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
     const inner = store.collection(name);
     return {
       name: inner.name,
-      find: afterFlush((filter, options, callTx) => inner.find(filter, options, callTx)),
-      count: afterFlush((filter, callTx) => inner.count(filter, callTx)),
-      aggregate: afterFlush((pipeline, callTx) => inner.aggregate(pipeline, callTx)),
-      updateMany: afterFlush((filter, update, callTx) => inner.updateMany(filter, update, callTx)),
-      deleteMany: afterFlush((filter, callTx) => inner.deleteMany(filter, callTx)),
-      async insertMany(documents, callTx) {
-        if (callTx !== tx) {
+      find: afterFlush((filter, options, scope) => inner.find(filter, options, scope)),
+      count: afterFlush((filter, scope) => inner.count(filter, scope)),
+      aggregate: afterFlush((pipeline, scope) => inner.aggregate(pipeline, scope)),
+      updateMany: afterFlush((filter, update, scope) => inner.updateMany(filter, update, scope)),
+      deleteMany: afterFlush((filter, scope) => inner.deleteMany(filter, scope)),
+      async insertMany(documents, scope) {
+        if (scope?.tx !== tx) {
           await flush();
-          return inner.insertMany(documents, callTx);
+          return inner.insertMany(documents, scope);
         }
         const held = pending.get(name) ?? [];
         pending.set(name, held);
