@@ -133,6 +133,30 @@ describe('parseCommandLine', () => {
     });
   });
 
+  describe('request budget', () => {
+    it('reads --request-timeout-ms and --max-result-objects, or their environment variables; a flag wins', () => {
+      expect(run(['--request-timeout-ms', '2500', '--max-result-objects=5000'])).toMatchObject({ requestTimeoutMs: 2500, maxResultObjects: 5000 });
+      expect(run([], { REQUEST_TIMEOUT_MS: '30000', MAX_RESULT_OBJECTS: '7' })).toMatchObject({ requestTimeoutMs: 30000, maxResultObjects: 7 });
+      expect(run(['--request-timeout-ms=100'], { REQUEST_TIMEOUT_MS: '30000' }).requestTimeoutMs).toBe(100);
+    });
+
+    it('leaves them unset by default (limits/ defaults apply, named in the help)', () => {
+      expect(run([])).not.toHaveProperty('requestTimeoutMs');
+      expect(run([])).not.toHaveProperty('maxResultObjects');
+      expect(helpText()).toMatch(/--request-timeout-ms MS +time limit of one GraphQL request; MongoDB reads get it as maxTimeMS \(default 10000\) \[REQUEST_TIMEOUT_MS\]/);
+      expect(helpText()).toMatch(/--max-result-objects N +most objects one GraphQL answer may hold \(default 100000\) \[MAX_RESULT_OBJECTS\]/);
+    });
+
+    it.each([
+      [['--request-timeout-ms', '0'], {}, '--request-timeout-ms: expected milliseconds from 1 to 600000, got "0"'],
+      [[], { REQUEST_TIMEOUT_MS: '10s' }, 'REQUEST_TIMEOUT_MS: expected milliseconds from 1 to 600000, got "10s"'],
+      [['--max-result-objects=-1'], {}, '--max-result-objects: expected a whole number from 1 to 9007199254740991, got "-1"'],
+      [[], { MAX_RESULT_OBJECTS: '1e5' }, 'MAX_RESULT_OBJECTS: expected a whole number from 1 to 9007199254740991, got "1e5"'],
+    ])('rejects %j with environment %j', (argv, env, message) => {
+      expect(errorOf(argv, env)).toBe(message);
+    });
+  });
+
   it('names the environment variable that holds a bad value', () => {
     expect(errorOf([], { PORT: 'eighty' })).toBe('PORT: expected a port number from 0 to 65535, got "eighty"');
     expect(errorOf([], { LOG_LEVEL: 'INFO' })).toBe('LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "INFO"');

@@ -4,12 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { checkAuthRules, createAuthPlugin } from '../auth/index.js';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
+import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { authorizeAdmin } from './admin-auth.js';
+import { budgetPlugin } from './budget-plugin.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
 import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
@@ -25,7 +27,7 @@ export type { ActivationError, ActivationResult, ActiveSchema } from './activati
 export type { LambdaActivationResult } from './lambda-activation.js';
 
 /** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
-export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL'> {
+export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL' | 'budgetLimits'> {
   store: Store;
   logger?: Logger;
 }
@@ -87,6 +89,10 @@ export interface AppOptions {
   customSecrets?: Record<string, string>;
   /** Time limit of one `@custom` HTTP call, in ms (default 10000). */
   customTimeoutMs?: number;
+  /** Time limit of one GraphQL request, in ms (the CLI's `--request-timeout-ms`; limits/'s default). */
+  requestTimeoutMs?: number;
+  /** Most objects one GraphQL answer may hold (the CLI's `--max-result-objects`; limits/'s default). */
+  maxResultObjects?: number;
 }
 
 export interface App {
@@ -129,6 +135,15 @@ export function formatActivationError(error: ActivationError): string {
 
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+function budgetLimitsOf(options: AppOptions): BudgetLimits {
+  const limits = {
+    timeoutMs: options.requestTimeoutMs ?? DEFAULT_BUDGET_LIMITS.timeoutMs,
+    maxObjects: options.maxResultObjects ?? DEFAULT_BUDGET_LIMITS.maxObjects,
+  };
+  checkBudgetLimits(limits);
+  return limits;
+}
+
 export async function createApp(options: AppOptions): Promise<App> {
   const { store, logger } = options;
   const buildModel: SchemaModelBuilder = options.buildModel ?? buildSchemaModel;
@@ -146,6 +161,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger: logger.child({ component: 'resolve' }),
     lambdaHost: lambdaRuntime,
     customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs },
+    budgetLimits: budgetLimitsOf(options),
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
   };
@@ -167,7 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
     // anything reads it, and its refusals must win over later plugins' hooks (see persisted/plugin.ts).
     // The auth plugin then refuses an invalid token (401) before anything runs; registering it twice is harmless.
-    plugins: [persistedQueries.plugin, createAuthPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
+    plugins: [persistedQueries.plugin, createAuthPlugin(), budgetPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
     // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.
     persistedQueries: false,
     // The generated API is the product: clients and tools discover it by introspection.

@@ -1,3 +1,4 @@
+import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 
 /**
@@ -40,6 +41,10 @@ export interface ServerConfig {
   persistedLruBytes?: number;
   /** Largest query text that may be persisted, in UTF-8 bytes. */
   persistedMaxQueryBytes?: number;
+  /** Time limit of one GraphQL request, in ms. */
+  requestTimeoutMs?: number;
+  /** Most objects one GraphQL answer may hold. */
+  maxResultObjects?: number;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -78,6 +83,8 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-only', env: 'PERSISTED_ONLY', key: 'persistedOnly', valueName: '', description: 'safelist mode: run only persisted queries registered at /admin/persisted-queries', parse: parseSwitch },
   { flag: '--persisted-lru-entries', env: 'PERSISTED_LRU_ENTRIES', key: 'persistedLruEntries', valueName: 'N', description: `most persisted queries kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxEntries})`, parse: parseCount },
   { flag: '--persisted-lru-bytes', env: 'PERSISTED_LRU_BYTES', key: 'persistedLruBytes', valueName: 'BYTES', description: `most bytes of persisted query text kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxBytes})`, parse: parseCount },
+  { flag: '--request-timeout-ms', env: 'REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', valueName: 'MS', description: `time limit of one GraphQL request; MongoDB reads get it as maxTimeMS (default ${DEFAULT_BUDGET_LIMITS.timeoutMs})`, parse: parseMilliseconds },
+  { flag: '--max-result-objects', env: 'MAX_RESULT_OBJECTS', key: 'maxResultObjects', valueName: 'N', description: `most objects one GraphQL answer may hold (default ${DEFAULT_BUDGET_LIMITS.maxObjects})`, parse: parseCount },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
 ];
 

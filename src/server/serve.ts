@@ -32,6 +32,8 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customAllow: config.customAllow,
       customSecrets: config.customSecrets,
       customTimeoutMs: config.customTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      maxResultObjects: config.maxResultObjects,
       persistedQueries: {
         persistedOnly: config.persistedOnly,
         lruMaxEntries: config.persistedLruEntries,
