@@ -11,7 +11,7 @@ import {
 } from '../../src/store/embedded/index.js';
 import { DeadlineExceededError, DuplicateKeyError, type Filter, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
 import { Query } from 'mingo';
-import { CHECK_EVERY } from '../../src/store/embedded/scan-deadline.js';
+import { CHECK_EVERY, YIELD_AFTER_MS } from '../../src/store/embedded/scan-deadline.js';
 import { describeStoreContract } from './contract.js';
 
 const folders: string[] = [];
@@ -647,5 +647,67 @@ describe('embedded store: a scan that outlives its deadline', () => {
     jest.restoreAllMocks();
     expect(await store.collection('Scan').count({ n: { $gte: 0 } }, { deadline: Date.now() + 60_000 })).toBe(SIZE);
     expect(await store.collection('Other').find({})).toEqual([{ _id: 'o1', n: 1 }]);
+  });
+});
+
+describe('embedded store: a long read gives the event loop turns', () => {
+  const SIZE = 16 * CHECK_EVERY;
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await openEmbeddedStore(tempFolder());
+    await store.collection('Scan').insertMany(Array.from({ length: SIZE }, (_, i) => ({ _id: `d${String(i).padStart(4, '0')}`, n: i })));
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await store.close();
+  });
+
+  /** Every look at the clock finds a whole slice gone by. */
+  function slowClock(): void {
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => (now += YIELD_AFTER_MS));
+  }
+
+  /** The order in which `read` and a callback queued right after it started finish. */
+  async function finishingOrder(read: () => Promise<unknown>): Promise<string[]> {
+    const order: string[] = [];
+    const reading = read().then(() => order.push('read'));
+    setImmediate(() => order.push('other work'));
+    await reading;
+    await new Promise((resolve) => setImmediate(resolve));
+    return order;
+  }
+
+  it.each([
+    ['find', () => store.collection('Scan').find({ n: { $gte: 0 } })],
+    ['find with a sort', () => store.collection('Scan').find({ n: { $gte: 0 } }, { sort: { n: -1 }, limit: 3 })],
+    ['count', () => store.collection('Scan').count({ n: { $gte: 0 } })],
+    ['aggregate with a leading $match', () => store.collection('Scan').aggregate([{ $match: { n: { $gte: 0 } } }, { $count: 'n' }])],
+  ])('%s lets waiting work run between slices of its scan', async (_label, read) => {
+    slowClock();
+    expect(await finishingOrder(read)).toEqual(['other work', 'read']);
+  });
+
+  it('runs a read that fits in one slice without a pause', async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    expect(await finishingOrder(() => store.collection('Scan').count({ n: { $gte: 0 } }))).toEqual(['read', 'other work']);
+  });
+
+  it('answers from the state the read started on, whatever is written while it pauses', async () => {
+    slowClock();
+    let finished = false;
+    const reading = store.collection('Scan').find({ n: { $gte: 0 } }, { sort: { n: 1 } });
+    void reading.then(() => (finished = true));
+    await store.collection('Scan').updateMany({ _id: 'd0000' }, { $set: { n: -1 } });
+    await store.collection('Scan').insertMany([{ _id: 'late', n: 5 }]);
+    await store.collection('Scan').deleteMany({ _id: 'd0001' });
+    expect(finished).toBe(false);
+    const found = await reading;
+    expect(found).toHaveLength(SIZE);
+    expect(found.slice(0, 2)).toEqual([{ _id: 'd0000', n: 0 }, { _id: 'd0001', n: 1 }]);
+    jest.restoreAllMocks();
+    expect(await store.collection('Scan').count({ n: { $gte: 0 } })).toBe(SIZE - 1);
   });
 });

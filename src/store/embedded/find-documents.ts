@@ -51,62 +51,76 @@ function primaryKeyLiterals(condition: unknown): string[] | undefined {
 }
 
 /**
- * The candidates of `filter` (see CollectionView.select) and the matcher of what they still have to meet;
- * every candidate tested counts as one scanned document against `deadline`.
+ * The candidates of `filter` (see CollectionView.select) and the matcher of what they still have to meet.
+ * The candidates are a snapshot: a write replaces documents and the arrays that list them, never changes
+ * them, so a read may pause between slices of its scan and still see one state.
  */
-function candidatesOf(
-  view: CollectionView,
-  collection: string,
-  filter: Filter,
-  deadline: ScanDeadline,
-): { candidates: readonly StoredDocument[]; matcher: DocumentMatcher } {
+function candidatesOf(view: CollectionView, collection: string, filter: Filter): { candidates: readonly StoredDocument[]; matcher: DocumentMatcher } {
   if (!isPlainObject(filter)) throw new Error(`invalid filter for collection ${collection}: expected an object`);
   // What the indexes answered are literal conditions, which always compile: a malformed filter still fails.
   const { documents, residual } = view.select(filter);
-  const matcher = compileFilter(collection, residual);
-  if (deadline === NO_DEADLINE) return { candidates: documents, matcher };
-  return {
-    candidates: documents,
-    matcher: {
-      test: (document) => {
-        deadline.tick();
-        return matcher.test(document);
-      },
-    },
-  };
+  return { candidates: documents, matcher: compileFilter(collection, residual) };
 }
 
-/** The stored documents matching `filter`, in natural order (shared references: do not hand out). */
+/** The stored documents matching `filter`, in natural order (shared references: do not hand out). Never pauses. */
 export function matchingDocuments(view: CollectionView, collection: string, filter: Filter, deadline: ScanDeadline = NO_DEADLINE): StoredDocument[] {
-  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
-  return candidates.filter((document) => matcher.test(document));
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  return candidates.filter((document) => {
+    deadline.tick();
+    return matcher.test(document);
+  });
 }
 
-export function countDocuments(view: CollectionView, collection: string, filter: Filter, deadline: ScanDeadline = NO_DEADLINE): number {
+/**
+ * Calls `visit` with each candidate that matches, in order, until it answers false; counts every
+ * candidate tested against `pace`, and gives the event loop a turn when the pace says so.
+ */
+async function eachMatch(
+  candidates: readonly StoredDocument[],
+  matcher: DocumentMatcher,
+  pace: ScanDeadline,
+  visit: (document: StoredDocument) => boolean,
+): Promise<void> {
+  for (const document of candidates) {
+    if (pace.tick()) await pace.turn();
+    if (matcher.test(document) && !visit(document)) return;
+  }
+}
+
+/** Like matchingDocuments, for a read that may pause between slices of its scan. */
+export async function readMatchingDocuments(view: CollectionView, collection: string, filter: Filter, pace: ScanDeadline): Promise<StoredDocument[]> {
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  const matches: StoredDocument[] = [];
+  await eachMatch(candidates, matcher, pace, (document) => matches.push(document) > 0);
+  return matches;
+}
+
+export async function countDocuments(view: CollectionView, collection: string, filter: Filter, pace: ScanDeadline = NO_DEADLINE): Promise<number> {
   if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
-  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
   let count = 0;
-  for (const document of candidates) if (matcher.test(document)) count++;
+  await eachMatch(candidates, matcher, pace, () => ++count > 0);
   return count;
 }
 
 /** Copies of the matching documents after sort, skip, limit and projection. */
-export function findDocuments(
+export async function findDocuments(
   view: CollectionView,
   collection: string,
   filter: Filter,
   options: FindOptions = {},
-  deadline: ScanDeadline = NO_DEADLINE,
-): StoredDocument[] {
+  pace: ScanDeadline = NO_DEADLINE,
+): Promise<StoredDocument[]> {
   const { skip, limit } = checkFindOptions(collection, options);
-  const { candidates, matcher } = candidatesOf(view, collection, filter, deadline);
+  const { candidates, matcher } = candidatesOf(view, collection, filter);
   let page: StoredDocument[];
   if (options.sort && Object.keys(options.sort).length > 0) {
-    const matches = candidates.filter((document) => matcher.test(document));
+    const matches: StoredDocument[] = [];
+    await eachMatch(candidates, matcher, pace, (document) => matches.push(document) > 0);
     const sorted = sortDocuments(matches, options.sort, limit > 0 ? skip + limit : undefined);
     page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
-    page = firstMatches(candidates, matcher, skip, limit);
+    page = await firstMatches(candidates, matcher, pace, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
   if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
@@ -114,18 +128,17 @@ export function findDocuments(
 }
 
 /** Without a sort, stop scanning as soon as the page is full. */
-function firstMatches(candidates: readonly StoredDocument[], matcher: DocumentMatcher, skip: number, limit: number): StoredDocument[] {
+async function firstMatches(candidates: readonly StoredDocument[], matcher: DocumentMatcher, pace: ScanDeadline, skip: number, limit: number): Promise<StoredDocument[]> {
   const page: StoredDocument[] = [];
   let toSkip = skip;
-  for (const document of candidates) {
-    if (!matcher.test(document)) continue;
+  await eachMatch(candidates, matcher, pace, (document) => {
     if (toSkip > 0) {
       toSkip--;
-      continue;
+      return true;
     }
     page.push(document);
-    if (limit > 0 && page.length >= limit) break;
-  }
+    return limit === 0 || page.length < limit;
+  });
   return page;
 }
 

@@ -11,7 +11,7 @@ import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
 import { DeadlineExceededError, type Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
-import { matchingDocuments } from './find-documents.js';
+import { readMatchingDocuments } from './find-documents.js';
 import { groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
@@ -55,8 +55,11 @@ function isReadOnly(pipeline: unknown): boolean {
   });
 }
 
-/** Every row a stage consumes counts as one scanned document against `deadline`. */
-export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Row[] {
+/**
+ * Every row a stage consumes counts as one scanned document against `deadline`. The leading `$match`
+ * may pause between slices of its scan (see find-documents.ts); the stages after it run in one go.
+ */
+export async function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Promise<Row[]> {
   checkPipeline(collection, pipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
@@ -67,7 +70,7 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
   let rest: Pipeline;
   const first = pipeline[0];
   if (first && '$match' in first && isPlainObject(first.$match)) {
-    rows = input(matchingDocuments(view, collection, first.$match, deadline));
+    rows = input(await readMatchingDocuments(view, collection, first.$match, deadline));
     rest = pipeline.slice(1);
   } else {
     rows = input(view.all());
