@@ -46,7 +46,7 @@ export class EmbeddedCollection implements Collection {
 
   async insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
     if (Array.isArray(documents) && documents.length === 0) return;
-    scanDeadline(scope?.deadline, `insertMany into ${this.name}`);
+    scanDeadline(scope?.deadline, `insertMany into ${this.name}`); // throws if the deadline has passed: an insert scans nothing
     await this.core.write(`insertMany into ${this.name}`, this.name, scope?.tx, (state, writes) => insertDocuments(state, writes, documents));
   }
 
