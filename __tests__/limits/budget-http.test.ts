@@ -3,8 +3,13 @@
  * ends with one error that names the limit and its flag, nothing it wrote remains, and the service keeps
  * serving this client and others.
  */
+import { rm } from 'node:fs/promises';
+import { createApp } from '../../src/server/app.js';
+import { startServer } from '../../src/server/listen.js';
+import { createLogger } from '../../src/server/logger.js';
+import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import { activateSchema, gql, gqlData } from '../helpers/gql.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.js';
 import { slowStore, type Operation } from './slow-store.js';
 
 const SCHEMA = `
@@ -132,5 +137,30 @@ describe('object cap', () => {
     const nested = '{ queryMission { crew { missions { crew { missions { crew { name } } } } } } }';
     const response = await gql(server.url, nested);
     expect(response.body).toEqual(TOO_LARGE);
+  });
+});
+
+describe('the log of a request past its budget', () => {
+  it('holds one line for the budget error, however many fields it failed, at debug for RESULT_TOO_LARGE', async () => {
+    const lines: Array<{ level: number; msg: string; code?: string }> = [];
+    const logger = createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const dataDir = await makeTempDir('autograph-budget-log-');
+    const store = await openEmbeddedStore(dataDir);
+    const app = await createApp({ store, logger, initialSchema: SCHEMA, maxResultObjects: 3 });
+    const server = await startServer({ app, port: 0, host: '127.0.0.1' });
+    try {
+      await gqlData(server.url, 'mutation { addAstronaut(input: [{ name: "ann" }, { name: "bob" }]) { numUids } }');
+      await gqlData(server.url, 'mutation { addMission(input: [{ designation: "A", crew: [{ name: "ann" }, { name: "bob" }] }]) { numUids } }');
+      lines.length = 0;
+      const response = await gql(server.url, '{ queryMission { crew { missions { crew { name } } } } }');
+      expect(response.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'RESULT_TOO_LARGE' } })]);
+      const logged = lines.filter((line) => line.msg === 'graphql request rejected' || line.msg === 'graphql request error');
+      expect(logged.map(({ level, msg, code }) => ({ level, msg, code }))).toEqual([{ level: 20, msg: 'graphql request rejected', code: 'RESULT_TOO_LARGE' }]);
+    } finally {
+      await server.close();
+      await app.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
