@@ -695,6 +695,31 @@ describe('embedded store: a long read gives the event loop turns', () => {
     expect(await finishingOrder(() => store.collection('Scan').count({ n: { $gte: 0 } }))).toEqual(['read', 'other work']);
   });
 
+  it('does not see the uncommitted writes of a transaction that began while it paused', async () => {
+    await store.collection('Other').insertMany([{ _id: 'o1', ref: 'd0000', v: 'committed' }]);
+    slowClock();
+    const reading = store.collection('Scan').aggregate([
+      { $match: { n: { $lt: 1 } } },
+      { $lookup: { from: 'Other', localField: '_id', foreignField: 'ref', as: 'others' } },
+    ]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const transaction = store.transaction(async (tx) => {
+      await store.collection('Other').updateMany({ _id: 'o1' }, { $set: { v: 'uncommitted' } }, { tx });
+      written();
+      await held;
+    });
+    await wrote;
+    try {
+      expect(await reading).toEqual([{ _id: 'd0000', n: 0, others: [{ _id: 'o1', ref: 'd0000', v: 'committed' }] }]);
+    } finally {
+      release();
+      await transaction;
+    }
+  });
+
   it('answers from the state the read started on, whatever is written while it pauses', async () => {
     slowClock();
     let finished = false;

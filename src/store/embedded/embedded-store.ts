@@ -74,8 +74,9 @@ export class EmbeddedStore implements Store, StoreCore {
       this.transactions.scopeOf(tx);
       return work((name) => new CollectionView(this.database.get(name), undefined));
     }
-    const running = this.transactions.active;
-    return work((name) => new CollectionView(this.database.get(name), running?.earlierVersions(name)));
+    // Each view hides the transaction running when it is made: a read that pauses (see find-documents.ts)
+    // may make its next view after that transaction ended and another began.
+    return work((name) => new CollectionView(this.database.get(name), this.transactions.active?.earlierVersions(name)));
   }
 
   async write<T>(
