@@ -1,3 +1,4 @@
+import { defaultMaxResidentMb, LAMBDA_DEFAULTS } from './lambda-defaults.js';
 import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 import { RestartPolicy, type RestartDecision } from './lambda-restart-policy.js';
 import { LostCallError, ScriptWorker } from './lambda-worker.js';
@@ -64,19 +65,14 @@ export interface LambdaHost {
   close(): Promise<void>;
 }
 
-const DEFAULT_TIMEOUT_MS = 2_000;
-const DEFAULT_MEMORY_MB = 128;
-/** What Node.js itself needs besides the script's heap and ArrayBuffers, in MB. */
-const PROCESS_OVERHEAD_MB = 128;
-const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
 /** How often one call may be run again on a new worker after the worker it waited on stopped. */
 const MAX_REDISPATCHES = 1;
 
 export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
-  const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const memoryMb = positive(options.memoryMb, DEFAULT_MEMORY_MB, 'memoryMb');
-  const maxResidentMb = positive(options.maxResidentMb, 2 * memoryMb + PROCESS_OVERHEAD_MB, 'maxResidentMb');
-  const maxResultBytes = positive(options.maxResultBytes, DEFAULT_MAX_RESULT_BYTES, 'maxResultBytes');
+  const timeoutMs = positive(options.timeoutMs, LAMBDA_DEFAULTS.timeoutMs, 'timeoutMs');
+  const memoryMb = positive(options.memoryMb, LAMBDA_DEFAULTS.memoryMb, 'memoryMb');
+  const maxResidentMb = positive(options.maxResidentMb, defaultMaxResidentMb(memoryMb), 'maxResidentMb');
+  const maxResultBytes = positive(options.maxResultBytes, LAMBDA_DEFAULTS.maxResultBytes, 'maxResultBytes');
   const logger = options.logger;
   const restartPolicy = new RestartPolicy();
 

@@ -139,7 +139,7 @@ function relayFromSandbox(message) {
         if (bytes > maxResultBytes) {
           enterSandboxLater({
             type: 'graphqlResult', callId: message.id, requestId: message.requestId,
-            error: 'graphql() refused: its query and variables take ' + bytes + ' bytes, more than the limit of ' + maxResultBytes,
+            error: 'graphql() refused: its query and variables take ' + bytes + ' bytes, more than the limit of ' + maxResultBytes + ' bytes',
           }, message.id);
           return;
         }

@@ -1,3 +1,4 @@
+import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 
 /**
@@ -26,6 +27,12 @@ export interface ServerConfig {
   lambdaFile?: string;
   /** Time limit of one lambda call, in ms. */
   lambdaTimeoutMs?: number;
+  /** Heap limit of the lambda process, and the most ArrayBuffer memory a script may hold, in MB. */
+  lambdaMemoryMb?: number;
+  /** Resident memory past which the lambda process is killed and restarted, in MB. */
+  lambdaMaxResidentMb?: number;
+  /** Largest result of one lambda call as JSON (and largest graphql() request of a script), in bytes. */
+  lambdaMaxResultBytes?: number;
   /** Hosts `@custom(http:)` may call: `host`, `host:port`, `*.domain`, or `*`. */
   customAllow?: string[];
   /** Time limit of one `@custom` HTTP call, in ms. */
@@ -73,6 +80,9 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', valueName: 'LEVEL', description: `one of ${LOG_LEVELS.join(', ')} (default info)`, parse: parseLogLevel },
   { flag: '--lambda', env: 'LAMBDA_FILE', key: 'lambdaFile', valueName: 'FILE', description: 'lambda script to load at start, replacing the stored one', parse: nonEmpty },
   { flag: '--lambda-timeout-ms', env: 'LAMBDA_TIMEOUT_MS', key: 'lambdaTimeoutMs', valueName: 'MS', description: 'time limit of one lambda call (default 2000)', parse: parseMilliseconds },
+  { flag: '--lambda-memory-mb', env: 'LAMBDA_MEMORY_MB', key: 'lambdaMemoryMb', valueName: 'MB', description: `heap limit of the lambda process, and the most ArrayBuffer memory a script may hold (default ${LAMBDA_DEFAULTS.memoryMb})`, parse: parseCount },
+  { flag: '--lambda-max-rss-mb', env: 'LAMBDA_MAX_RSS_MB', key: 'lambdaMaxResidentMb', valueName: 'MB', description: `resident memory past which the lambda process is killed and restarted (default 2 x --lambda-memory-mb + ${LAMBDA_DEFAULTS.processOverheadMb})`, parse: parseCount },
+  { flag: '--lambda-max-result-bytes', env: 'LAMBDA_MAX_RESULT_BYTES', key: 'lambdaMaxResultBytes', valueName: 'BYTES', description: `largest lambda result as JSON, and largest graphql() request of a script (default ${LAMBDA_DEFAULTS.maxResultBytes})`, parse: parseCount },
   { flag: '--custom-allow', env: 'CUSTOM_ALLOW', key: 'customAllow', valueName: 'HOSTS', description: 'comma-separated hosts @custom may call (host, host:port, *.domain, *; default none)', parse: parseHostList },
   { flag: '--custom-timeout-ms', env: 'CUSTOM_TIMEOUT_MS', key: 'customTimeoutMs', valueName: 'MS', description: 'time limit of one @custom HTTP call (default 10000)', parse: parseMilliseconds },
   { flag: '--persisted-only', env: 'PERSISTED_ONLY', key: 'persistedOnly', valueName: '', description: 'safelist mode: run only persisted queries registered at /admin/persisted-queries', parse: parseSwitch },
