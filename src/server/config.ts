@@ -47,6 +47,10 @@ export interface ServerConfig {
   persistedLruBytes?: number;
   /** Largest query text that may be persisted, in UTF-8 bytes. */
   persistedMaxQueryBytes?: number;
+  /** Most queries clients may register (APQ) in the store; the least recently used are evicted past it. */
+  persistedMaxRegistered?: number;
+  /** Most bytes of query text clients may register in the store. */
+  persistedMaxRegisteredBytes?: number;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -89,6 +93,8 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-lru-entries', env: 'PERSISTED_LRU_ENTRIES', key: 'persistedLruEntries', valueName: 'N', description: `most persisted queries kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxEntries})`, parse: parseCount },
   { flag: '--persisted-lru-bytes', env: 'PERSISTED_LRU_BYTES', key: 'persistedLruBytes', valueName: 'BYTES', description: `most bytes of persisted query text kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxBytes})`, parse: parseCount },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
+  { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
+  { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
@@ -175,10 +181,17 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
 function checkPersistedQueryLimits(config: ServerConfig, sources: ReadonlyMap<keyof ServerConfig, string>): void {
   const maxQueryBytes = config.persistedMaxQueryBytes ?? PERSISTED_QUERY_DEFAULTS.maxQueryBytes;
   const lruBytes = config.persistedLruBytes ?? PERSISTED_QUERY_DEFAULTS.lruMaxBytes;
+  const queryLimit = sources.get('persistedMaxQueryBytes') ?? 'the default --persisted-max-query-bytes';
   if (maxQueryBytes > lruBytes) {
-    const queryLimit = sources.get('persistedMaxQueryBytes') ?? 'the default --persisted-max-query-bytes';
     const lruLimit = sources.get('persistedLruBytes') ?? 'the default --persisted-lru-bytes';
     throw new ConfigError(`${queryLimit} (${maxQueryBytes}) must not exceed ${lruLimit} (${lruBytes}): a persisted query must fit in the LRU`);
+  }
+  const registeredBytes = config.persistedMaxRegisteredBytes ?? PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes;
+  if (maxQueryBytes > registeredBytes) {
+    const registeredLimit = sources.get('persistedMaxRegisteredBytes') ?? 'the default --persisted-max-registered-bytes';
+    throw new ConfigError(
+      `${queryLimit} (${maxQueryBytes}) must not exceed ${registeredLimit} (${registeredBytes}): a persisted query must fit in what clients may register`,
+    );
   }
 }
 

@@ -40,6 +40,8 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
         lruMaxEntries: config.persistedLruEntries,
         lruMaxBytes: config.persistedLruBytes,
         maxQueryBytes: config.persistedMaxQueryBytes,
+        maxRegisteredQueries: config.persistedMaxRegistered,
+        maxRegisteredBytes: config.persistedMaxRegisteredBytes,
       },
     });
   } catch (error) {
