@@ -45,7 +45,9 @@ export class LambdaProcess {
         resolve();
         this.end(this.killedFor ?? this.describeExit(code, signal));
       });
-      child.once('error', (error) => {
+      // `on`, not `once`: a failed send to a process that just died is an 'error' too, and one without a
+      // listener would be thrown in the service's process.
+      child.on('error', (error) => {
         // Only a process that never started reports nothing else; a started one still closes.
         if (child.pid !== undefined) return;
         resolve();
