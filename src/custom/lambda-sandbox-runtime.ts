@@ -128,16 +128,19 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     if (isArray(value)) {
       copy = [];
       for (var i = 0; i < value.length; i++) {
-        budget.take(1);
+        if (i > 0) budget.take(1);
         copy.push(toJsonValue(value[i], path + '[' + i + ']', seen, budget));
       }
     } else {
       copy = {};
       var keys = objectKeys(value);
+      var members = 0;
       for (var k = 0; k < keys.length; k++) {
         var item = value[keys[k]];
         if (item === undefined) continue;
-        budget.take(keys[k].length + 4);
+        // "key": and a comma before every member but the first
+        budget.take(keys[k].length + 3 + (members > 0 ? 1 : 0));
+        members += 1;
         copy[keys[k]] = toJsonValue(item, path + '.' + keys[k], seen, budget);
       }
     }

@@ -151,7 +151,6 @@ function relayFromSandbox(message) {
   }
 }
 
-
 /** Delivers a message to the sandbox once the entry in progress has ended (the relay runs inside one). */
 function enterSandboxLater(message, owner) {
   setImmediate(() => enterSandbox(message, owner));
