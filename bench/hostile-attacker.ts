@@ -4,12 +4,14 @@
  * client time-out. Prints one JSON line: per case, how many requests were sent and what they got
  * (`<status> <first error code>`, `200 ok`, or the client-side failure).
  *
- *   node hostile-attacker.js '{"url":"http://127.0.0.1:PORT","endsAt":<epoch ms>,"requestTimeoutMs":20000}'
+ *   node hostile-attacker.js '{"url":"http://127.0.0.1:PORT","endsAt":<epoch ms>,"requestTimeoutMs":20000,"schema":"...","cases":["apq"]}'
  */
 import { createHash } from 'node:crypto';
 
 export interface AttackOptions {
   url: string;
+  /** Keys of the cases to send (see hostileCases); all when absent. */
+  cases?: string[];
   /** When the loops stop starting requests (epoch ms). */
   endsAt: number;
   /** Client time-out of one hostile request. */
@@ -48,8 +50,8 @@ function hugeSchema(benchSchema: string): string {
 
 let registrations = 0;
 
-/** The hostile cases, each a function that builds its next request. */
-export function hostileCases(benchSchema: string): Record<string, () => HostileRequest> {
+/** The hostile cases by key, each with its label and a function that builds its next request. */
+export function hostileCases(benchSchema: string): Record<string, { label: string; next: () => HostileRequest }> {
   const deep = graphqlRequest(deepCrewQuery());
   const regexp = graphqlRequest('{ queryMission(filter: { designation: { regexp: "/(a+)+$/" } }) { designation } }');
   const hugeString = graphqlRequest('{ hugeString(n: 150000000) }');
@@ -57,16 +59,19 @@ export function hostileCases(benchSchema: string): Record<string, () => HostileR
   const schema: HostileRequest = { path: '/admin/schema', contentType: 'text/plain', body: hugeSchema(benchSchema) };
   const deepNot = graphqlRequest(`{ queryTask(filter: ${nestedNotFilter(1_000)}) { title } }`);
   return {
-    'crew/missions 20 levels': () => deep,
-    'regexp /(a+)+$/ on 27 chars': () => regexp,
-    'lambda: 150M-char string': () => hugeString,
-    'lambda: 1 GiB ArrayBuffer filled': () => bigBuffer,
-    'schema upload: 10,000 types': () => schema,
-    'filter: not nested 1,000 deep': () => deepNot,
-    'APQ: register a new query': () => {
-      registrations += 1;
-      const query = `query Flood${registrations} { queryTask(first: ${registrations}) { title } }`;
-      return graphqlRequest(query, { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } });
+    deep: { label: 'crew/missions 20 levels', next: () => deep },
+    regexp: { label: 'regexp /(a+)+$/ on 27 chars', next: () => regexp },
+    'lambda-string': { label: 'lambda: 150M-char string', next: () => hugeString },
+    'lambda-buffer': { label: 'lambda: 1 GiB ArrayBuffer filled', next: () => bigBuffer },
+    schema: { label: 'schema upload: 10,000 types', next: () => schema },
+    not: { label: 'filter: not nested 1,000 deep', next: () => deepNot },
+    apq: {
+      label: 'APQ: register a new query',
+      next: () => {
+        registrations += 1;
+        const query = `query Flood${registrations} { queryTask(first: ${registrations}) { title } }`;
+        return graphqlRequest(query, { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } });
+      },
     },
   };
 }
@@ -98,10 +103,11 @@ async function send(options: AttackOptions, request: HostileRequest): Promise<st
 
 export async function attack(options: AttackOptions, benchSchema: string): Promise<AttackReport> {
   const report: AttackReport = {};
+  const cases = Object.entries(hostileCases(benchSchema)).filter(([key]) => options.cases === undefined || options.cases.includes(key));
   await Promise.all(
-    Object.entries(hostileCases(benchSchema)).map(async ([name, next]) => {
+    cases.map(async ([, { label, next }]) => {
       const answers: Record<string, number> = {};
-      report[name] = answers;
+      report[label] = answers;
       while (Date.now() < options.endsAt) {
         const answer = await send(options, next());
         answers[answer] = (answers[answer] ?? 0) + 1;

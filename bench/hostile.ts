@@ -6,7 +6,8 @@
  * service's peak resident memory (VmHWM, and the sampled peak of its lambda process), whether it had to be
  * restarted (it is restarted whenever it exits, so the run goes on), and what the hostile requests got.
  * No assertions. Run after `npm run build`: node dist/bench/hostile.js   (BENCH_SECONDS=10: quiet and
- * attack phases each; BENCH_HOSTILE_TIMEOUT_MS=20000: client time-out of one hostile request)
+ * attack phases each; BENCH_HOSTILE_TIMEOUT_MS=20000: client time-out of one hostile request;
+ * BENCH_HOSTILE_CASES=deep,regexp,lambda-string,lambda-buffer,schema,not,apq: the cases to send, default all)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,11 +15,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AttackReport } from './hostile-attacker.js';
+import { hostileCases, type AttackOptions, type AttackReport } from './hostile-attacker.js';
 import { median } from './load-generator.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const HOSTILE_TIMEOUT_MS = Number(process.env.BENCH_HOSTILE_TIMEOUT_MS ?? 20_000);
+const HOSTILE_CASES = process.env.BENCH_HOSTILE_CASES ? process.env.BENCH_HOSTILE_CASES.split(',').map((key) => key.trim()) : undefined;
 /** Client time-out of one well-behaved request; a time-out counts as a failure at this latency. */
 const CLIENT_TIMEOUT_MS = 30_000;
 const CLIENT_CONNECTIONS = 2;
@@ -239,7 +241,7 @@ async function wellBehavedClient(url: string, endsAt: number): Promise<ClientSum
   return { requests: latencies.length, failures, p50: sorted.length === 0 ? NaN : median(sorted), p99, failureSamples };
 }
 
-function runAttacker(options: { url: string; endsAt: number; requestTimeoutMs: number; schema: string }): Promise<AttackReport> {
+function runAttacker(options: AttackOptions & { schema: string }): Promise<AttackReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ATTACKER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
@@ -270,6 +272,10 @@ function formatClient(label: string, summary: ClientSummary): string {
 }
 
 async function main(): Promise<void> {
+  const unknown = (HOSTILE_CASES ?? []).filter((key) => !(key in hostileCases(SCHEMA)));
+  if (unknown.length > 0) {
+    throw new Error(`unknown BENCH_HOSTILE_CASES ${unknown.join(', ')}; known: ${Object.keys(hostileCases(SCHEMA)).join(', ')}`);
+  }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-hostile-'));
   const schemaFile = path.join(folder, 'schema.graphql');
   const lambdaFile = path.join(folder, 'lambda.js');
@@ -285,7 +291,8 @@ async function main(): Promise<void> {
     for (const mutation of SEED) await post(url, mutation);
     console.log(
       `service: ${path.relative(process.cwd(), MAIN)} on ${url}; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
-        `${SECONDS} s quiet, then ${SECONDS} s under attack (hostile requests time out after ${HOSTILE_TIMEOUT_MS} ms)`,
+        `${SECONDS} s quiet, then ${SECONDS} s under attack (hostile requests time out after ${HOSTILE_TIMEOUT_MS} ms; ` +
+        `cases: ${HOSTILE_CASES?.join(', ') ?? 'all'})`,
     );
     const quiet = await wellBehavedClient(url, Date.now() + SECONDS * 1000);
     const quietPeakMb = service.runs[0]!.highWaterMb;
@@ -293,7 +300,7 @@ async function main(): Promise<void> {
     const endsAt = Date.now() + SECONDS * 1000;
     const [attacked, report] = await Promise.all([
       wellBehavedClient(url, endsAt),
-      runAttacker({ url, endsAt, requestTimeoutMs: HOSTILE_TIMEOUT_MS, schema: SCHEMA }),
+      runAttacker({ url, endsAt, requestTimeoutMs: HOSTILE_TIMEOUT_MS, schema: SCHEMA, cases: HOSTILE_CASES }),
     ]);
     await service.stop();
 
