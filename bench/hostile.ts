@@ -156,7 +156,9 @@ class Service {
     this.runs.push(run);
     child.once('exit', (code, signal) => {
       run.exit = signal ? `killed by ${signal}` : `exit code ${code}`;
-      const lastLine = stderr.trim().split('\n').filter((line) => !line.startsWith('{')).pop();
+      // The line that says why (V8's "FATAL ERROR: ..."), else the last one that is not a JSON log line.
+      const lines = stderr.trim().split('\n').filter((line) => !line.startsWith('{'));
+      const lastLine = lines.find((line) => /FATAL|Error/.test(line)) ?? lines.pop();
       if (!this.stopping) {
         console.log(`  ! the service stopped (${run.exit}${lastLine ? `: ${lastLine.slice(0, 160)}` : ''}); restarting it`);
         this.restarting = this.start().finally(() => {

@@ -44,6 +44,8 @@ let runtimeSource, script, filename, timeoutMs, maxResultBytes, maxExternalBytes
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
 const FAILURES = new Set(['thrown', 'bad-result', 'not-registered']);
+/** The list of registered resolvers sent to the host is bounded too (some 20,000 names). */
+const MAX_RESOLVER_LIST_CHARS = 1024 * 1024;
 /** Timers the sandbox started: id -> { handle, repeat, owner }, owner being a call id or null. */
 const hostTimers = new Map();
 /** Calls started and not yet answered: id -> { startedAt, busyAtStart, ownBusy, deadline }. */
@@ -335,8 +337,8 @@ function load() {
     return;
   }
   const resolvers = runtime.seal();
-  if (resolvers.length > maxResultBytes) {
-    loadFailed('the lambda script registers too many resolvers: their names take more than ' + maxResultBytes + ' bytes', {});
+  if (resolvers.length > MAX_RESOLVER_LIST_CHARS) {
+    loadFailed('the lambda script registers too many resolvers: their list takes more than ' + MAX_RESOLVER_LIST_CHARS + ' characters', {});
     return;
   }
   post({ type: 'loaded', resolvers: JSON.parse(resolvers) });
