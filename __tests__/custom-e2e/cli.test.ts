@@ -12,7 +12,7 @@ import { makeTempDir } from '../helpers/server';
 const ROOT = resolve(__dirname, '../..');
 const REGISTER_TS = join(ROOT, '__tests__/helpers/register-ts.cjs');
 const MAIN = join(ROOT, 'src/server/main.ts');
-const OWN_VARIABLES = /^(NODE_ENV|PORT|HOST|DATA_DIR|SCHEMA_FILE|MONGODB_URI|ADMIN_TOKEN|LOG_LEVEL|LAMBDA_FILE|LAMBDA_TIMEOUT_MS|CUSTOM_ALLOW|CUSTOM_TIMEOUT_MS|CUSTOM_SECRET_.*)$/;
+const OWN_VARIABLES = /^(NODE_ENV|PORT|HOST|DATA_DIR|SCHEMA_FILE|MONGODB_URI|ADMIN_TOKEN|LOG_LEVEL|LAMBDA_FILE|LAMBDA_TIMEOUT_MS|LAMBDA_MEMORY_MB|LAMBDA_MAX_RSS_MB|LAMBDA_MAX_RESULT_BYTES|CUSTOM_ALLOW|CUSTOM_TIMEOUT_MS|CUSTOM_SECRET_.*)$/;
 
 interface CliRun {
   /** The first log line with this `msg`, or a rejection if the process exits first. */
@@ -114,6 +114,38 @@ test('--lambda, --lambda-timeout-ms, --custom-allow and CUSTOM_SECRET_<NAME> rea
     expect(body.data).toEqual({ hello: 'hello cli', whoAmI: 'key=from-env', spin: null });
     expect(body.errors!.map((error) => error.message)).toEqual([
       'Lambda resolver Query.spin failed: it did not finish within 700 ms',
+    ]);
+  } finally {
+    cli.stop();
+  }
+  expect((await cli.exit).code).toBe(0);
+});
+
+test('the lambda memory and result limits reach the running service, by flag and by environment', async () => {
+  await writeFile(join(dataDir, 'schema.graphql'), 'type Query { hello(name: String!): String @lambda hoard: String @lambda fill: Int @lambda }');
+  await writeFile(join(dataDir, 'lambda.js'), `self.addGraphQLResolvers({
+    'Query.hello': ({ args }) => 'hello ' + args.name,
+    'Query.hoard': () => { globalThis.kept = new ArrayBuffer(100 * 1024 * 1024); return 'kept'; },
+    'Query.fill': () => new Uint8Array(512 * 1024 * 1024).fill(1).length,
+  });`);
+  const cli = runCli(
+    ['--port', '0', '--data', join(dataDir, 'db'), '--schema', join(dataDir, 'schema.graphql'), '--lambda', join(dataDir, 'lambda.js'),
+      '--lambda-max-result-bytes', '20', '--lambda-memory-mb=64', '--lambda-timeout-ms', '10000'],
+    { LAMBDA_MAX_RSS_MB: '200' },
+  );
+  try {
+    const url = (await cli.waitForLog('started')).url as string;
+    const messages = async (query: string) => (await gql(url, query)).body.errors?.map((error) => error.message);
+    // "hello 0123456789abc" is 21 bytes of JSON with its quotes; one character less fits.
+    expect((await gql(url, `{ hello(name: "0123456789ab") }`)).body).toEqual({ data: { hello: 'hello 0123456789ab' } });
+    expect(await messages(`{ hello(name: "0123456789abc") }`)).toEqual([
+      'Lambda resolver Query.hello failed: its result is larger than the limit of 20 bytes of JSON',
+    ]);
+    expect(await messages(`{ hoard }`)).toEqual([
+      expect.stringMatching(/^Lambda resolver Query\.hoard failed: the lambda worker held 10\d MB of ArrayBuffer memory \(its limit: 64 MB\) while running it$/),
+    ]);
+    expect(await messages(`{ fill }`)).toEqual([
+      expect.stringMatching(/^Lambda resolver Query\.fill failed: the lambda worker used \d+ MB of memory \(its limit: 200 MB\) while running it$/),
     ]);
   } finally {
     cli.stop();

@@ -51,3 +51,28 @@ test('the help names the new flags and the secret variables', () => {
   expect(help).toMatch(/--custom-allow HOSTS .*\[CUSTOM_ALLOW\]/);
   expect(help).toContain('CUSTOM_SECRET_<NAME>');
 });
+
+describe('the lambda process limits', () => {
+  test.each([
+    [['--lambda-memory-mb', '64'], {}, { lambdaMemoryMb: 64 }],
+    [['--lambda-max-rss-mb=300'], {}, { lambdaMaxResidentMb: 300 }],
+    [['--lambda-max-result-bytes', '1000'], {}, { lambdaMaxResultBytes: 1000 }],
+    [[], { LAMBDA_MEMORY_MB: '96', LAMBDA_MAX_RSS_MB: '400', LAMBDA_MAX_RESULT_BYTES: '2048' }, { lambdaMemoryMb: 96, lambdaMaxResidentMb: 400, lambdaMaxResultBytes: 2048 }],
+    [['--lambda-max-result-bytes', '10'], { LAMBDA_MAX_RESULT_BYTES: '2048' }, { lambdaMaxResultBytes: 10 }],
+  ])('%j with %j reads %j', (argv, env, expected) => {
+    expect(run(argv, env)).toMatchObject(expected);
+  });
+
+  test('refuses values that are not whole numbers of at least 1', () => {
+    expect(errorOf(['--lambda-memory-mb', '0'])).toBe('--lambda-memory-mb: expected a whole number from 1 to 9007199254740991, got "0"');
+    expect(errorOf([], { LAMBDA_MAX_RSS_MB: '1.5' })).toBe('LAMBDA_MAX_RSS_MB: expected a whole number from 1 to 9007199254740991, got "1.5"');
+    expect(errorOf(['--lambda-max-result-bytes', '4MB'])).toBe('--lambda-max-result-bytes: expected a whole number from 1 to 9007199254740991, got "4MB"');
+  });
+
+  test('the help names them with their defaults', () => {
+    const help = helpText();
+    expect(help).toMatch(/--lambda-memory-mb MB +heap limit of the lambda process.*\(default 128\) \[LAMBDA_MEMORY_MB\]/);
+    expect(help).toMatch(/--lambda-max-rss-mb MB +.*\(default 2 x --lambda-memory-mb \+ 128\) \[LAMBDA_MAX_RSS_MB\]/);
+    expect(help).toMatch(/--lambda-max-result-bytes BYTES +.*\(default 4194304\) \[LAMBDA_MAX_RESULT_BYTES\]/);
+  });
+});

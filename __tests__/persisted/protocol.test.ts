@@ -68,7 +68,9 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ data: { hello: 'hello bo' } });
     const document = stored.documents.get(HELLO_HASH);
-    expect(document).toEqual({ _id: HELLO_HASH, query: HELLO, createdAt: expect.any(String) });
+    expect(document).toEqual({
+      _id: HELLO_HASH, query: HELLO, createdAt: expect.any(String), source: 'client', bytes: 49, lastUsedAt: expect.any(Number),
+    });
     expect(new Date(document!.createdAt as string).toISOString()).toBe(document!.createdAt);
   });
 

@@ -62,7 +62,9 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual(LISTED);
     const stored = await storedQueries(service.store);
-    expect([...stored.values()]).toEqual([{ _id: LIST_HASH, query: LIST, createdAt: expect.any(String) }]);
+    expect([...stored.values()]).toEqual([
+      { _id: LIST_HASH, query: LIST, createdAt: expect.any(String), source: 'client', bytes: 62, lastUsedAt: expect.any(Number) },
+    ]);
   });
 
   test('rule 3: a hash that is not the SHA-256 of the query is refused with 400; nothing is stored or run', async () => {

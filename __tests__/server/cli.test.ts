@@ -165,8 +165,9 @@ describe('the CLI', () => {
   it('--persisted-only and the persisted query limits reach the service: only manifest operations run', async () => {
     const schemaFile = join(dataDir, 'schema.graphql');
     await writeFile(schemaFile, TASKS_SCHEMA);
-    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--persisted-only', '--persisted-lru-entries', '50'], {
+    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--persisted-only', '--persisted-lru-entries', '50', '--persisted-max-registered', '300'], {
       PERSISTED_MAX_QUERY_BYTES: '4096',
+      PERSISTED_MAX_REGISTERED_BYTES: '100000',
     });
     try {
       await expectSafelistServed(cli);
@@ -178,7 +179,9 @@ describe('the CLI', () => {
 
   async function expectSafelistServed(cli: Cli): Promise<void> {
     const started = await cli.waitForLog('started');
-    expect(started.persistedQueries).toEqual({ persistedOnly: true, lruMaxEntries: 50, lruMaxBytes: 32 * 1024 * 1024, maxQueryBytes: 4096 });
+    expect(started.persistedQueries).toEqual({
+      persistedOnly: true, lruMaxEntries: 50, lruMaxBytes: 32 * 1024 * 1024, maxQueryBytes: 4096, maxRegisteredQueries: 300, maxRegisteredBytes: 100000,
+    });
     const url = started.url as string;
     const query = 'query Titles { queryTask { title } }';
     const post = (body: unknown) =>

@@ -103,6 +103,20 @@ describe('parseCommandLine', () => {
       expect(run(['--persisted-only=false'], { PERSISTED_ONLY: '1' }).persistedOnly).toBe(false);
     });
 
+    it('reads the limits on client registrations from flags and environment; a flag wins', () => {
+      expect(run(['--persisted-max-registered', '500', '--persisted-max-registered-bytes=2000000'])).toMatchObject({
+        persistedMaxRegistered: 500,
+        persistedMaxRegisteredBytes: 2000000,
+      });
+      expect(run(['--persisted-max-registered=7'], { PERSISTED_MAX_REGISTERED: '8', PERSISTED_MAX_REGISTERED_BYTES: '70000' })).toMatchObject({
+        persistedMaxRegistered: 7,
+        persistedMaxRegisteredBytes: 70000,
+      });
+      expect(run([])).not.toHaveProperty('persistedMaxRegistered');
+      expect(helpText()).toMatch(/--persisted-max-registered N +most queries clients may register .*least recently used.*\(default 10000\) \[PERSISTED_MAX_REGISTERED\]/);
+      expect(helpText()).toMatch(/--persisted-max-registered-bytes BYTES .*\(default 33554432\) \[PERSISTED_MAX_REGISTERED_BYTES\]/);
+    });
+
     it('leaves them unset by default (the plugin\'s defaults apply, named in the help)', () => {
       expect(run([])).not.toHaveProperty('persistedOnly');
       expect(helpText()).toMatch(/--persisted-only +safelist mode.*\[PERSISTED_ONLY\]/);
@@ -126,6 +140,12 @@ describe('parseCommandLine', () => {
         [],
         ['PERSISTED_MAX_QUERY_BYTES', '40000000'],
         'PERSISTED_MAX_QUERY_BYTES (40000000) must not exceed the default --persisted-lru-bytes (33554432): a persisted query must fit in the LRU',
+      ],
+      [['--persisted-max-registered', '0'], [], '--persisted-max-registered: expected a whole number from 1 to 9007199254740991, got "0"'],
+      [
+        ['--persisted-max-query-bytes', '5000'],
+        ['PERSISTED_MAX_REGISTERED_BYTES', '4000'],
+        '--persisted-max-query-bytes (5000) must not exceed PERSISTED_MAX_REGISTERED_BYTES (4000): a persisted query must fit in what clients may register',
       ],
     ])('rejects %j with environment %j: %s', (argv, envEntry, message) => {
       const env = envEntry.length === 2 ? { [envEntry[0]!]: envEntry[1]! } : {};

@@ -20,8 +20,10 @@ export class LambdaScriptError extends Error {
  * - `timeout`: the call did not finish within the time limit (or ran past it in code that could not be
  *   interrupted, so its worker was restarted);
  * - `bad-input`: the parent, args or auth header given to the call cannot be sent to the script as JSON;
- * - `bad-result`: the resolver answered with a value that is not JSON-like, or a batch of the wrong length;
- * - `worker-stopped`: the script's worker stopped while running this call (memory limit), or while this
+ * - `bad-result`: the resolver answered with a value that is not JSON-like, a batch of the wrong length,
+ *   or a result larger than the result limit;
+ * - `worker-stopped`: the script's worker stopped while running this call (a memory limit: heap,
+ *   ArrayBuffers held, resident memory), or while this
  *   call was in flight and the call could not run again (a started mutation, or lost a second time), or
  *   the worker kept crashing on its own and restarts were given up;
  * - `closed`: the host was closed.

@@ -1,3 +1,4 @@
+import { defaultMaxResidentMb, LAMBDA_DEFAULTS } from './lambda-defaults.js';
 import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 import { RestartPolicy, type RestartDecision } from './lambda-restart-policy.js';
 import { LostCallError, ScriptWorker } from './lambda-worker.js';
@@ -8,8 +9,18 @@ export type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './
 export interface LambdaHostOptions {
   /** Time limit of one call (and of loading the script's top level), in ms. Default 2000. */
   timeoutMs?: number;
-  /** Heap limit of the script's worker thread, in MB. Default 128. */
+  /**
+   * Heap limit of the script's process, in MB, and the most ArrayBuffer memory the script may hold once an
+   * entry (a call, a timer) ends. Default 128.
+   */
   memoryMb?: number;
+  /**
+   * Resident memory past which the script's process is killed (and restarted), in MB. Default: twice
+   * `memoryMb` (heap and ArrayBuffers) plus 128 for Node.js itself.
+   */
+  maxResidentMb?: number;
+  /** Largest result of one call as JSON (and largest graphql() request a script sends), in UTF-8 bytes. Default 4 MiB. */
+  maxResultBytes?: number;
   /** Receives the script's `console` output (prefixed `lambda: `) and worker restarts. */
   logger?: LambdaLogger;
 }
@@ -54,14 +65,14 @@ export interface LambdaHost {
   close(): Promise<void>;
 }
 
-const DEFAULT_TIMEOUT_MS = 2_000;
-const DEFAULT_MEMORY_MB = 128;
 /** How often one call may be run again on a new worker after the worker it waited on stopped. */
 const MAX_REDISPATCHES = 1;
 
 export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
-  const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const memoryMb = positive(options.memoryMb, DEFAULT_MEMORY_MB, 'memoryMb');
+  const timeoutMs = positive(options.timeoutMs, LAMBDA_DEFAULTS.timeoutMs, 'timeoutMs');
+  const memoryMb = positive(options.memoryMb, LAMBDA_DEFAULTS.memoryMb, 'memoryMb');
+  const maxResidentMb = positive(options.maxResidentMb, defaultMaxResidentMb(memoryMb), 'maxResidentMb');
+  const maxResultBytes = positive(options.maxResultBytes, LAMBDA_DEFAULTS.maxResultBytes, 'maxResultBytes');
   const logger = options.logger;
   const restartPolicy = new RestartPolicy();
 
@@ -85,6 +96,8 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
     const worker = await ScriptWorker.start(text, {
       timeoutMs,
       memoryMb,
+      maxResidentMb,
+      maxResultBytes,
       logger,
       onStopped: (stopped, stop) => {
         live.delete(stopped);

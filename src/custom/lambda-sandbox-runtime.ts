@@ -8,11 +8,13 @@
  * reach, and only with primitives (JSON text, numbers). Every bridge call is wrapped so that an error the
  * outer realm might throw (e.g. a stack overflow on entry) never reaches the user's code as an object.
  *
- * The source evaluates to `function (bridge) { ... }` returning `{ seal() }`; see lambda-worker-source.ts.
+ * The source evaluates to `function (bridge, maxResultBytes) { ... }` returning `{ seal() }`; see
+ * lambda-worker-source.ts. Results and graphql() variables larger than `maxResultBytes` as JSON are refused
+ * while they are copied, before the JSON text is built (a lower bound of its size is counted: characters).
  * Messages the runtime posts: log, result, failed, graphql. Messages it receives (via `inbox`): call,
  * graphqlResult, timer.
  */
-export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutographLambdaRuntime(bridge) {
+export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutographLambdaRuntime(bridge, maxResultBytes) {
   'use strict';
   var stringify = JSON.stringify;
   var parse = JSON.parse;
@@ -69,15 +71,39 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     return new BadValue(what + ' at ' + path);
   }
 
-  /** A plain JSON-like copy of value, or a BadValue thrown naming the first offending path. */
-  function toJsonValue(value, path, seen) {
-    if (value === null || value === undefined) return null;
+  /** Marks a value whose JSON text would be larger than maxResultBytes; only this runtime can create one. */
+  function TooLarge() {}
+
+  /** What is left of the JSON size allowed for one value; take() throws TooLarge once it is used up. */
+  function sizeBudget() {
+    var left = maxResultBytes;
+    return {
+      take: function (size) {
+        left -= size;
+        if (left < 0) throw new TooLarge();
+      },
+    };
+  }
+
+  /**
+   * A plain JSON-like copy of value, or a BadValue thrown naming the first offending path; TooLarge once
+   * the copy's JSON would exceed the budget (strings are counted by length, before they are ever flattened).
+   */
+  function toJsonValue(value, path, seen, budget) {
+    if (value === null || value === undefined) {
+      budget.take(4);
+      return null;
+    }
     switch (typeof value) {
       case 'string':
+        budget.take(value.length + 2);
+        return value;
       case 'boolean':
+        budget.take(4);
         return value;
       case 'number':
         if (value !== value || value === Infinity || value === -Infinity) throw badValue(path, 'a non-finite number (' + value + ')');
+        budget.take(1);
         return value;
       case 'bigint':
         throw badValue(path, 'a BigInt');
@@ -88,6 +114,7 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     }
     if (value instanceof DateCtor) {
       if (value.getTime() !== value.getTime()) throw badValue(path, 'an invalid Date');
+      budget.take(26);
       return value.toISOString();
     }
     if (value instanceof PromiseCtor || typeof value.then === 'function') throw badValue(path, 'a Promise (await it first)');
@@ -97,15 +124,24 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     if (seen.indexOf(value) !== -1) throw badValue(path, 'a circular reference');
     seen.push(value);
     var copy;
+    budget.take(2);
     if (isArray(value)) {
       copy = [];
-      for (var i = 0; i < value.length; i++) copy.push(toJsonValue(value[i], path + '[' + i + ']', seen));
+      for (var i = 0; i < value.length; i++) {
+        if (i > 0) budget.take(1);
+        copy.push(toJsonValue(value[i], path + '[' + i + ']', seen, budget));
+      }
     } else {
       copy = {};
       var keys = objectKeys(value);
+      var members = 0;
       for (var k = 0; k < keys.length; k++) {
         var item = value[keys[k]];
-        if (item !== undefined) copy[keys[k]] = toJsonValue(item, path + '.' + keys[k], seen);
+        if (item === undefined) continue;
+        // "key": and a comma before every member but the first
+        budget.take(keys[k].length + 3 + (members > 0 ? 1 : 0));
+        members += 1;
+        copy[keys[k]] = toJsonValue(item, path + '.' + keys[k], seen, budget);
       }
     }
     seen.pop();
@@ -168,8 +204,11 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
           return PromiseCtor.reject(new TypeErrorCtor('graphql(query, variables): variables must be an object'));
         }
         try {
-          variablesText = stringify(toJsonValue(variables, 'variables', []));
+          variablesText = stringify(toJsonValue(variables, 'variables', [], sizeBudget()));
         } catch (error) {
+          if (error instanceof TooLarge) {
+            return PromiseCtor.reject(new TypeErrorCtor('graphql(query, variables): the variables are larger than the limit of ' + maxResultBytes + ' bytes of JSON'));
+          }
           return PromiseCtor.reject(new TypeErrorCtor('graphql(query, variables): variables contain ' + errorMessage(error)));
         }
       }
@@ -208,14 +247,15 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
   }
 
   function fail(id, error) {
-    if (error instanceof BadValue) send({ type: 'failed', id: id, failure: 'bad-result', message: error.message });
+    if (error instanceof TooLarge) send({ type: 'failed', id: id, failure: 'bad-result', message: 'its result is larger than the limit of ' + maxResultBytes + ' bytes of JSON' });
+    else if (error instanceof BadValue) send({ type: 'failed', id: id, failure: 'bad-result', message: error.message });
     else send({ type: 'failed', id: id, failure: 'thrown', message: errorMessage(error) });
   }
 
   function finish(id, value) {
     var text;
     try {
-      text = stringify(toJsonValue(value, 'result', []));
+      text = stringify(toJsonValue(value, 'result', [], sizeBudget()));
     } catch (error) {
       if (error instanceof BadValue) {
         error.message = 'returned ' + error.message + '; a resolver must return JSON values (objects, arrays, strings, numbers, booleans, null)';

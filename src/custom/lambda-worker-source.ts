@@ -1,10 +1,13 @@
 /**
- * JavaScript source of the worker thread that hosts one lambda script. It is started with
- * `new Worker(LAMBDA_WORKER_SOURCE, { eval: true, workerData })`, so it needs no file on disk (the same
- * code runs under ts-jest and from the compiled build).
+ * JavaScript source of the child process that hosts one lambda script. It is started with
+ * `node --max-old-space-size=<memoryMb> --expose-gc -e LAMBDA_WORKER_SOURCE` and an IPC channel (see
+ * lambda-worker.ts), so it needs no file on disk (the same code runs under ts-jest and from the compiled
+ * build). A process of its own, unlike a worker thread, bounds everything the script can allocate: its
+ * heap by the V8 flag, ArrayBuffers by the check after each entry below, resident memory by the host's
+ * watchdog; whatever happens in it, the service's process lives on.
  *
- * The worker creates a `vm` context with a null-prototype global (so `this.constructor` resolves inside the
- * context, not to the worker's `Object`), with code generation from strings disabled and with its own
+ * The process creates a `vm` context with a null-prototype global (so `this.constructor` resolves inside
+ * the context, not to the process's `Object`), with code generation from strings disabled and with its own
  * microtask queue (`microtaskMode: 'afterEvaluate'`), installs the sandbox runtime
  * (lambda-sandbox-runtime.ts), runs the user's script with a time limit, and then relays messages between
  * the host and the runtime.
@@ -12,27 +15,37 @@
  * Every entry into the context (a call, a graphql() answer, a timer) goes through `runInContext` with a
  * time limit, and because the context has its own microtask queue, the promise continuations an entry
  * starts run inside that entry, under the same limit. So an endless loop, synchronous or after an `await`,
- * is interrupted and the worker keeps serving.
+ * is interrupted and the process keeps serving.
  *
  * Each entry belongs to a call (the call itself, an answer to its graphql(), a timer it started) or to
  * nobody (timers started while the script loaded). A call's time limit counts the time since the call
- * started, minus the time the worker spent in entries of other calls: a call queued behind a slow one is
+ * started, minus the time the process spent in entries of other calls: a call queued behind a slow one is
  * not charged for the wait. An entry of a call may use what is left of that limit; an entry of nobody gets
  * the whole limit, and a timer that overruns it is cancelled and logged.
  *
- * workerData: { runtimeSource: string, script: string, filename: string, timeoutMs: number }
+ * After each entry, memory outside the V8 heap (ArrayBuffers) is compared with the limit; past it (after a
+ * full garbage collection, so only memory the script still holds counts), the process reports
+ * `memoryExceeded` and takes no further messages: the host stops it.
+ *
+ * Results and graphql() requests are size-capped here, before they are sent, so an oversized one fails
+ * its call and never reaches the service's process.
+ *
+ * First message received: init { runtimeSource, script, filename, timeoutMs, maxResultBytes, maxExternalBytes }.
  * Posts: loaded { resolvers: [{ name, kind }] } | loadFailed { message, line?, column? } | result | failed |
- * graphql | log | busy { callId: number | null } (an entry starts) | idle (it ended).
- * Receives: call { id, name, batch, payload } | graphqlResult { callId, requestId, result? error? }.
+ * graphql | log | busy { callId: number | null } (an entry starts) | idle (it ended) | memoryExceeded { message }.
+ * Then receives: call { id, name, batch, payload } | graphqlResult { callId, requestId, result? error? }.
+ * It exits when the host disconnects.
  */
 export const LAMBDA_WORKER_SOURCE = String.raw`'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
+const v8 = require('node:v8');
 const vm = require('node:vm');
-const { runtimeSource, script, filename, timeoutMs } = workerData;
+let runtimeSource, script, filename, timeoutMs, maxResultBytes, maxExternalBytes;
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
 const FAILURES = new Set(['thrown', 'bad-result', 'not-registered']);
+/** The list of registered resolvers sent to the host is bounded too (some 20,000 names). */
+const MAX_RESOLVER_LIST_CHARS = 1024 * 1024;
 /** Timers the sandbox started: id -> { handle, repeat, owner }, owner being a call id or null. */
 const hostTimers = new Map();
 /** Calls started and not yet answered: id -> { startedAt, busyAtStart, ownBusy, deadline }. */
@@ -43,6 +56,10 @@ let busyTotal = 0;
 let currentOwner = null;
 let inbox = null;
 let context;
+/** Set once memory was exceeded: the host is stopping this process, nothing more runs in it. */
+let halted = false;
+/** What the entry in progress sends, held back until its memory is checked (null: no entry). */
+let outbox = null;
 
 function describe(value) {
   try {
@@ -57,8 +74,14 @@ function isInteger(value) {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }
 
+/** Sends to the host, after the entry in progress if any; nothing once the process is halted. */
+function post(message) {
+  if (outbox !== null) outbox.push(message);
+  else if (!halted && process.connected) process.send(message);
+}
+
 function log(level, message) {
-  parentPort.postMessage({ type: 'log', level, message });
+  post({ type: 'log', level, message });
 }
 
 /** Time the call has used: since it started, less what other entries took meanwhile. */
@@ -77,7 +100,7 @@ function armDeadline(id, call) {
   const left = timeoutMs - usedBy(call, performance.now());
   if (left <= 0) {
     closeCall(id);
-    parentPort.postMessage({ type: 'failed', id, failure: 'timeout', message: 'it did not finish within ' + timeoutMs + ' ms' });
+    post({ type: 'failed', id, failure: 'timeout', message: 'it did not finish within ' + timeoutMs + ' ms' });
     return;
   }
   call.deadline = setTimeout(() => armDeadline(id, call), Math.ceil(left));
@@ -101,23 +124,53 @@ function relayFromSandbox(message) {
       return;
     case 'result':
       if (isInteger(message.id) && typeof message.value === 'string' && closeCall(message.id)) {
-        parentPort.postMessage({ type: 'result', id: message.id, value: message.value });
+        post(Buffer.byteLength(message.value, 'utf8') > maxResultBytes
+          ? { type: 'failed', id: message.id, failure: 'bad-result', message: 'its result is larger than the limit of ' + maxResultBytes + ' bytes of JSON' }
+          : { type: 'result', id: message.id, value: message.value });
       }
       return;
     case 'failed':
       if (isInteger(message.id) && FAILURES.has(message.failure) && typeof message.message === 'string' && closeCall(message.id)) {
-        parentPort.postMessage({ type: 'failed', id: message.id, failure: message.failure, message: message.message });
+        post({ type: 'failed', id: message.id, failure: message.failure, message: message.message });
       }
       return;
     case 'graphql':
       if (isInteger(message.id) && isInteger(message.requestId) && typeof message.query === 'string' &&
           (message.variables === undefined || typeof message.variables === 'string')) {
-        parentPort.postMessage({
+        const bytes = Buffer.byteLength(message.query, 'utf8') + (message.variables === undefined ? 0 : Buffer.byteLength(message.variables, 'utf8'));
+        if (bytes > maxResultBytes) {
+          enterSandboxLater({
+            type: 'graphqlResult', callId: message.id, requestId: message.requestId,
+            error: 'graphql() refused: its query and variables take ' + bytes + ' bytes, more than the limit of ' + maxResultBytes + ' bytes',
+          }, message.id);
+          return;
+        }
+        post({
           type: 'graphql', id: message.id, requestId: message.requestId, query: message.query, variables: message.variables,
         });
       }
       return;
   }
+}
+
+/** Delivers a message to the sandbox once the entry in progress has ended (the relay runs inside one). */
+function enterSandboxLater(message, owner) {
+  setImmediate(() => enterSandbox(message, owner));
+}
+
+function megabytes(bytes) {
+  return Math.round(bytes / (1024 * 1024)) + ' MB';
+}
+
+/**
+ * Memory outside the heap (ArrayBuffers) that the script still holds, when it is more than the limit. A
+ * full collection first, so garbage the engine has not yet reclaimed does not count.
+ */
+function externalMemoryOverLimit() {
+  if (v8.getHeapStatistics().external_memory <= maxExternalBytes) return undefined;
+  gc();
+  const held = v8.getHeapStatistics().external_memory;
+  return held > maxExternalBytes ? held : undefined;
 }
 
 function clearHostTimer(id) {
@@ -168,11 +221,13 @@ function isTimeout(error) {
  * the time left to its call (the whole limit for an entry of nobody); the host hears when it starts and ends.
  */
 function enterSandbox(message, owner) {
+  if (halted) return;
   const call = owner === null ? undefined : openCalls.get(owner);
   if (call === undefined) owner = null;
   const startedAt = performance.now();
   const limit = call === undefined ? timeoutMs : Math.max(1, Math.ceil(timeoutMs - usedBy(call, startedAt)));
-  parentPort.postMessage({ type: 'busy', callId: owner });
+  post({ type: 'busy', callId: owner });
+  outbox = [];
   currentOwner = owner;
   inbox = JSON.stringify(message);
   let failure;
@@ -186,7 +241,22 @@ function enterSandbox(message, owner) {
   const spent = performance.now() - startedAt;
   busyTotal += spent;
   if (call !== undefined) call.ownBusy += spent;
-  parentPort.postMessage({ type: 'idle' });
+  const sent = outbox;
+  outbox = null;
+  const held = externalMemoryOverLimit();
+  if (held !== undefined) {
+    // Reported instead of what the entry sent (its call's result too), while the entry still counts as
+    // running, so the host fails the call it belongs to.
+    post({
+      type: 'memoryExceeded',
+      message: 'held ' + megabytes(held) + ' of ArrayBuffer memory (its limit: ' + megabytes(maxExternalBytes) + ')',
+    });
+    halted = true;
+    for (const id of [...hostTimers.keys()]) clearHostTimer(id);
+    return;
+  }
+  for (const message of sent) post(message);
+  post({ type: 'idle' });
   if (failure !== undefined) entryFailed(message, owner, failure);
 }
 
@@ -196,7 +266,7 @@ function entryFailed(message, owner, failure) {
   const cancelledInterval = message.type === 'timer' && hostTimers.has(message.timerId);
   if (message.type === 'timer') clearHostTimer(message.timerId);
   if (owner !== null && closeCall(owner)) {
-    parentPort.postMessage(failure.timedOut
+    post(failure.timedOut
       ? { type: 'failed', id: owner, failure: 'timeout', message: 'it did not finish within ' + timeoutMs + ' ms' }
       : { type: 'failed', id: owner, failure: 'thrown', message: failure.reason });
     return;
@@ -232,7 +302,7 @@ function locate(error, isSyntaxError) {
 }
 
 function loadFailed(message, location) {
-  parentPort.postMessage({ type: 'loadFailed', message, line: location.line, column: location.column });
+  post({ type: 'loadFailed', message, line: location.line, column: location.column });
 }
 
 function load() {
@@ -242,7 +312,7 @@ function load() {
     microtaskMode: 'afterEvaluate',
   });
   const install = new vm.Script(runtimeSource, { filename: 'autograph-lambda-runtime.js' }).runInContext(context);
-  const runtime = install(bridge);
+  const runtime = install(bridge, maxResultBytes);
 
   let compiled;
   try {
@@ -261,22 +331,35 @@ function load() {
     }
     return;
   }
-  parentPort.postMessage({ type: 'loaded', resolvers: JSON.parse(runtime.seal()) });
+  const held = externalMemoryOverLimit();
+  if (held !== undefined) {
+    loadFailed('the lambda script holds ' + megabytes(held) + ' of ArrayBuffer memory after loading (its limit: ' + megabytes(maxExternalBytes) + ')', {});
+    return;
+  }
+  const resolvers = runtime.seal();
+  if (resolvers.length > MAX_RESOLVER_LIST_CHARS) {
+    loadFailed('the lambda script registers too many resolvers: their list takes more than ' + MAX_RESOLVER_LIST_CHARS + ' characters', {});
+    return;
+  }
+  post({ type: 'loaded', resolvers: JSON.parse(resolvers) });
 }
 
 process.on('unhandledRejection', (reason) => {
-  parentPort.postMessage({ type: 'log', level: 'error', message: 'unhandled promise rejection in the lambda script: ' + describe(reason) });
+  post({ type: 'log', level: 'error', message: 'unhandled promise rejection in the lambda script: ' + describe(reason) });
 });
 
-parentPort.on('message', (message) => {
-  if (!message) return;
-  if (message.type === 'call') {
+process.on('disconnect', () => process.exit(0));
+
+process.on('message', (message) => {
+  if (!message || halted) return;
+  if (message.type === 'init') {
+    ({ runtimeSource, script, filename, timeoutMs, maxResultBytes, maxExternalBytes } = message);
+    load();
+  } else if (message.type === 'call') {
     openCall(message.id);
     enterSandbox(message, message.id);
   } else if (message.type === 'graphqlResult') {
     enterSandbox(message, message.callId);
   }
 });
-
-load();
 `;

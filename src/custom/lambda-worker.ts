@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 import type { LambdaCallFailure } from './lambda-errors.js';
+import { LambdaProcess } from './lambda-process.js';
 import { LAMBDA_SANDBOX_RUNTIME_SOURCE } from './lambda-sandbox-runtime.js';
 import { LAMBDA_WORKER_SOURCE } from './lambda-worker-source.js';
 
@@ -19,7 +19,12 @@ export interface LambdaLogger {
 
 export interface ScriptWorkerOptions {
   timeoutMs: number;
+  /** Heap limit of the script's process, and the most ArrayBuffer memory it may hold between entries, in MB. */
   memoryMb: number;
+  /** Resident memory past which the script's process is killed, in MB. */
+  maxResidentMb: number;
+  /** Largest JSON result of one call (and largest graphql() request), in UTF-8 bytes. */
+  maxResultBytes: number;
   logger?: LambdaLogger;
   /** Told once when the worker stops for any reason other than `terminate()`. */
   onStopped?: (worker: ScriptWorker, stop: WorkerStop) => void;
@@ -55,7 +60,8 @@ type FromWorker =
   | { type: 'graphql'; id: number; requestId: number; query: string; variables?: string }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
   | { type: 'busy'; callId: number | null }
-  | { type: 'idle' };
+  | { type: 'idle' }
+  | { type: 'memoryExceeded'; message: string };
 
 interface PendingCall {
   name: string;
@@ -73,7 +79,7 @@ interface Entry {
 }
 
 const SCRIPT_FILENAME = 'lambda.js';
-/** Loading gets more time than a call: starting a worker thread itself takes a moment. */
+/** Loading gets more time than a call: starting a process itself takes a moment. */
 const LOAD_TIME_ALLOWANCE_MS = 5_000;
 /** How long past its time limit an entry may run before the worker counts as stuck: at least this... */
 const STUCK_MARGIN_MIN_MS = 250;
@@ -81,11 +87,12 @@ const STUCK_MARGIN_MIN_MS = 250;
 const STUCK_CONFIRM_MS = 50;
 
 /**
- * One worker thread running one loaded script. The worker enforces the time limits itself (see
- * lambda-worker-source.ts), so a call that overruns fails alone. The worker is stopped only when it dies
- * (memory limit) or when an entry runs far past its limit (code the engine cannot interrupt, e.g. a huge
- * typed-array sort); then the call that was running fails, and the other calls in flight are rejected
- * with LostCallError so the owner can run them again on a new worker.
+ * One worker (a child process, see lambda-process.ts) running one loaded script. The worker enforces the
+ * time limits itself (see lambda-worker-source.ts), so a call that overruns fails alone. The worker is
+ * stopped only when it dies (heap limit), passes a memory limit (ArrayBuffers it holds, resident memory),
+ * or when an entry runs far past its limit (code the engine cannot interrupt, e.g. a huge typed-array
+ * sort); then the call that was running fails, and the other calls in flight are rejected with
+ * LostCallError so the owner can run them again on a new worker.
  */
 export class ScriptWorker {
   private readonly pending = new Map<number, PendingCall>();
@@ -102,63 +109,54 @@ export class ScriptWorker {
   readonly exited: Promise<void>;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly worker: LambdaProcess,
     readonly resolvers: ReadonlyMap<string, LambdaResolverKind>,
     private readonly options: ScriptWorkerOptions,
   ) {
     this.stuckAfterMs = options.timeoutMs + Math.max(STUCK_MARGIN_MIN_MS, options.timeoutMs);
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (message: FromWorker) => this.onMessage(message));
-    // Node delivers the messages the worker posted before 'error'/'exit', so `entry` names the running call.
-    worker.on('error', (error) => this.stop(describeWorkerError(error)));
-    worker.on('exit', (code) => this.stop(`exited (code ${code})`));
+    this.exited = worker.exited;
+    worker.onMessage = (message) => this.onMessage(message as FromWorker);
+    // Told after every message the process sent was delivered, so `entry` names the running call.
+    worker.onStopped = (reason) => this.stop(reason);
   }
 
   /** Starts a worker and loads the script; rejects with a LambdaScriptError if the script does not load. */
   static start(script: string, options: ScriptWorkerOptions): Promise<ScriptWorker> {
-    const worker = new Worker(LAMBDA_WORKER_SOURCE, {
-      eval: true,
-      env: {},
-      workerData: { runtimeSource: LAMBDA_SANDBOX_RUNTIME_SOURCE, script, filename: SCRIPT_FILENAME, timeoutMs: options.timeoutMs },
-      resourceLimits: {
-        maxOldGenerationSizeMb: options.memoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(options.memoryMb / 4))),
-        stackSizeMb: 4,
-      },
+    const worker = LambdaProcess.spawn(LAMBDA_WORKER_SOURCE, { memoryMb: options.memoryMb, maxResidentMb: options.maxResidentMb });
+    worker.send({
+      type: 'init',
+      runtimeSource: LAMBDA_SANDBOX_RUNTIME_SOURCE,
+      script,
+      filename: SCRIPT_FILENAME,
+      timeoutMs: options.timeoutMs,
+      maxResultBytes: options.maxResultBytes,
+      maxExternalBytes: options.memoryMb * 1024 * 1024,
     });
-    worker.unref();
+    worker.waiting(true);
     return new Promise<ScriptWorker>((resolve, reject) => {
       const failLoad = (error: LambdaScriptError) => {
-        cleanup();
-        void worker.terminate();
+        clearTimeout(timer);
+        void worker.kill();
         reject(error);
       };
-      const onMessage = (message: FromWorker) => {
-        if (message.type === 'loaded') {
-          cleanup();
-          resolve(new ScriptWorker(worker, new Map(message.resolvers.map((r) => [r.name, r.kind])), options));
-        } else if (message.type === 'loadFailed') {
-          const location = message.line !== undefined ? { line: message.line, column: message.column ?? 1 } : undefined;
-          failLoad(new LambdaScriptError(message.message, location));
-        } else if (message.type === 'log') {
-          logTo(options.logger, message.level, message.message);
+      worker.onMessage = (message) => {
+        const fromWorker = message as FromWorker;
+        if (fromWorker.type === 'loaded') {
+          clearTimeout(timer);
+          worker.waiting(false);
+          resolve(new ScriptWorker(worker, new Map(fromWorker.resolvers.map((r) => [r.name, r.kind])), options));
+        } else if (fromWorker.type === 'loadFailed') {
+          const location = fromWorker.line !== undefined ? { line: fromWorker.line, column: fromWorker.column ?? 1 } : undefined;
+          failLoad(new LambdaScriptError(fromWorker.message, location));
+        } else if (fromWorker.type === 'log') {
+          logTo(options.logger, fromWorker.level, fromWorker.message);
         }
       };
-      const onError = (error: Error) => failLoad(new LambdaScriptError(`the lambda worker ${describeWorkerError(error)} while loading the script`));
-      const onExit = (code: number) => failLoad(new LambdaScriptError(`the lambda worker exited while loading the script (code ${code})`));
+      worker.onStopped = (reason) => failLoad(new LambdaScriptError(`the lambda worker ${reason} while loading the script`));
       const timer = setTimeout(
         () => failLoad(new LambdaScriptError(`the lambda script did not load within ${options.timeoutMs + LOAD_TIME_ALLOWANCE_MS} ms`)),
         options.timeoutMs + LOAD_TIME_ALLOWANCE_MS,
       );
-      const cleanup = () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
     });
   }
 
@@ -176,7 +174,8 @@ export class ScriptWorker {
     const id = this.nextCallId++;
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { name, graphql, resolve, reject, started: false });
-      this.worker.postMessage({ type: 'call', id, name, batch, payload });
+      if (this.pending.size === 1) this.worker.waiting(true);
+      this.worker.send({ type: 'call', id, name, batch, payload });
     });
   }
 
@@ -194,7 +193,7 @@ export class ScriptWorker {
       this.settle(id);
       call.reject(new LambdaCallError(call.name, 'closed', 'the lambda host was closed'));
     }
-    await this.worker.terminate();
+    await this.worker.kill();
   }
 
   /**
@@ -220,12 +219,13 @@ export class ScriptWorker {
         call.reject(new LostCallError(call.name, reason, true));
       }
     }
-    void this.worker.terminate();
+    void this.worker.kill();
     this.options.onStopped?.(this, { reason, culprit: culprit?.name });
   }
 
   private settle(id: number): void {
     if (!this.pending.delete(id)) return;
+    if (this.pending.size === 0) this.worker.waiting(false);
     if (this.retiring && this.pending.size === 0) void this.terminate();
   }
 
@@ -260,6 +260,9 @@ export class ScriptWorker {
       case 'idle':
         this.entry = undefined;
         this.clearStuckTimer();
+        return;
+      case 'memoryExceeded':
+        this.stop(message.message);
         return;
     }
   }
@@ -300,7 +303,7 @@ export class ScriptWorker {
         answer = { error: `graphql() failed: ${message}` };
       }
     }
-    if (!this.stopped) this.worker.postMessage({ type: 'graphqlResult', callId: message.id, requestId: message.requestId, ...answer });
+    if (!this.stopped) this.worker.send({ type: 'graphqlResult', callId: message.id, requestId: message.requestId, ...answer });
   }
 }
 
@@ -309,10 +312,4 @@ function logTo(logger: LambdaLogger | undefined, level: 'debug' | 'info' | 'warn
   const text = `lambda: ${message}`;
   if (level === 'debug') logger.debug?.(text);
   else logger[level](text);
-}
-
-function describeWorkerError(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return 'ran out of memory';
-  return `crashed: ${error.message}`;
 }

@@ -1,13 +1,19 @@
 import { LRUCache } from 'lru-cache';
 import { DuplicateKeyError, SYSTEM_COLLECTIONS, type Collection, type Store } from '../store/port.js';
 import { sha256Hex, utf8Bytes } from './hash.js';
+import { RegistrationCap, type ClientRegistrationFields, type RegistrationCapLimits } from './registration-cap.js';
 
-/** A stored persisted query: `_id` is the lowercase hex SHA-256 of `query`. */
+/**
+ * A stored persisted query: `_id` is the lowercase hex SHA-256 of `query`. One a client registered (APQ)
+ * also has ClientRegistrationFields (`source: 'client'`) and may be evicted; one registered by manifest
+ * has `source: 'manifest'` (or, stored before sources were recorded, none) and is never evicted.
+ */
 export interface PersistedQueryDocument {
   _id: string;
   query: string;
   /** ISO-8601 UTC, when the first instance stored it. */
   createdAt: string;
+  source?: 'client' | 'manifest';
   [field: string]: unknown;
 }
 
@@ -50,13 +56,18 @@ export class PersistedQueryCache {
   /** Store lookups under way, so concurrent requests for one cold hash share a round trip. */
   private readonly loading = new Map<string, Promise<string | undefined>>();
   private readonly counters = { memoryHits: 0, storeHits: 0, misses: 0 };
+  /** Bounds what clients register in the store; without it, client registrations are kept forever. */
+  private readonly cap: RegistrationCap | undefined;
 
-  constructor(store: Store, limits: PersistedQueryCacheLimits) {
+  constructor(store: Store, limits: PersistedQueryCacheLimits, registrationLimits?: RegistrationCapLimits) {
     this.collection = store.collection(SYSTEM_COLLECTIONS.persistedQueries);
     this.memory = new LRUCache<string, string>({
       max: limits.maxEntries,
       maxSize: limits.maxBytes,
       sizeCalculation: (query) => utf8Bytes(query) + HASH_BYTES,
+    });
+    this.cap = registrationLimits && new RegistrationCap(this.collection, registrationLimits, (hashes) => {
+      for (const hash of hashes) this.memory.delete(hash);
     });
   }
 
@@ -65,6 +76,7 @@ export class PersistedQueryCache {
     const remembered = this.memory.get(hash);
     if (remembered !== undefined) {
       this.counters.memoryHits += 1;
+      this.cap?.noteUse(hash);
       return remembered;
     }
     let pending = this.loading.get(hash);
@@ -81,16 +93,18 @@ export class PersistedQueryCache {
   }
 
   /**
-   * Stores `query` under `hash` (the caller has verified that `hash` is its SHA-256). A duplicate from a
-   * racing instance counts as already registered. Returns whether this call stored it.
+   * Stores `query` under `hash`, as a client's registration (the caller has verified that `hash` is its
+   * SHA-256); past the registration limits, the least recently used client registrations are evicted. A
+   * duplicate from a racing instance counts as already registered. Returns whether this call stored it.
    */
   async register(hash: string, query: string): Promise<boolean> {
     if (this.memory.has(hash)) {
       return false;
     }
+    const bytes = utf8Bytes(query);
     let added = true;
     try {
-      await this.collection.insertMany([documentFor(hash, query)]);
+      await this.collection.insertMany([{ ...documentFor(hash, query), ...this.cap?.fieldsFor(bytes) }]);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) {
         throw error;
@@ -98,6 +112,7 @@ export class PersistedQueryCache {
       added = false;
     }
     this.memory.set(hash, query);
+    if (added) await this.cap?.added(bytes);
     return added;
   }
 
@@ -110,12 +125,17 @@ export class PersistedQueryCache {
     const hashes = [...byHash.keys()];
     const attempts = 3;
     for (let attempt = 1; ; attempt += 1) {
-      const stored = await this.collection.find({ _id: { $in: hashes } }, { projection: { _id: 1 } });
+      const stored = await this.collection.find({ _id: { $in: hashes } }, { projection: { _id: 1, source: 1 } });
       const storedHashes = new Set(stored.map((document) => document._id));
       const missing = hashes.filter((hash) => !storedHashes.has(hash));
+      const clientRegistered = stored.filter((document) => document.source === 'client').map((document) => document._id);
       try {
         if (missing.length > 0) {
-          await this.collection.insertMany(missing.map((hash) => documentFor(hash, byHash.get(hash)!)));
+          await this.collection.insertMany(missing.map((hash) => ({ ...documentFor(hash, byHash.get(hash)!), source: 'manifest' })));
+        }
+        // A query a client registered before is now on the safelist: no longer evictable.
+        if (clientRegistered.length > 0) {
+          await this.collection.updateMany({ _id: { $in: clientRegistered }, source: 'client' }, { $set: { source: 'manifest' } });
         }
       } catch (error) {
         if (error instanceof DuplicateKeyError && attempt < attempts) {
@@ -149,6 +169,7 @@ export class PersistedQueryCache {
       );
     }
     this.counters.storeHits += 1;
+    this.cap?.noteUse(hash);
     this.memory.set(hash, query);
     return query;
   }

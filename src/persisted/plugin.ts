@@ -25,6 +25,13 @@ export interface PersistedQueryPluginOptions {
   /** Largest query text that may be persisted, in UTF-8 bytes; larger ones are refused. Default 64 KiB. */
   maxQueryBytes?: number;
   /**
+   * Most queries clients may register (APQ) in the store; past it the least recently used client
+   * registrations are evicted (see registration-cap.ts). Manifest registrations are never evicted. Default 10,000.
+   */
+  maxRegisteredQueries?: number;
+  /** Most bytes of query text clients may register in the store, evicted likewise. Default 32 MiB. */
+  maxRegisteredBytes?: number;
+  /**
    * Safelist mode: only registered hashes run, clients cannot register, only `registerManifest` can.
    * Requests marked with `markTrustedRequest` (the service's own, such as a lambda's `graphql()`) are exempt.
    */
@@ -57,6 +64,8 @@ export interface PersistedQuerySettings {
   lruMaxEntries: number;
   lruMaxBytes: number;
   maxQueryBytes: number;
+  maxRegisteredQueries: number;
+  maxRegisteredBytes: number;
 }
 
 /**
@@ -72,11 +81,20 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
   const lruMaxEntries = positiveInteger('lruMaxEntries', options.lruMaxEntries ?? PERSISTED_QUERY_DEFAULTS.lruMaxEntries);
   const lruMaxBytes = positiveInteger('lruMaxBytes', options.lruMaxBytes ?? PERSISTED_QUERY_DEFAULTS.lruMaxBytes);
   const maxQueryBytes = positiveInteger('maxQueryBytes', options.maxQueryBytes ?? PERSISTED_QUERY_DEFAULTS.maxQueryBytes);
+  const maxRegisteredQueries = positiveInteger('maxRegisteredQueries', options.maxRegisteredQueries ?? PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries);
+  const maxRegisteredBytes = positiveInteger('maxRegisteredBytes', options.maxRegisteredBytes ?? PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes);
   if (maxQueryBytes > lruMaxBytes) {
     throw new RangeError(`maxQueryBytes (${maxQueryBytes}) must not exceed lruMaxBytes (${lruMaxBytes})`);
   }
+  if (maxQueryBytes > maxRegisteredBytes) {
+    throw new RangeError(`maxQueryBytes (${maxQueryBytes}) must not exceed maxRegisteredBytes (${maxRegisteredBytes})`);
+  }
   const persistedOnly = options.persistedOnly ?? false;
-  const cache = new PersistedQueryCache(options.store, { maxEntries: lruMaxEntries, maxBytes: lruMaxBytes });
+  const cache = new PersistedQueryCache(
+    options.store,
+    { maxEntries: lruMaxEntries, maxBytes: lruMaxBytes },
+    { maxQueries: maxRegisteredQueries, maxBytes: maxRegisteredBytes },
+  );
 
   /** The stored query, `undefined` if none, or the error that the failed lookup answers with. */
   async function lookUp(hash: string, logger: PersistedQueryLogger): Promise<{ query?: string; error?: GraphQLError }> {
@@ -170,7 +188,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
       return { operations: counts.added + counts.existing, added: counts.added, alreadyRegistered: counts.existing };
     },
     cache,
-    settings: { persistedOnly, lruMaxEntries, lruMaxBytes, maxQueryBytes },
+    settings: { persistedOnly, lruMaxEntries, lruMaxBytes, maxQueryBytes, maxRegisteredQueries, maxRegisteredBytes },
   };
 }
 

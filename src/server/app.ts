@@ -81,8 +81,12 @@ export interface AppOptions {
   initialLambda?: string;
   /** Time limit of one lambda call, in ms (default 2000). */
   lambdaTimeoutMs?: number;
-  /** Heap limit of the lambda worker, in MB (default 128). */
+  /** Heap limit of the lambda process, and the most ArrayBuffer memory a script may hold, in MB (default 128). */
   lambdaMemoryMb?: number;
+  /** Resident memory past which the lambda process is killed and restarted, in MB (default 2 × lambdaMemoryMb + 128). */
+  lambdaMaxResidentMb?: number;
+  /** Largest result of one lambda call as JSON (and largest graphql() request of a script), in bytes (default 4 MiB). */
+  lambdaMaxResultBytes?: number;
   /** Hosts `@custom(http:)` may call (the CLI's `--custom-allow`); default none. */
   customAllow?: string[];
   /** Values for `@custom(http: { secretHeaders })`, by secret name (the CLI's `CUSTOM_SECRET_<NAME>`). */
@@ -153,6 +157,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lambdaRuntime = new SwappableLambdaHost({
     timeoutMs: options.lambdaTimeoutMs,
     memoryMb: options.lambdaMemoryMb,
+    maxResidentMb: options.lambdaMaxResidentMb,
+    maxResultBytes: options.lambdaMaxResultBytes,
     logger: logger.child({ component: 'lambda' }),
   });
   const customSecrets = options.customSecrets ?? {};

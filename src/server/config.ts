@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
+import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 
 /**
@@ -27,6 +28,12 @@ export interface ServerConfig {
   lambdaFile?: string;
   /** Time limit of one lambda call, in ms. */
   lambdaTimeoutMs?: number;
+  /** Heap limit of the lambda process, and the most ArrayBuffer memory a script may hold, in MB. */
+  lambdaMemoryMb?: number;
+  /** Resident memory past which the lambda process is killed and restarted, in MB. */
+  lambdaMaxResidentMb?: number;
+  /** Largest result of one lambda call as JSON (and largest graphql() request of a script), in bytes. */
+  lambdaMaxResultBytes?: number;
   /** Hosts `@custom(http:)` may call: `host`, `host:port`, `*.domain`, or `*`. */
   customAllow?: string[];
   /** Time limit of one `@custom` HTTP call, in ms. */
@@ -45,6 +52,10 @@ export interface ServerConfig {
   requestTimeoutMs?: number;
   /** Most objects one GraphQL answer may hold. */
   maxResultObjects?: number;
+  /** Most queries clients may register (APQ) in the store; the least recently used are evicted past it. */
+  persistedMaxRegistered?: number;
+  /** Most bytes of query text clients may register in the store. */
+  persistedMaxRegisteredBytes?: number;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -78,6 +89,9 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', valueName: 'LEVEL', description: `one of ${LOG_LEVELS.join(', ')} (default info)`, parse: parseLogLevel },
   { flag: '--lambda', env: 'LAMBDA_FILE', key: 'lambdaFile', valueName: 'FILE', description: 'lambda script to load at start, replacing the stored one', parse: nonEmpty },
   { flag: '--lambda-timeout-ms', env: 'LAMBDA_TIMEOUT_MS', key: 'lambdaTimeoutMs', valueName: 'MS', description: 'time limit of one lambda call (default 2000)', parse: parseMilliseconds },
+  { flag: '--lambda-memory-mb', env: 'LAMBDA_MEMORY_MB', key: 'lambdaMemoryMb', valueName: 'MB', description: `heap limit of the lambda process, and the most ArrayBuffer memory a script may hold (default ${LAMBDA_DEFAULTS.memoryMb})`, parse: parseCount },
+  { flag: '--lambda-max-rss-mb', env: 'LAMBDA_MAX_RSS_MB', key: 'lambdaMaxResidentMb', valueName: 'MB', description: `resident memory past which the lambda process is killed and restarted (default 2 x --lambda-memory-mb + ${LAMBDA_DEFAULTS.processOverheadMb})`, parse: parseCount },
+  { flag: '--lambda-max-result-bytes', env: 'LAMBDA_MAX_RESULT_BYTES', key: 'lambdaMaxResultBytes', valueName: 'BYTES', description: `largest lambda result as JSON, and largest graphql() request of a script (default ${LAMBDA_DEFAULTS.maxResultBytes})`, parse: parseCount },
   { flag: '--custom-allow', env: 'CUSTOM_ALLOW', key: 'customAllow', valueName: 'HOSTS', description: 'comma-separated hosts @custom may call (host, host:port, *.domain, *; default none)', parse: parseHostList },
   { flag: '--custom-timeout-ms', env: 'CUSTOM_TIMEOUT_MS', key: 'customTimeoutMs', valueName: 'MS', description: 'time limit of one @custom HTTP call (default 10000)', parse: parseMilliseconds },
   { flag: '--persisted-only', env: 'PERSISTED_ONLY', key: 'persistedOnly', valueName: '', description: 'safelist mode: run only persisted queries registered at /admin/persisted-queries', parse: parseSwitch },
@@ -86,6 +100,8 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--request-timeout-ms', env: 'REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', valueName: 'MS', description: `time limit of one GraphQL request; MongoDB reads get it as maxTimeMS (default ${DEFAULT_BUDGET_LIMITS.timeoutMs})`, parse: parseMilliseconds },
   { flag: '--max-result-objects', env: 'MAX_RESULT_OBJECTS', key: 'maxResultObjects', valueName: 'N', description: `most objects one GraphQL answer may hold (default ${DEFAULT_BUDGET_LIMITS.maxObjects})`, parse: parseCount },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
+  { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
+  { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
@@ -172,10 +188,17 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
 function checkPersistedQueryLimits(config: ServerConfig, sources: ReadonlyMap<keyof ServerConfig, string>): void {
   const maxQueryBytes = config.persistedMaxQueryBytes ?? PERSISTED_QUERY_DEFAULTS.maxQueryBytes;
   const lruBytes = config.persistedLruBytes ?? PERSISTED_QUERY_DEFAULTS.lruMaxBytes;
+  const queryLimit = sources.get('persistedMaxQueryBytes') ?? 'the default --persisted-max-query-bytes';
   if (maxQueryBytes > lruBytes) {
-    const queryLimit = sources.get('persistedMaxQueryBytes') ?? 'the default --persisted-max-query-bytes';
     const lruLimit = sources.get('persistedLruBytes') ?? 'the default --persisted-lru-bytes';
     throw new ConfigError(`${queryLimit} (${maxQueryBytes}) must not exceed ${lruLimit} (${lruBytes}): a persisted query must fit in the LRU`);
+  }
+  const registeredBytes = config.persistedMaxRegisteredBytes ?? PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes;
+  if (maxQueryBytes > registeredBytes) {
+    const registeredLimit = sources.get('persistedMaxRegisteredBytes') ?? 'the default --persisted-max-registered-bytes';
+    throw new ConfigError(
+      `${queryLimit} (${maxQueryBytes}) must not exceed ${registeredLimit} (${registeredBytes}): a persisted query must fit in what clients may register`,
+    );
   }
 }
 

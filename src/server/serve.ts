@@ -29,6 +29,9 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       // Only MongoDB can be shared by several instances; the embedded store's folder is locked by one.
       storeCheckMs: config.mongoUri !== undefined ? (config.storeCheckMs ?? DEFAULT_STORE_CHECK_MS) : undefined,
       lambdaTimeoutMs: config.lambdaTimeoutMs,
+      lambdaMemoryMb: config.lambdaMemoryMb,
+      lambdaMaxResidentMb: config.lambdaMaxResidentMb,
+      lambdaMaxResultBytes: config.lambdaMaxResultBytes,
       customAllow: config.customAllow,
       customSecrets: config.customSecrets,
       customTimeoutMs: config.customTimeoutMs,
@@ -39,6 +42,8 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
         lruMaxEntries: config.persistedLruEntries,
         lruMaxBytes: config.persistedLruBytes,
         maxQueryBytes: config.persistedMaxQueryBytes,
+        maxRegisteredQueries: config.persistedMaxRegistered,
+        maxRegisteredBytes: config.persistedMaxRegisteredBytes,
       },
     });
   } catch (error) {

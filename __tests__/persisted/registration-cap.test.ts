@@ -1,0 +1,80 @@
+/**
+ * The cap on client-registered persisted queries, over the real embedded store: which registrations a
+ * sequence of registrations, uses and manifest uploads leaves in the store.
+ */
+import { rm } from 'node:fs/promises';
+import { PersistedQueryCache, sha256Hex } from '../../src/persisted/index.js';
+import { openEmbeddedStore } from '../../src/store/embedded/index.js';
+import { SYSTEM_COLLECTIONS, type Store } from '../../src/store/port.js';
+import { makeTempDir } from '../helpers/server.js';
+
+/** `register x`: a client registers query x; `use x`: a hash-only lookup of x; `manifest x`: x on the safelist. */
+type Step = `register ${string}` | `use ${string}` | `manifest ${string}`;
+
+/** Query text of `name`, padded to 40 bytes so byte limits are easy to reckon. */
+function queryOf(name: string): string {
+  return `{ ${name} }`.padEnd(40, ' ');
+}
+
+let dataDir: string;
+let store: Store;
+
+beforeEach(async () => {
+  dataDir = await makeTempDir('autograph-registration-cap-');
+  store = await openEmbeddedStore(dataDir);
+});
+
+afterEach(async () => {
+  await store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `steps` on a new cache over the store; answers the names stored and in memory (of `known` and those named in steps). */
+async function run(
+  limits: { maxQueries: number; maxBytes: number },
+  steps: Step[],
+  known: string[] = [],
+): Promise<{ stored: string[]; inMemory: string[] }> {
+  const cache = new PersistedQueryCache(store, { maxEntries: 100, maxBytes: 100_000 }, limits);
+  const names = new Set<string>(known);
+  for (const step of steps) {
+    const [action, name] = step.split(' ') as [string, string];
+    names.add(name);
+    const query = queryOf(name);
+    if (action === 'register') await cache.register(sha256Hex(query), query);
+    else if (action === 'use') expect(await cache.get(sha256Hex(query))).toBe(query);
+    else await cache.registerAll([{ hash: sha256Hex(query), query }]);
+  }
+  const documents = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
+  const nameOf = new Map([...names].map((name) => [sha256Hex(queryOf(name)), name]));
+  return {
+    stored: documents.map((document) => nameOf.get(document._id)!).sort(),
+    inMemory: [...names].filter((name) => cache.isRemembered(sha256Hex(queryOf(name)))).sort(),
+  };
+}
+
+const BY_COUNT = { maxQueries: 3, maxBytes: 1_000_000 };
+
+test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>([
+  ['up to the count limit, nothing is evicted', BY_COUNT, ['register a', 'register b', 'register c'], ['a', 'b', 'c']],
+  ['past it, the oldest go, down to 90% of the limit (at least one)', BY_COUNT, ['register a', 'register b', 'register c', 'register d'], ['c', 'd']],
+  ['a query used since it was registered outlives older unused ones', BY_COUNT,
+    ['register a', 'register b', 'register c', 'use a', 'register d'], ['a', 'd']],
+  ['a limit of one keeps the latest registration', { maxQueries: 1, maxBytes: 1_000_000 }, ['register a', 'register b', 'register c'], ['c']],
+  ['past the byte limit, the oldest go until 90% of it (40 bytes each, limit 100)', { maxQueries: 100, maxBytes: 100 },
+    ['register a', 'register b', 'register c'], ['b', 'c']],
+  ['manifest queries are neither counted nor evicted', BY_COUNT,
+    ['manifest m1', 'manifest m2', 'manifest m3', 'register a', 'register b', 'register c', 'register d'], ['c', 'd', 'm1', 'm2', 'm3']],
+  ['a client registration that a manifest then lists is never evicted', BY_COUNT,
+    ['register a', 'manifest a', 'register b', 'register c', 'register d', 'register e'], ['a', 'd', 'e']],
+])('%s', async (_title, limits, steps, expected) => {
+  const { stored, inMemory } = await run(limits, steps);
+  expect(stored).toEqual(expected);
+  // What was evicted from the store is gone from memory too.
+  expect(inMemory).toEqual(expected);
+});
+
+test('a new instance over the same store counts what is already stored', async () => {
+  await run(BY_COUNT, ['register a', 'register b', 'register c']);
+  expect((await run(BY_COUNT, ['register d'], ['a', 'b', 'c'])).stored).toEqual(['c', 'd']);
+});
