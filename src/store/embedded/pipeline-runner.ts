@@ -15,6 +15,7 @@ import { matchingDocuments } from './find-documents.js';
 import { groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { withLinearRegex } from './linear-regex.js';
 
 type Row = Record<string, unknown>;
 export type ViewResolver = (collection: string) => CollectionView;
@@ -54,11 +55,16 @@ function isReadOnly(pipeline: unknown): boolean {
   });
 }
 
-export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] {
-  checkPipeline(collection, pipeline);
+export function runPipeline(collection: string, givenPipeline: Pipeline, viewOf: ViewResolver): Row[] {
+  checkPipeline(collection, givenPipeline);
+  const { value: pipeline, options: regexOptions } = withLinearRegex(givenPipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
-  const options: Partial<Options> = { scriptEnabled: false, collectionResolver: (name: string) => input(viewOf(name).all()) };
+  const options: Partial<Options> = {
+    scriptEnabled: false,
+    ...regexOptions,
+    collectionResolver: (name: string) => input(viewOf(name).all()),
+  };
   const view = viewOf(collection);
 
   let rows: Row[];
