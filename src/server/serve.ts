@@ -32,6 +32,12 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customAllow: config.customAllow,
       customSecrets: config.customSecrets,
       customTimeoutMs: config.customTimeoutMs,
+      schemaLimits: {
+        maxBytes: config.schemaMaxBytes,
+        maxTypes: config.schemaMaxTypes,
+        maxFields: config.schemaMaxFields,
+        maxDepth: config.schemaMaxDepth,
+      },
       persistedQueries: {
         persistedOnly: config.persistedOnly,
         lruMaxEntries: config.persistedLruEntries,
