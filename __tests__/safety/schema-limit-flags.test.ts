@@ -26,8 +26,8 @@ describe('--schema-max-* flags', () => {
   test('unset by default; the help names each default and variable', () => {
     expect(run([])).not.toHaveProperty('schemaMaxTypes');
     expect(helpText()).toMatch(/--schema-max-bytes BYTES +largest schema an upload may send \(default 1048576\) \[SCHEMA_MAX_BYTES\]/);
-    expect(helpText()).toMatch(/--schema-max-types N +most types and interfaces in a schema \(default 1000\) \[SCHEMA_MAX_TYPES\]/);
-    expect(helpText()).toMatch(/--schema-max-fields N +most fields over all types of a schema \(default 20000\) \[SCHEMA_MAX_FIELDS\]/);
+    expect(helpText()).toMatch(/--schema-max-types N +most types and interfaces in a schema \(default 500\) \[SCHEMA_MAX_TYPES\]/);
+    expect(helpText()).toMatch(/--schema-max-fields N +most fields over all types of a schema \(default 10000\) \[SCHEMA_MAX_FIELDS\]/);
     expect(helpText()).toMatch(/--schema-max-depth N +deepest nesting of brackets in a schema \(default 32\) \[SCHEMA_MAX_DEPTH\]/);
   });
 

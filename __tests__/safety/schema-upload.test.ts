@@ -32,11 +32,14 @@ describe('with the default limits', () => {
     await stillServing();
   });
 
-  test('a schema of 10,000 types is refused with the limit and its flag', async () => {
+  test('a schema of 10,000 types is refused with every limit it passes and their flags', async () => {
     const { status, body } = await uploadSchema(server.url, manyTypes(10_000));
     expect(status).toBe(400);
     expect(body).toEqual({
-      errors: [{ message: 'the schema has 10000 types and interfaces, more than the limit of 1000 (raise it with --schema-max-types)' }],
+      errors: [
+        { message: 'the schema has 10000 types and interfaces, more than the limit of 500 (raise it with --schema-max-types)' },
+        { message: 'the schema has 20000 fields, more than the limit of 10000 (raise it with --schema-max-fields)' },
+      ],
     });
     await stillServing();
   });

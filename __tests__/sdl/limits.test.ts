@@ -31,7 +31,7 @@ describe('schema size limits', () => {
       { message: 'the schema has 10 fields, more than the limit of 8 (raise it with --schema-max-fields)', locations: [] },
     ]],
     ['10,000 types under the default limits', types(10_000), DEFAULT_SCHEMA_LIMITS, [
-      { message: 'the schema has 10000 types and interfaces, more than the limit of 1000 (raise it with --schema-max-types)', locations: [] },
+      { message: 'the schema has 10000 types and interfaces, more than the limit of 500 (raise it with --schema-max-types)', locations: [] },
     ]],
   ])('%s', (_name, source, limits, errors) => {
     expect(buildSchemaModel(source, limits)).toEqual({ errors });
