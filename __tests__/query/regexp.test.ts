@@ -12,6 +12,7 @@ describe('parseRegexp: /pattern/flags under RE2 rules', () => {
     ['unicode classes', '/\\p{Greek}+/', { pattern: '\\p{Greek}+', flags: '' }],
     ['POSIX classes', '/[[:alpha:]]+/', { pattern: '[[:alpha:]]+', flags: '' }],
     ['inline flags', '/(?i)abc/', { pattern: '(?i)abc', flags: '' }],
+    ['a counted repeat just under the program size limit', '/[a-z]{990}/', { pattern: '[a-z]{990}', flags: '' }],
     ['a newline in the pattern', '/a\nb/', { pattern: 'a\nb', flags: '' }],
   ])('accepts %s', (_name, value, expected) => {
     expect(parseRegexp(WHERE, value)).toEqual(expected);
@@ -32,6 +33,8 @@ describe('parseRegexp: /pattern/flags under RE2 rules', () => {
     ['a possessive quantifier', '/a++/', `${WHERE}: /a++/ is not a regular expression RE2 can run: invalid nested repetition operator: \`++\``],
     ['a repeat count above 1000', '/a{1001}/', `${WHERE}: /a{1001}/ is not a regular expression RE2 can run: invalid repeat count: \`{1001}\``],
     ['an unclosed group', '/a(b/', `${WHERE}: /a(b/ is not a regular expression RE2 can run: missing closing ): \`a(b\``],
+    ['a program over the size limit', '/[a-z]{1000}/', `${WHERE}: /[a-z]{1000}/ is too large: it compiles to 1002 instructions, more than the limit of 1000 (each repetition of a counted repeat such as {100} adds its own)`],
+    ['a long pattern, shown cut short', `/${'[a-z]{999}'.repeat(20)}/`, `${WHERE}: /${'[a-z]{999}'.repeat(7)}[a-z]{... is too large: it compiles to 19982 instructions, more than the limit of 1000 (each repetition of a counted repeat such as {100} adds its own)`],
     ['an unclosed class', '/[a-/', `${WHERE}: /[a-/ is not a regular expression RE2 can run: missing closing ]: \`[a-\``],
   ])('refuses %s', (_name, value, message) => {
     let thrown: unknown;

@@ -83,6 +83,7 @@ test.each<[string, string, string]>([
   ['a backreference', '/(a)\\\\1/', 'Item.text regexp: /(a)\\1/ is not a regular expression RE2 can run: invalid escape sequence: `\\1`'],
   ['a lookahead', '/a(?=b)/', 'Item.text regexp: /a(?=b)/ is not a regular expression RE2 can run: invalid or unsupported Perl syntax: `(?=`'],
   ['an unclosed group', '/a(b/', 'Item.text regexp: /a(b/ is not a regular expression RE2 can run: missing closing ): `a(b`'],
+  ['a pattern too large to match quickly', '/[a-z]{1000}/', 'Item.text regexp: /[a-z]{1000}/ is too large: it compiles to 1002 instructions, more than the limit of 1000 (each repetition of a counted repeat such as {100} adds its own)'],
   ['a flag Dgraph does not have', '/a/g', 'Item.text regexp: flag "g" is not allowed (the only flag is i, for case-insensitive)'],
   ['no slashes', 'a+', 'Item.text regexp: expected a regular expression written /pattern/ or /pattern/i, got "a+"'],
 ])('refuses %s with BAD_USER_INPUT', async (_name, pattern, message) => {

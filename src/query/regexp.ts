@@ -45,12 +45,34 @@ export function parseRegexp(where: string, value: unknown): RegexpSpec {
   if (badFlag !== undefined) throw new RegexpArgumentError(`${where}: flag "${badFlag}" is not allowed (the only flag is i, for case-insensitive)`);
   if (pattern.length === 0) throw new RegexpArgumentError(`${where}: the pattern is empty`);
   const spec = { pattern, flags };
+  let re2: RE2JS;
   try {
-    compiled(spec);
+    re2 = compiled(spec);
   } catch (error) {
-    throw new RegexpArgumentError(`${where}: ${value as string} is not a regular expression RE2 can run: ${syntaxProblem(error)}`);
+    throw new RegexpArgumentError(`${where}: ${shown(value as string)} is not a regular expression RE2 can run: ${syntaxProblem(error)}`);
+  }
+  const size = programSize(re2);
+  if (size > MAX_PROGRAM_SIZE) {
+    throw new RegexpArgumentError(
+      `${where}: ${shown(value as string)} is too large: it compiles to ${size} instructions, more than the limit of ${MAX_PROGRAM_SIZE} (each repetition of a counted repeat such as {100} adds its own)`,
+    );
   }
   return spec;
+}
+
+/**
+ * Matching is linear in the text but proportional to the compiled program too: `[a-z]{1000}` repeated 100
+ * times (1,100 characters) would take minutes on one long value. Real patterns compile to tens of instructions.
+ */
+export const MAX_PROGRAM_SIZE = 1000;
+
+/** The client's pattern in a message, cut short when long. */
+function shown(literal: string): string {
+  return literal.length <= 80 ? literal : `${literal.slice(0, 77)}...`;
+}
+
+function programSize(re2: RE2JS): number {
+  return (re2.re2Input.prog as { numInst(): number }).numInst();
 }
 
 /** The matcher of a pattern `parseRegexp` accepted (compiled once, then cached). */
