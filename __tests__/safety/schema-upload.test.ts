@@ -44,6 +44,28 @@ describe('with the default limits', () => {
     await stillServing();
   });
 
+  test('@auth rules whose regexps RE2 cannot run are refused at upload, role rules included', async () => {
+    const schema = [
+      String.raw`type Doc @auth(query: { rule: "{ $EMAIL: { regexp: \"/(a)\\\\1/\" } }" }) { id: ID! label: String @search(by: [regexp]) }`,
+      'type Memo @auth(query: { rule: """query { queryMemo(filter: { label: { regexp: "/a(?=b)/" } }) { __typename } }""" }) { id: ID! label: String @search(by: [regexp]) }',
+    ].join('\n');
+    const { status, body } = await uploadSchema(server.url, schema);
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      errors: [
+        {
+          message: String.raw`@auth query rule of Doc: role rule on $EMAIL: /(a)\1/ is not a regular expression RE2 can run: invalid escape sequence: ` + '`\\1`',
+          locations: [{ line: 1, column: 6 }],
+        },
+        {
+          message: '@auth query rule of Memo: the @auth rule for Memo: Memo.label regexp: /a(?=b)/ is not a regular expression RE2 can run: invalid or unsupported Perl syntax: `(?=`',
+          locations: [{ line: 2, column: 6 }],
+        },
+      ],
+    });
+    await stillServing();
+  });
+
   test('a schema over 1 MiB is refused before it is parsed', async () => {
     const schema = `${NOTES}\n# ${'x'.repeat(1024 * 1024)}`;
     const { status, body } = await uploadSchema(server.url, schema);

@@ -10,12 +10,14 @@ import { substitute } from './rule-values.js';
  * when any of its items does. A missing claim never passes.
  */
 export function evaluateRoleRule(rule: RoleRule, variables: Readonly<Record<string, unknown>>): boolean {
-  const claim = variables[rule.claim];
-  if (claim === undefined || claim === null) return false;
   const operand = substitute(rule.value, variables);
   if (!operand.ok) return false;
-  const candidates = Array.isArray(claim) ? claim : [claim];
   const expected = operand.value;
+  // Compiled before the claim is looked at, so the schema-time check (without claims) finds a bad pattern.
+  const pattern = rule.operator === 'regexp' ? regexpOf(expected, rule.claim) : undefined;
+  const claim = variables[rule.claim];
+  if (claim === undefined || claim === null) return false;
+  const candidates = Array.isArray(claim) ? claim : [claim];
   switch (rule.operator) {
     case 'eq':
       return candidates.some((candidate) => isDeepStrictEqual(candidate, expected)) || isDeepStrictEqual(claim, expected);
@@ -23,10 +25,8 @@ export function evaluateRoleRule(rule: RoleRule, variables: Readonly<Record<stri
       const allowed = Array.isArray(expected) ? expected : [expected];
       return candidates.some((candidate) => allowed.some((item) => isDeepStrictEqual(candidate, item)));
     }
-    case 'regexp': {
-      const pattern = regexpOf(expected, rule.claim);
-      return candidates.some((candidate) => typeof candidate === 'string' && pattern.test(candidate));
-    }
+    case 'regexp':
+      return candidates.some((candidate) => typeof candidate === 'string' && pattern!.test(candidate));
   }
 }
 
