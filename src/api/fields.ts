@@ -8,6 +8,14 @@ export function inputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
   return type.fields.filter((field) => isKeptHere(model, type, field) && !(field.isIdField && !type.extended));
 }
 
+/**
+ * Whether the API has `addT`: only object types with something to write. A type whose only field is its
+ * `ID` (`type Marker { id: ID! }`) has no `AddTInput` (GraphQL has no empty input types), as in Dgraph.
+ */
+export function canAdd(model: SchemaModel, type: TypeModel): boolean {
+  return type.kind === 'type' && inputFields(model, type).length > 0;
+}
+
 export function orderableFields(model: SchemaModel, type: TypeModel): FieldModel[] {
   return type.fields.filter((field) => isOrderable(model, type, field));
 }

@@ -1,6 +1,6 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
-import { hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
+import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
 
@@ -12,16 +12,27 @@ import { filterFor } from './search-filters.js';
 export interface GeneratedApi {
   sdl: string;
   gatewaySdl: string;
+  /** Which user type each part of `sdl` was generated for: `{ line, typeName }` by first line, ascending. */
+  origins: GeneratedOrigin[];
+}
+
+export interface GeneratedOrigin {
+  /** 1-based line of `sdl` where the part starts. */
+  line: number;
+  /** None for the parts no single user type owns (scalars, enums, custom operations). */
+  typeName?: string;
 }
 
 interface Operation {
   sdl: string;
   /** Left out of the gateway's view. */
   localOnly: boolean;
+  /** The user type it was generated for (none for custom operations). */
+  typeName?: string;
 }
 
 export function generateApi(model: SchemaModel): GeneratedApi {
-  const blocks = new Map<string, string>();
+  const blocks = new Blocks();
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
 
@@ -32,9 +43,11 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   }
 
   for (const type of model.types.values()) {
+    blocks.currentType = type.name;
     addTypeBlocks(model, type, blocks);
-    queries.push(...queryOperations(model, type));
-    mutations.push(...mutationOperations(type));
+    blocks.currentType = undefined;
+    queries.push(...queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
+    mutations.push(...mutationOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
   }
   for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
   for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
@@ -45,7 +58,48 @@ export function generateApi(model: SchemaModel): GeneratedApi {
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
-  return { sdl: print(true), gatewaySdl: print(false) };
+  return { sdl: print(true), gatewaySdl: print(false), origins: originsOf(blocks, [queries, mutations]) };
+}
+
+/** Mirrors `print(true)`: blocks, a blank line between them, then each root type's header and one line per operation. */
+function originsOf(blocks: Blocks, roots: Operation[][]): GeneratedOrigin[] {
+  const origins: GeneratedOrigin[] = [];
+  let line = 1;
+  for (const [name, block] of blocks) {
+    origins.push({ line, typeName: blocks.origins.get(name) });
+    line += block.split('\n').length + 1;
+  }
+  for (const operations of roots) {
+    if (operations.length === 0) continue;
+    line += 1;
+    for (const operation of operations) {
+      origins.push({ line, typeName: operation.typeName });
+      line += 1;
+    }
+    line += 2;
+  }
+  return origins;
+}
+
+/** The user type whose generated part holds `line` of the generated SDL. */
+export function originTypeAt(api: GeneratedApi, line: number): string | undefined {
+  let found: string | undefined;
+  for (const origin of api.origins) {
+    if (origin.line > line) break;
+    found = origin.typeName;
+  }
+  return found;
+}
+
+/** The SDL blocks by name, each remembering the user type it was first generated for. */
+class Blocks extends Map<string, string> {
+  currentType: string | undefined;
+  readonly origins = new Map<string, string>();
+
+  override set(name: string, sdl: string): this {
+    if (this.currentType !== undefined && !this.has(name)) this.origins.set(name, this.currentType);
+    return super.set(name, sdl);
+  }
 }
 
 function rootType(name: string, operations: Operation[]): string {
@@ -83,7 +137,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, 
   blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type));
 
   const fields = inputFields(model, type);
-  if (type.kind === 'type') {
+  if (canAdd(model, type)) {
     blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map((field) => `${field.name}: ${inputTypeText(model, type, field, true)}`)));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
@@ -96,7 +150,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, 
   blocks.set(names.ref(T), refBlock(model, type, fields));
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (type.kind === 'type') blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int']));
+  if (canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int']));
   blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int']));
   blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int']));
 }
@@ -197,10 +251,10 @@ function getArguments(type: TypeModel): string | undefined {
   return keys.length === 1 ? `${keys[0]}!` : keys.join(', ');
 }
 
-function mutationOperations(type: TypeModel): Operation[] {
+function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const operations: Operation[] = [];
-  if (type.kind === 'type') {
+  if (canAdd(model, type)) {
     operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}`, localOnly: false });
   }
   operations.push(

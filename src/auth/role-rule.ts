@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { QueryArgumentError } from '../query/errors.js';
+import { linearRegexp, parseRegexp, type LinearRegexp } from '../query/regexp.js';
 import { AuthRuleError } from './errors.js';
 import type { RoleRule } from './rule-document.js';
 import { substitute } from './rule-values.js';
@@ -8,12 +10,14 @@ import { substitute } from './rule-values.js';
  * when any of its items does. A missing claim never passes.
  */
 export function evaluateRoleRule(rule: RoleRule, variables: Readonly<Record<string, unknown>>): boolean {
-  const claim = variables[rule.claim];
-  if (claim === undefined || claim === null) return false;
   const operand = substitute(rule.value, variables);
   if (!operand.ok) return false;
-  const candidates = Array.isArray(claim) ? claim : [claim];
   const expected = operand.value;
+  // Compiled before the claim is looked at, so the schema-time check (without claims) finds a bad pattern.
+  const pattern = rule.operator === 'regexp' ? regexpOf(expected, rule.claim) : undefined;
+  const claim = variables[rule.claim];
+  if (claim === undefined || claim === null) return false;
+  const candidates = Array.isArray(claim) ? claim : [claim];
   switch (rule.operator) {
     case 'eq':
       return candidates.some((candidate) => isDeepStrictEqual(candidate, expected)) || isDeepStrictEqual(claim, expected);
@@ -21,21 +25,17 @@ export function evaluateRoleRule(rule: RoleRule, variables: Readonly<Record<stri
       const allowed = Array.isArray(expected) ? expected : [expected];
       return candidates.some((candidate) => allowed.some((item) => isDeepStrictEqual(candidate, item)));
     }
-    case 'regexp': {
-      const pattern = regexpOf(expected, rule.claim);
-      return candidates.some((candidate) => typeof candidate === 'string' && pattern.test(candidate));
-    }
+    case 'regexp':
+      return candidates.some((candidate) => typeof candidate === 'string' && pattern!.test(candidate));
   }
 }
 
-const REGEXP_LITERAL = /^\/(.*)\/([a-z]*)$/s;
-
-function regexpOf(value: unknown, claim: string): RegExp {
-  const literal = typeof value === 'string' ? REGEXP_LITERAL.exec(value) : null;
-  if (!literal) throw new AuthRuleError(`role rule on $${claim}: regexp expects "/pattern/flags", got ${JSON.stringify(value)}`);
+/** The claim's pattern, under the same rules (and the same linear-time engine) as a `regexp` filter. */
+function regexpOf(value: unknown, claim: string): LinearRegexp {
   try {
-    return new RegExp(literal[1], literal[2]);
+    return linearRegexp(parseRegexp(`role rule on $${claim}`, value));
   } catch (error) {
-    throw new AuthRuleError(`role rule on $${claim}: ${(error as Error).message}`);
+    if (error instanceof QueryArgumentError) throw new AuthRuleError(error.message);
+    throw error;
   }
 }

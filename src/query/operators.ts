@@ -2,6 +2,7 @@ import type { FieldModel, SearchIndex, TypeModel } from '../sdl/model.js';
 import type { Filter } from '../store/port.js';
 import { matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
+import { parseRegexp } from './regexp.js';
 import { storedPath } from './schema-facts.js';
 import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf } from './text-index.js';
 
@@ -84,23 +85,9 @@ function storedValue(type: TypeModel, field: FieldModel, operator: string, value
   }
 }
 
-const REGEXP_LITERAL = /^\/(.*)\/([a-z]*)$/s;
-const REGEXP_FLAGS = new Set(['i', 'm', 's']);
-
-/** `/pattern/flags` → `$regex`/`$options`; an invalid pattern is an error naming the field. */
+/** `/pattern/flags` → `$regex`/`$options`, under the pattern rules of regexp.ts (RE2 syntax, flag `i`). */
 function regexpCondition(type: TypeModel, field: FieldModel, value: unknown): Record<string, string> {
-  const where = `${type.name}.${field.name} regexp`;
-  const literal = typeof value === 'string' ? REGEXP_LITERAL.exec(value) : null;
-  if (!literal) throw new QueryArgumentError(`${where}: expected a regular expression written /pattern/ or /pattern/i, got ${JSON.stringify(value)}`);
-  const [, pattern, flags] = literal;
-  const badFlag = [...flags].find((flag, position) => !REGEXP_FLAGS.has(flag) || flags.indexOf(flag) !== position);
-  if (badFlag !== undefined) throw new QueryArgumentError(`${where}: flag "${badFlag}" is not allowed (allowed once each: i, m, s)`);
-  if (pattern.length === 0) throw new QueryArgumentError(`${where}: the pattern is empty`);
-  try {
-    new RegExp(pattern, flags);
-  } catch (error) {
-    throw new QueryArgumentError(`${where}: invalid regular expression ${value as string}: ${(error as Error).message}`);
-  }
+  const { pattern, flags } = parseRegexp(`${type.name}.${field.name} regexp`, value);
   return flags ? { $regex: pattern, $options: flags } : { $regex: pattern };
 }
 

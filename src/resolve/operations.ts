@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import { names } from '../api/names.js';
-import { uniqueIdFields } from '../api/fields.js';
+import { canAdd, uniqueIdFields } from '../api/fields.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
@@ -76,7 +76,7 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
     },
   };
-  if (type.kind === 'type') {
+  if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
       outcome: await addObjects(model, context.store, T, args.input, args.upsert === true, mutationAuth(context, model)),

@@ -1,10 +1,10 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
-import gql from 'graphql-tag';
-import { generateApi } from '../api/generate.js';
+import { GraphQLError, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { canAdd } from '../api/fields.js';
+import { generateApi, originTypeAt, type GeneratedApi } from '../api/generate.js';
 import { names } from '../api/names.js';
-import type { SchemaModel } from '../sdl/model.js';
+import type { SchemaModel, SourceLocation, TypeModel } from '../sdl/model.js';
 import { chargeAnswerObjects } from './answer-budget.js';
 import type { ResolverServices } from './context.js';
 import { customFieldResolvers } from './custom-fields.js';
@@ -29,8 +29,9 @@ export function schemaExtensions(schema: GraphQLSchema): SchemaExtensions | unde
  * Throws a GraphQLError when the generated SDL does not build (a bug, or a schema sdl/ let through).
  */
 export function buildExecutableSchema(model: SchemaModel, services: ResolverServices): GraphQLSchema {
-  const { sdl, gatewaySdl } = generateApi(model);
-  const schema = buildSubgraphSchema({ typeDefs: gql(sdl), resolvers: resolverMap(model, services) as GraphQLResolverMap<unknown> });
+  const api = generateApi(model);
+  const { gatewaySdl } = api;
+  const schema = buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
 
   // buildSubgraphSchema answers `_service` with the full SDL; the gateway must not see the queries of
   // extended types (it reaches those entities through `_entities`).
@@ -43,6 +44,45 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
   const extensions: SchemaExtensions = { model, gatewaySdl };
   schema.extensions = { ...schema.extensions, autograph: extensions };
   return schema;
+}
+
+/**
+ * The generated SDL as a subgraph schema. The document goes in as several documents of at most
+ * DEFINITIONS_PER_DOCUMENT definitions: graphql-js's concatAST (called by buildSubgraphSchema) spreads each
+ * document's definitions into one call's arguments, which overflows the stack past ~100,000 definitions
+ * (a schema of 10,000 types). A failure names the user type whose generated part is at fault.
+ */
+function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): GraphQLSchema {
+  try {
+    const { definitions } = parse(api.sdl);
+    const documents: DocumentNode[] = [];
+    for (let start = 0; start < definitions.length; start += DEFINITIONS_PER_DOCUMENT) {
+      documents.push({ kind: Kind.DOCUMENT, definitions: definitions.slice(start, start + DEFINITIONS_PER_DOCUMENT) });
+    }
+    return buildSubgraphSchema({ typeDefs: documents, resolvers });
+  } catch (error) {
+    throw generatedApiError(model, api, error);
+  }
+}
+
+const DEFINITIONS_PER_DOCUMENT = 10_000;
+
+/** A schema sdl/ accepted but whose generated API does not build: reported at the user's type, never as generated code alone. */
+export class GeneratedApiError extends Error {
+  constructor(message: string, readonly locations: SourceLocation[]) {
+    super(message);
+    this.name = 'GeneratedApiError';
+  }
+}
+
+export function generatedApiError(model: SchemaModel, api: GeneratedApi, error: unknown): GeneratedApiError {
+  const message = error instanceof Error ? error.message : String(error);
+  const generatedLines = error instanceof GraphQLError ? (error.locations ?? []).map((location) => location.line) : [];
+  const typeNames = [...new Set(generatedLines.map((line) => originTypeAt(api, line)).filter((name): name is string => name !== undefined))];
+  const types = typeNames.map((name) => model.types.get(name)).filter((type): type is TypeModel => type !== undefined);
+  if (types.length === 0) return new GeneratedApiError(`the API generated from the schema does not build: ${message}`, []);
+  const subject = types.map((type) => `type ${type.name}`).join(', ');
+  return new GeneratedApiError(`the API generated for ${subject} does not build: ${message}`, types.map((type) => type.loc));
 }
 
 function resolverMap(model: SchemaModel, services: ResolverServices): Record<string, Record<string, unknown>> {
@@ -58,14 +98,15 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
     if (type.kind === 'interface') typeResolvers.__resolveType = (object: { __typename: string }) => object.__typename;
     map[T] = typeResolvers;
 
-    if (type.kind === 'type') map[names.addPayload(T)] = { [names.payloadField(T)]: payloadList };
+    const addable = canAdd(model, type);
+    if (addable) map[names.addPayload(T)] = { [names.payloadField(T)]: payloadList };
     map[names.updatePayload(T)] = { [names.payloadField(T)]: payloadList };
     map[names.deletePayload(T)] = {
       [names.payloadField(T)]: payloadList,
       numUids: (payload: { outcome: { numUids: number } }) => payload.outcome.numUids,
       msg: (payload: { msg?: string }) => payload.msg ?? null,
     };
-    if (type.kind === 'type') map[names.addPayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
+    if (addable) map[names.addPayload(T)]!.numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
     map[names.updatePayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
   }
   for (const [typeName, fields] of Object.entries(customFieldResolvers(model, services))) map[typeName] = { ...map[typeName], ...fields };

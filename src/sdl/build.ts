@@ -5,6 +5,7 @@ import { ErrorSink, locationOf } from './errors.js';
 import { checkFederation } from './federation.js';
 import type { NameKind } from './fields.js';
 import { inheritInterfaceFields } from './interfaces.js';
+import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
@@ -22,11 +23,12 @@ export interface BuildSchemaResult {
  * relation pairs, federation rules, the authorization line) and reports all errors together, each located
  * in the text.
  */
-export function buildSchemaModel(source: string): BuildSchemaResult {
+export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): BuildSchemaResult {
   const errors = new ErrorSink();
+  if (!checkSchemaText(source, limits, errors)) return { errors: errors.sorted() };
   const authorization = readAuthorization(source, errors);
   const document = parseSchemaText(source, errors);
-  if (!document) return { errors: errors.sorted() };
+  if (!document || !checkSchemaDocument(document, limits, errors)) return { errors: errors.sorted() };
 
   const declarations = collectDeclarations(document, errors);
   const kindOf = nameKinds(declarations);

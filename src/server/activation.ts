@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
+import { GeneratedApiError } from '../resolve/schema.js';
 import type { SchemaError, SchemaModel, SourceLocation } from '../sdl/model.js';
 import { indexesFor, INDEX_PREFIX } from '../store/indexes.js';
 import { DuplicateKeyError, StoreUnavailableError, SYSTEM_COLLECTIONS, type IndexSpec, type IndexSync, type Store } from '../store/port.js';
@@ -63,13 +64,20 @@ export async function prepareActivation(
     return rejected(400, built.errors.map(toActivationError));
   }
   const model = built.model;
+  // Each stage of a big schema holds the event loop for a while: requests that arrived meanwhile run in between.
+  await yieldToEventLoop();
 
   let schema: GraphQLSchema;
   try {
     schema = steps.buildSchema(model);
   } catch (error) {
+    if (error instanceof GeneratedApiError) {
+      return rejected(400, [error.locations.length > 0 ? { message: error.message, locations: error.locations } : { message: error.message }]);
+    }
     return rejected(400, [{ message: `the generated API does not build: ${messageOf(error)}` }]);
   }
+
+  await yieldToEventLoop();
 
   let indexes: IndexSync;
   try {
@@ -162,6 +170,10 @@ function rejected(httpStatus: 400 | 500 | 503, errors: ActivationError[]): Activ
 
 function toActivationError(error: SchemaError): ActivationError {
   return error.locations.length > 0 ? { message: error.message, locations: error.locations } : { message: error.message };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function messageOf(error: unknown): string {

@@ -7,6 +7,7 @@ import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
+import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
@@ -42,8 +43,10 @@ export type RequestContextFactory = (
 export interface AppOptions {
   store: Store;
   logger: Logger;
-  /** User schema text → SchemaModel; default: sdl/'s buildSchemaModel. */
+  /** User schema text → SchemaModel; default: sdl/'s buildSchemaModel under `schemaLimits`. */
   buildModel?: SchemaModelBuilder;
+  /** Size limits of an uploaded schema (the CLI's `--schema-max-*` flags); sdl/'s defaults for those not given. */
+  schemaLimits?: Partial<SchemaLimits>;
   /** SchemaModel → executable subgraph schema; default: resolve/'s buildExecutableSchema. */
   buildSchema?: ExecutableSchemaBuilder;
   /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
@@ -148,9 +151,19 @@ function budgetLimitsOf(options: AppOptions): BudgetLimits {
   return limits;
 }
 
+function schemaLimitsOf(given: Partial<SchemaLimits> = {}): SchemaLimits {
+  const limits: SchemaLimits = { ...DEFAULT_SCHEMA_LIMITS };
+  for (const key of Object.keys(limits) as (keyof SchemaLimits)[]) {
+    const value = given[key];
+    if (value !== undefined) limits[key] = value;
+  }
+  return limits;
+}
+
 export async function createApp(options: AppOptions): Promise<App> {
   const { store, logger } = options;
-  const buildModel: SchemaModelBuilder = options.buildModel ?? buildSchemaModel;
+  const schemaLimits = schemaLimitsOf(options.schemaLimits);
+  const buildModel: SchemaModelBuilder = options.buildModel ?? ((source) => buildSchemaModel(source, schemaLimits));
   const buildSchema: ExecutableSchemaBuilder = options.buildSchema ?? buildExecutableSchema;
   const createContext: RequestContextFactory = options.createContext ?? createRequestContext;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

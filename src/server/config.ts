@@ -1,6 +1,7 @@
 import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
 import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
 
 /**
  * Command-line flags and their environment equivalents. A flag wins over its environment variable, which
@@ -56,6 +57,14 @@ export interface ServerConfig {
   persistedMaxRegistered?: number;
   /** Most bytes of query text clients may register in the store. */
   persistedMaxRegisteredBytes?: number;
+  /** Largest schema text accepted by an upload, in UTF-8 bytes. */
+  schemaMaxBytes?: number;
+  /** Most object types and interfaces in a schema. */
+  schemaMaxTypes?: number;
+  /** Most fields over all types of a schema. */
+  schemaMaxFields?: number;
+  /** Deepest nesting of brackets, braces and parentheses in a schema. */
+  schemaMaxDepth?: number;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -102,6 +111,10 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
   { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
   { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },
+  { flag: '--schema-max-bytes', env: 'SCHEMA_MAX_BYTES', key: 'schemaMaxBytes', valueName: 'BYTES', description: `largest schema an upload may send (default ${DEFAULT_SCHEMA_LIMITS.maxBytes})`, parse: parseCount },
+  { flag: '--schema-max-types', env: 'SCHEMA_MAX_TYPES', key: 'schemaMaxTypes', valueName: 'N', description: `most types and interfaces in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxTypes})`, parse: parseCount },
+  { flag: '--schema-max-fields', env: 'SCHEMA_MAX_FIELDS', key: 'schemaMaxFields', valueName: 'N', description: `most fields over all types of a schema (default ${DEFAULT_SCHEMA_LIMITS.maxFields})`, parse: parseCount },
+  { flag: '--schema-max-depth', env: 'SCHEMA_MAX_DEPTH', key: 'schemaMaxDepth', valueName: 'N', description: `deepest nesting of brackets in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxDepth})`, parse: parseCount },
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */

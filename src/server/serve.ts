@@ -37,6 +37,12 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customTimeoutMs: config.customTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       maxResultObjects: config.maxResultObjects,
+      schemaLimits: {
+        maxBytes: config.schemaMaxBytes,
+        maxTypes: config.schemaMaxTypes,
+        maxFields: config.schemaMaxFields,
+        maxDepth: config.schemaMaxDepth,
+      },
       persistedQueries: {
         persistedOnly: config.persistedOnly,
         lruMaxEntries: config.persistedLruEntries,

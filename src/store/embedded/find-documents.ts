@@ -3,6 +3,7 @@ import { Query } from 'mingo';
 import type { Filter, FindOptions, StoredDocument } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { withLinearRegex } from './linear-regex.js';
 import { projectDocument } from './projection.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 import { sortDocuments } from './sort-order.js';
@@ -18,7 +19,8 @@ export function compileFilter(collection: string, filter: Filter): DocumentMatch
   const byId = primaryKeyMatcher(filter);
   if (byId) return byId;
   try {
-    return new Query(filter, { scriptEnabled: false });
+    const linear = withLinearRegex(filter);
+    return new Query(linear.value, { scriptEnabled: false, ...linear.options });
   } catch (error) {
     throw new Error(`invalid filter for collection ${collection}: ${(error as Error).message}`);
   }

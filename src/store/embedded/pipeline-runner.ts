@@ -16,6 +16,7 @@ import { groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
+import { withLinearRegex } from './linear-regex.js';
 
 type Row = Record<string, unknown>;
 export type ViewResolver = (collection: string) => CollectionView;
@@ -59,11 +60,16 @@ function isReadOnly(pipeline: unknown): boolean {
  * Every row a stage consumes counts as one scanned document against `deadline`. The leading `$match`
  * may pause between slices of its scan (see find-documents.ts); the stages after it run in one go.
  */
-export async function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Promise<Row[]> {
-  checkPipeline(collection, pipeline);
+export async function runPipeline(collection: string, givenPipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Promise<Row[]> {
+  checkPipeline(collection, givenPipeline);
+  const { value: pipeline, options: regexOptions } = withLinearRegex(givenPipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
-  const options: Partial<Options> = { scriptEnabled: false, collectionResolver: (name: string) => input(viewOf(name).all()) };
+  const options: Partial<Options> = {
+    scriptEnabled: false,
+    ...regexOptions,
+    collectionResolver: (name: string) => input(viewOf(name).all()),
+  };
   const view = viewOf(collection);
 
   let rows: Row[];

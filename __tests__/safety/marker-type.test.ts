@@ -1,0 +1,45 @@
+/**
+ * `type Marker { id: ID! }`: a type with only its ID is a valid schema, as in Dgraph, whose generator leaves
+ * out what has no fields to hold (AddMarkerInput, and so addMarker) and keeps the rest of the API.
+ */
+import { pluck, useService } from '../api-e2e/harness';
+
+const api = useService(`
+type Marker { id: ID! }
+
+type Spot {
+  id: ID!
+  label: String! @search(by: [hash])
+  marker: Marker
+}
+`);
+
+test('the schema activates and its queries answer', async () => {
+  expect(await api.data('{ queryMarker { id } aggregateMarker { count } getMarker(id: "0x1") { id } }')).toEqual({
+    queryMarker: [],
+    aggregateMarker: { count: 0 },
+    getMarker: null,
+  });
+  expect(await api.data('mutation { deleteMarker(filter: { id: ["0x1"] }) { numUids msg marker { id } } }')).toEqual({
+    deleteMarker: { numUids: 0, msg: 'No objects matched the filter', marker: [] },
+  });
+});
+
+test('the API has no addMarker (nothing to add) and keeps the other operations', async () => {
+  const result = await api.data(`{
+    mutation: __type(name: "Mutation") { fields { name } }
+    addInput: __type(name: "AddMarkerInput") { name }
+    ref: __type(name: "MarkerRef") { inputFields { name } }
+  }`);
+  expect(pluck<string>(result.mutation.fields, 'name').filter((name) => name.endsWith('Marker')).sort()).toEqual(['deleteMarker', 'updateMarker']);
+  expect(result.addInput).toBeNull();
+  expect(pluck(result.ref.inputFields, 'name')).toEqual(['id']);
+});
+
+test('a type that refers to Marker adds, links by id and reads back', async () => {
+  const added = await api.data('mutation { addSpot(input: [{ label: "alone" }]) { spot { label marker { id } } } }');
+  expect(added).toEqual({ addSpot: { spot: [{ label: 'alone', marker: null }] } });
+  const errors = await api.errors('mutation { addSpot(input: [{ label: "linked", marker: { id: "missing" } }]) { numUids } }');
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toContain('missing');
+});

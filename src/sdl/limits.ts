@@ -1,0 +1,109 @@
+/**
+ * Size limits of an uploaded schema, checked before the expensive stages. Building a schema's API holds
+ * the event loop in proportion to its size: measured with bench/schema-build.ts on a shared, loaded 2-core
+ * machine, 500 small types take about 3.6 s (almost all of it in Apollo's buildSubgraphSchema), 1,000 about
+ * 5 s, 10,000 about 56 s. The defaults keep an upload to a few seconds there. graphql-js's parser recurses
+ * once per nested list or object, so `@search(by: [[[[...]]]])` 5,000 deep overflows the stack: nesting is
+ * checked first, with its lexer. Each refusal names the limit, the value found and the flag that raises it.
+ */
+import { GraphQLError, Kind, Lexer, Source, TokenKind, type DocumentNode } from 'graphql';
+import type { ErrorSink } from './errors.js';
+import type { SourceLocation } from './model.js';
+
+export interface SchemaLimits {
+  /** Largest schema text, in UTF-8 bytes. */
+  maxBytes: number;
+  /** Most object types and interfaces. */
+  maxTypes: number;
+  /** Most fields over all object types and interfaces. */
+  maxFields: number;
+  /** Deepest nesting of brackets, braces and parentheses (a type's fields, arguments, lists in directives). */
+  maxDepth: number;
+}
+
+export const DEFAULT_SCHEMA_LIMITS: Readonly<SchemaLimits> = Object.freeze({
+  maxBytes: 1024 * 1024,
+  maxTypes: 500,
+  maxFields: 10_000,
+  maxDepth: 32,
+});
+
+/** The flag that raises each limit, for the messages. */
+export const SCHEMA_LIMIT_FLAGS: Readonly<Record<keyof SchemaLimits, string>> = Object.freeze({
+  maxBytes: '--schema-max-bytes',
+  maxTypes: '--schema-max-types',
+  maxFields: '--schema-max-fields',
+  maxDepth: '--schema-max-depth',
+});
+
+/**
+ * Checks what can be checked on the text alone: its size, then its nesting, with graphql-js's lexer (which
+ * does not recurse) before its parser (which does). False when the text must not be parsed.
+ */
+export function checkSchemaText(source: string, limits: SchemaLimits, errors: ErrorSink): boolean {
+  const bytes = Buffer.byteLength(source, 'utf8');
+  if (bytes > limits.maxBytes) {
+    errors.atLocations(`the schema is ${bytes} bytes, more than the limit of ${limits.maxBytes} (raise it with ${SCHEMA_LIMIT_FLAGS.maxBytes})`, []);
+    return false;
+  }
+  const tooDeep = firstTooDeep(source, limits.maxDepth);
+  if (tooDeep) {
+    errors.atLocations(
+      `brackets nested more than ${limits.maxDepth} deep (the limit; raise it with ${SCHEMA_LIMIT_FLAGS.maxDepth})`,
+      [tooDeep],
+    );
+    return false;
+  }
+  return true;
+}
+
+const OPENING = new Set<string>([TokenKind.BRACKET_L, TokenKind.BRACE_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACKET_R, TokenKind.BRACE_R, TokenKind.PAREN_R]);
+
+/** Where the nesting first goes past `maxDepth`; undefined when it never does, or when the text does not lex (the parser reports that). */
+function firstTooDeep(text: string, maxDepth: number): SourceLocation | undefined {
+  const lexer = new Lexer(new Source(text));
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (OPENING.has(token.kind)) {
+        depth++;
+        if (depth > maxDepth) return { line: token.line, column: token.column };
+      } else if (CLOSING.has(token.kind)) {
+        depth--;
+      }
+    }
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+  return undefined;
+}
+
+/** Counts the parsed document's types and fields against the limits. */
+export function checkSchemaDocument(document: DocumentNode, limits: SchemaLimits, errors: ErrorSink): boolean {
+  let types = 0;
+  let fields = 0;
+  for (const definition of document.definitions) {
+    switch (definition.kind) {
+      case Kind.OBJECT_TYPE_DEFINITION:
+      case Kind.OBJECT_TYPE_EXTENSION:
+      case Kind.INTERFACE_TYPE_DEFINITION:
+      case Kind.INTERFACE_TYPE_EXTENSION:
+        types++;
+        fields += definition.fields?.length ?? 0;
+        break;
+      default:
+        break;
+    }
+  }
+  const problems: string[] = [];
+  if (types > limits.maxTypes) {
+    problems.push(`the schema has ${types} types and interfaces, more than the limit of ${limits.maxTypes} (raise it with ${SCHEMA_LIMIT_FLAGS.maxTypes})`);
+  }
+  if (fields > limits.maxFields) {
+    problems.push(`the schema has ${fields} fields, more than the limit of ${limits.maxFields} (raise it with ${SCHEMA_LIMIT_FLAGS.maxFields})`);
+  }
+  for (const problem of problems) errors.atLocations(problem, []);
+  return problems.length === 0;
+}
