@@ -1,3 +1,4 @@
+import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 
 /**
@@ -8,7 +9,8 @@ import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface ServerConfig {
+/** The operation limits (`--max-depth`, `--max-cost`, ...) are given by name; unset ones take their defaults. */
+export interface ServerConfig extends Partial<OperationLimits> {
   port: number;
   host: string;
   /** Folder of the embedded store; unused when `mongoUri` is set. */
@@ -79,6 +81,16 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-lru-entries', env: 'PERSISTED_LRU_ENTRIES', key: 'persistedLruEntries', valueName: 'N', description: `most persisted queries kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxEntries})`, parse: parseCount },
   { flag: '--persisted-lru-bytes', env: 'PERSISTED_LRU_BYTES', key: 'persistedLruBytes', valueName: 'BYTES', description: `most bytes of persisted query text kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxBytes})`, parse: parseCount },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
+  ...(Object.entries(OPERATION_LIMITS) as Array<[OperationLimitName, (typeof OPERATION_LIMITS)[OperationLimitName]]>).map(
+    ([key, limit]): OptionDefinition => ({
+      flag: limit.flag,
+      env: limit.env,
+      key,
+      valueName: 'N',
+      description: `${limit.description} (default ${limit.default})`,
+      parse: (raw, source) => parseCountUpTo(raw, source, limit.max),
+    }),
+  ),
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
@@ -210,6 +222,13 @@ function parseSwitch(raw: string, source: string): boolean {
 function parseCount(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
     throw new ConfigError(`${source}: expected a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseCountUpTo(raw: string, source: string, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(`${source}: expected a whole number from 1 to ${max}, got "${raw}"`);
   }
   return Number(raw);
 }

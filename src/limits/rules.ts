@@ -1,0 +1,23 @@
+import { MaxIntrospectionDepthRule, type ValidationRule } from 'graphql';
+import { maxAliasesRule } from './rules/max-aliases.js';
+import { maxDepthRule } from './rules/max-depth.js';
+import { maxDirectivesRule } from './rules/max-directives.js';
+import { maxInputDepthRule } from './rules/max-input-depth.js';
+import { queryCostRule } from './rules/query-cost.js';
+import type { OperationLimits } from './settings.js';
+
+/**
+ * The validation rules of the operation limits, for Apollo Server's `validationRules` (run with the
+ * specified rules, cached per document and schema). graphql-js's MaxIntrospectionDepthRule bounds
+ * `__type { fields { type { fields ... } } }` chains, which the cost estimate does not count.
+ */
+export function operationLimitRules(limits: OperationLimits, defaultPageSize: number): ValidationRule[] {
+  return [
+    maxDepthRule(limits.maxDepth),
+    maxAliasesRule(limits.maxAliases),
+    maxDirectivesRule(limits.maxDirectives),
+    maxInputDepthRule(limits.maxInputDepth),
+    queryCostRule(limits.maxCost, defaultPageSize),
+    MaxIntrospectionDepthRule,
+  ];
+}

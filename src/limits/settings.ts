@@ -1,0 +1,72 @@
+/**
+ * The operation limits: what each one bounds, its default, and the flag and environment variable that set
+ * it (server/config.ts builds its options from this table, and every refusal names them).
+ *
+ * Defaults are far above what an ordinary client sends (the README's queries, `queryUser(first: 100) {
+ * tasks(first: 10) }`, the federation demo through a gateway, a gateway's `_entities` batches) and below
+ * what harms the service:
+ * - maxTokens 15,000 and maxNesting 500 are Apollo Router's `parser_max_tokens` and `parser_max_recursion`;
+ *   graphql-js parses recursively and overflows the stack near 1,500 nested brackets, so nesting is
+ *   measured on the text before parsing and its flag is capped well below that.
+ * - maxDepth 64: the introspection query is 13 fields deep; an application's deepest paths are around 10.
+ * - maxAliases 100 and maxDirectives 100: a page batching many lookups or toggling many fields with
+ *   @include/@skip stays far below; thousands of them only inflate validation and answers.
+ * - maxCost 10,000,000: the estimate counts objects, multiplying list sizes down the nesting (a list
+ *   field counts its `first`, else the default page size 1000). Two unpaged nested lists
+ *   (`queryUser { tasks { title } }`) cost about 1,000,000, and a gateway's `_entities` batch of 1,000
+ *   representations with one unpaged list under each as much; three unpaged nested lists (1,000,000,000)
+ *   are refused and need `first`.
+ * - maxInputDepth 64: Dgraph-style filters nest and/or/not a few levels (`and: [{ ... }]` counts 2);
+ *   the filter compiler and the stores recurse over the value, so it is bounded far from their stack limit.
+ */
+export interface OperationLimits {
+  maxTokens: number;
+  maxNesting: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+  maxInputDepth: number;
+}
+
+export type OperationLimitName = keyof OperationLimits;
+
+export interface OperationLimitDefinition {
+  flag: string;
+  env: string;
+  default: number;
+  /** The largest value the flag accepts (for limits that guard the stack). */
+  max: number;
+  /** What the limit bounds, for --help and the README. */
+  description: string;
+}
+
+export const OPERATION_LIMITS: Readonly<Record<OperationLimitName, OperationLimitDefinition>> = {
+  maxTokens: { flag: '--max-tokens', env: 'MAX_TOKENS', default: 15_000, max: Number.MAX_SAFE_INTEGER, description: 'most lexical tokens in one operation document' },
+  maxNesting: { flag: '--max-nesting', env: 'MAX_NESTING', default: 500, max: 1000, description: 'deepest nesting of brackets { [ ( in the operation text, checked before parsing' },
+  maxDepth: { flag: '--max-depth', env: 'MAX_DEPTH', default: 64, max: 1000, description: 'deepest field nesting of an operation, fragments included' },
+  maxAliases: { flag: '--max-aliases', env: 'MAX_ALIASES', default: 100, max: Number.MAX_SAFE_INTEGER, description: 'most aliases in an operation, fragments included' },
+  maxDirectives: { flag: '--max-directives', env: 'MAX_DIRECTIVES', default: 100, max: Number.MAX_SAFE_INTEGER, description: 'most directives in an operation, fragments included' },
+  maxCost: { flag: '--max-cost', env: 'MAX_COST', default: 10_000_000, max: Number.MAX_SAFE_INTEGER, description: 'largest estimated number of objects an operation may return (list sizes multiplied down the nesting)' },
+  maxInputDepth: { flag: '--max-input-depth', env: 'MAX_INPUT_DEPTH', default: 64, max: 500, description: 'deepest nesting of objects and lists in an argument or variable value' },
+};
+
+export const DEFAULT_OPERATION_LIMITS: Readonly<OperationLimits> = Object.freeze(
+  Object.fromEntries(Object.entries(OPERATION_LIMITS).map(([name, definition]) => [name, definition.default])) as unknown as OperationLimits,
+);
+
+/** The limits in force: the given ones over the defaults. */
+export function operationLimits(given: Partial<OperationLimits> = {}): OperationLimits {
+  const limits = { ...DEFAULT_OPERATION_LIMITS };
+  for (const name of Object.keys(OPERATION_LIMITS) as OperationLimitName[]) {
+    const value = given[name];
+    if (value !== undefined) limits[name] = value;
+  }
+  return limits;
+}
+
+/** "(raise it with --max-depth or MAX_DEPTH)": the end of every refusal. */
+export function howToRaise(name: OperationLimitName): string {
+  const { flag, env } = OPERATION_LIMITS[name];
+  return `raise it with ${flag} or ${env}`;
+}
