@@ -23,6 +23,9 @@ describe('estimateCost: objects, list sizes multiplied down the nesting', () => 
     ['_entities counts its representations', '{ _entities(representations: [{}, {}, {}]) { ... on Astronaut { missions(first: 2) { id } } } }', 3 + 3 * 2],
     ['a fragment counts where it is spread', '{ a: queryMission(first: 2) { ...M } b: getMission(id: "1") { ...M } } fragment M on Mission { crew(first: 5) { id } }', 2 + 2 * 5 + 1 + 5],
     ['introspection costs nothing', '{ __schema { types { fields { name } } } }', 0],
+    ['an add payload list counts at most the input objects', 'mutation { addMission(input: [{ designation: "a", crew: [{ id: "1" }] }, { designation: "b" }]) { mission { crew { id } } } }', 1 + 3 + 3 * 1000],
+    ['an add payload list with a smaller first counts its first', 'mutation { addMission(input: [{ designation: "a" }, { designation: "b" }]) { mission(first: 1) { id } } }', 1 + 1],
+    ['an update payload list counts the page size (its filter may match any number)', 'mutation { updateMission(input: { filter: { designation: "a" } }) { mission { id } } }', 1 + 1000],
     ['a fragment cycle counts 0 (NoFragmentCycles reports it)', '{ queryMission(first: 1) { ...A } } fragment A on Mission { crew(first: 1) { ...B } } fragment B on Astronaut { missions(first: 1) { ...A } }', 1 + 1 + 1],
   ])('%s', (_name, query, cost) => {
     expect(costOf(query)).toEqual({ cost, dependsOnVariables: false });
@@ -40,6 +43,8 @@ describe('estimateCost: objects, list sizes multiplied down the nesting', () => 
     ['first from a variable', 'query($n: Int) { queryMission(first: $n) { crew { id } } }', { n: 3 }, 3 + 3 * 1000, true],
     ['a variable not given takes its default', 'query($n: Int = 2) { queryMission(first: $n) { id } }', {}, 2, true],
     ['a variable not given and without default: the page size', 'query($n: Int) { queryMission(first: $n) { id } }', {}, 1000, true],
+    ['an add payload with its input in a variable', 'mutation($in: [AddMissionInput!]!) { addMission(input: $in) { mission { id } } }', { in: [{ designation: 'a' }, { designation: 'b' }] }, 1 + 2, true],
+    ['an add payload, input unknown yet: a lower bound', 'mutation($in: [AddMissionInput!]!) { addMission(input: $in) { mission { id } } }', undefined, 1, true],
     ['_entities with representations in a variable', 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Astronaut { missions { id } } } }', { r: [{}, {}] }, 2 + 2 * 1000, true],
   ])('%s', (_name, query, variables, cost, dependsOnVariables) => {
     expect(costOf(query, variables)).toEqual({ cost, dependsOnVariables });

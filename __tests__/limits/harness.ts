@@ -18,6 +18,20 @@ export const LIMITS_TEST_SCHEMA: GraphQLSchema = buildSchema(`
     missionsOfTheDay: [Mission]
   }
 
+  type Mutation {
+    addMission(input: [AddMissionInput!]!): AddMissionPayload
+    updateMission(input: UpdateMissionInput!): AddMissionPayload
+  }
+
+  input AddMissionInput { designation: String, crew: [AstronautRef] }
+  input AstronautRef { id: ID }
+  input UpdateMissionInput { filter: MissionFilter! }
+
+  type AddMissionPayload {
+    numUids: Int
+    mission(first: Int, offset: Int): [Mission]
+  }
+
   input MissionFilter { designation: String, and: [MissionFilter], not: MissionFilter }
 
   type Mission {

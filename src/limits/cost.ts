@@ -18,7 +18,8 @@ import {
  * The cost estimate: how many objects an operation may return. An object field counts 1, a list of
  * objects counts its size, and a field's selections are counted once per object it returns, so list
  * sizes multiply down the nesting. A list's size is its `first` argument, else the default page size;
- * `_entities` (federation) counts its representations. Scalars count nothing (depth, aliases and the
+ * `_entities` (federation) counts its representations, and a list in an add mutation's payload counts at
+ * most the objects of its `input` (it returns what the mutation wrote). Scalars count nothing (depth, aliases and the
  * answer budgets bound those), and so do introspection fields (bounded by the schema and graphql-js's
  * MaxIntrospectionDepthRule).
  *
@@ -57,18 +58,21 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
     memo: new Map(),
     visiting: new Set(),
   };
-  const cost = selectionSetCost(walk, inputs.operation.selectionSet, rootType);
+  const cost = selectionSetCost(walk, inputs.operation.selectionSet, rootType, inputs.operation.operation === 'mutation');
   return { cost, dependsOnVariables: walk.dependsOnVariables };
 }
 
-/** Objects returned under one object of `parentType` by `selectionSet`. */
-function selectionSetCost(walk: Walk, selectionSet: SelectionSetNode | undefined, parentType: GraphQLCompositeType): number {
+/**
+ * Objects returned under one object of `parentType` by `selectionSet`. `payloadBound`: the most objects a
+ * list directly in this selection set can hold (the selection set of an add mutation's payload).
+ */
+function selectionSetCost(walk: Walk, selectionSet: SelectionSetNode | undefined, parentType: GraphQLCompositeType, isMutationRoot = false, payloadBound?: number): number {
   if (!selectionSet) return 0;
   let total = 0;
   for (const selection of selectionSet.selections) {
     switch (selection.kind) {
       case Kind.FIELD:
-        total += fieldCost(walk, selection, parentType);
+        total += fieldCost(walk, selection, parentType, isMutationRoot, payloadBound);
         break;
       case Kind.INLINE_FRAGMENT:
         total += selectionSetCost(walk, selection.selectionSet, typeConditionOf(walk, selection.typeCondition?.name.value) ?? parentType);
@@ -100,14 +104,40 @@ function typeConditionOf(walk: Walk, name: string | undefined): GraphQLComposite
   return type && isCompositeType(type) ? type : undefined;
 }
 
-function fieldCost(walk: Walk, node: FieldNode, parentType: GraphQLCompositeType): number {
+function fieldCost(walk: Walk, node: FieldNode, parentType: GraphQLCompositeType, isMutationRoot: boolean, payloadBound: number | undefined): number {
   if (node.name.value.startsWith('__')) return 0;
   const definition = 'getFields' in parentType ? parentType.getFields()[node.name.value] : undefined;
   if (!definition) return 0;
   const returned = getNamedType(definition.type);
   if (!isCompositeType(returned)) return 0;
-  const objects = isListType(getNullableType(definition.type)) ? listSize(walk, node, definition) : 1;
-  return objects === 0 ? 0 : objects * (1 + selectionSetCost(walk, node.selectionSet, returned));
+  const isList = isListType(getNullableType(definition.type));
+  const size = isList ? listSize(walk, node, definition) : 1;
+  const objects = isList && payloadBound !== undefined ? Math.min(size, payloadBound) : size;
+  const childBound = isMutationRoot ? inputObjectCount(walk, node) : undefined;
+  return objects === 0 ? 0 : objects * (1 + selectionSetCost(walk, node.selectionSet, returned, false, childBound));
+}
+
+/** The objects in a mutation's `input` list (nested ones included), or undefined when `input` is not a list. */
+function inputObjectCount(walk: Walk, node: FieldNode): number | undefined {
+  const argument = node.arguments?.find((candidate) => candidate.name.value === 'input');
+  if (!argument) return undefined;
+  const value = literalOrVariableValue(walk, argument.value);
+  if (value === undefined) return 0;
+  return Array.isArray(value) ? countObjects(value) : undefined;
+}
+
+/** Objects in a value (a literal's nodes or a variable's JSON), walked without recursion. */
+function countObjects(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (!Array.isArray(current)) count++;
+    // One push per item: spreading a list of a million items into push() overflows the stack.
+    for (const item of Array.isArray(current) ? current : Object.values(current)) pending.push(item);
+  }
+  return count;
 }
 
 function listSize(walk: Walk, node: FieldNode, definition: GraphQLField<unknown, unknown>): number {
@@ -132,6 +162,30 @@ function argumentValue(walk: Walk, node: FieldNode, name: string): unknown {
   const argument = node.arguments?.find((candidate) => candidate.name.value === name);
   if (!argument) return null;
   return literalOrVariable(walk, argument.value);
+}
+
+/** A whole value, literal or from the variables, as JSON-like data; undefined while variables are unknown. */
+function literalOrVariableValue(walk: Walk, value: ValueNode): unknown {
+  switch (value.kind) {
+    case Kind.VARIABLE: {
+      walk.dependsOnVariables = true;
+      if (!walk.variables) return undefined;
+      const given = walk.variables[value.name.value];
+      if (given !== undefined) return given;
+      const fallback = walk.defaults.get(value.name.value);
+      return fallback ? literalOrVariableValue(walk, fallback) : null;
+    }
+    case Kind.LIST: {
+      const items = value.values.map((item) => literalOrVariableValue(walk, item));
+      return items.includes(undefined) ? undefined : items;
+    }
+    case Kind.OBJECT: {
+      const fields = value.fields.map((field) => [field.name.value, literalOrVariableValue(walk, field.value)] as const);
+      return fields.some(([, fieldValue]) => fieldValue === undefined) ? undefined : Object.fromEntries(fields);
+    }
+    default:
+      return null;
+  }
 }
 
 function literalOrVariable(walk: Walk, value: ValueNode): unknown {
