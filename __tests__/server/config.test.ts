@@ -148,7 +148,7 @@ describe('parseCommandLine', () => {
       expect(helpText()).toMatch(/--max-tokens N +most lexical tokens in one operation document \(default 15000\) \[MAX_TOKENS\]/);
       expect(helpText()).toMatch(/--max-nesting N +.*\(default 500\) \[MAX_NESTING\]/);
       expect(helpText()).toMatch(/--max-depth N +.*\(default 64\) \[MAX_DEPTH\]/);
-      expect(helpText()).toMatch(/--max-aliases N +.*\(default 100\) \[MAX_ALIASES\]/);
+      expect(helpText()).toMatch(/--max-aliases N +.*\(default 1000\) \[MAX_ALIASES\]/);
       expect(helpText()).toMatch(/--max-directives N +.*\(default 100\) \[MAX_DIRECTIVES\]/);
       expect(helpText()).toMatch(/--max-cost N +.*\(default 10000000\) \[MAX_COST\]/);
       expect(helpText()).toMatch(/--max-input-depth N +.*\(default 32\) \[MAX_INPUT_DEPTH\]/);
