@@ -6,7 +6,7 @@ function costOf(query: string, variables?: Record<string, unknown>) {
   const document = parse(query);
   const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
   const fragments = (name: string) => document.definitions.find((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name) as never;
-  return estimateCost({ schema: LIMITS_TEST_SCHEMA, operation, fragments, defaultPageSize: 1000, variables });
+  return estimateCost({ schema: LIMITS_TEST_SCHEMA, operation, fragments, defaultPageSize: 1000, maxPageSize: 10000, variables });
 }
 
 describe('estimateCost: objects, list sizes multiplied down the nesting', () => {
@@ -16,6 +16,7 @@ describe('estimateCost: objects, list sizes multiplied down the nesting', () => 
     ['a single object under a single object', '{ getMission(id: "1") { commander { id } } }', 2],
     ['a list without first counts the default page size', '{ queryMission { id } }', 1000],
     ['a list counts its first', '{ queryMission(first: 100) { id } }', 100],
+    ['a first above the maximum page size counts the maximum (it is refused when read)', '{ queryMission(first: 20000) { id } }', 10000],
     ['first: 0 counts nothing below it', '{ queryMission(first: 0) { crew { id } } }', 0],
     ['queryUser(first: 100) { tasks(first: 10) }', '{ queryMission(first: 100) { crew(first: 10) { id } } }', 100 + 100 * 10],
     ['two unpaged lists', '{ queryMission { crew { id } } }', 1000 + 1000 * 1000],

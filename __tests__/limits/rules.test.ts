@@ -5,6 +5,8 @@ import { maxInputDepthRule } from '../../src/limits/rules/max-input-depth';
 import { queryCostRule } from '../../src/limits/rules/query-cost';
 import { expectErrors, expectValid } from './harness';
 
+const PAGES = { defaultPageSize: 1000, maxPageSize: 10000 };
+
 const RAISE_DEPTH = 'raise it with --max-depth or MAX_DEPTH';
 
 describe('maxDepthRule', () => {
@@ -100,16 +102,16 @@ describe('maxInputDepthRule', () => {
 describe('queryCostRule', () => {
   const HINT = 'a list counts its first argument, 1000 without it, and multiplies what it selects: pass smaller first values';
   test('within the limit: valid', () => {
-    expectValid(queryCostRule(2100, 1000), '{ queryMission(first: 100) { crew(first: 10) { id } } }');
+    expectValid(queryCostRule(2100, PAGES), '{ queryMission(first: 100) { crew(first: 10) { id } } }');
   });
 
   test('over the limit: refused with the estimate', () => {
-    expect(expectErrors(queryCostRule(1000, 1000), 'query Big { queryMission(first: 100) { crew(first: 10) { id } } }')).toEqual([
+    expect(expectErrors(queryCostRule(1000, PAGES), 'query Big { queryMission(first: 100) { crew(first: 10) { id } } }')).toEqual([
       { message: `the estimated cost of query Big is 1100 objects, over the limit 1000 (${HINT}); raise it with --max-cost or MAX_COST`, locations: [{ line: 1, column: 1 }] },
     ]);
   });
 
   test('sizes from variables count 0 here (the plugin checks them with the values)', () => {
-    expectValid(queryCostRule(10, 1000), 'query($n: Int) { queryMission(first: $n) { crew { missions { id } } } }');
+    expectValid(queryCostRule(10, PAGES), 'query($n: Int) { queryMission(first: $n) { crew { missions { id } } } }');
   });
 });

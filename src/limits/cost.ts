@@ -17,7 +17,8 @@ import {
 /**
  * The cost estimate: how many objects an operation may return. An object field counts 1, a list of
  * objects counts its size, and a field's selections are counted once per object it returns, so list
- * sizes multiply down the nesting. A list's size is its `first` argument, else the default page size;
+ * sizes multiply down the nesting. A list's size is its `first` argument (at most the maximum page size:
+ * a larger one is refused when the list is read), else the default page size;
  * `_entities` (federation) counts its representations, and a list in an add mutation's payload counts at
  * most the objects of its `input` (it returns what the mutation wrote). Scalars count nothing (depth, aliases and the
  * answer budgets bound those), and so do introspection fields (bounded by the schema and graphql-js's
@@ -36,6 +37,8 @@ export interface CostInputs {
   operation: OperationDefinitionNode;
   fragments: (name: string) => FragmentDefinitionNode | null | undefined;
   defaultPageSize: number;
+  /** A larger `first` is refused when the list is read, so it never counts more than this. */
+  maxPageSize: number;
   /** The request's variables; undefined while they are not known. */
   variables?: Readonly<Record<string, unknown>>;
 }
@@ -144,7 +147,7 @@ function listSize(walk: Walk, node: FieldNode, definition: GraphQLField<unknown,
   if (definition.args.some((argument) => argument.name === 'first')) {
     const first = argumentValue(walk, node, 'first');
     if (first === undefined) return 0;
-    return typeof first === 'number' && Number.isFinite(first) ? Math.max(0, first) : walk.defaultPageSize;
+    return typeof first === 'number' && Number.isFinite(first) ? Math.min(Math.max(0, first), walk.maxPageSize) : walk.defaultPageSize;
   }
   if (definition.name === '_entities') {
     const representations = argumentValue(walk, node, 'representations');

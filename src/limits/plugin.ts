@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
+import type { PageLimits } from '../query/pagination.js';
 import { estimateCost } from './cost.js';
 import { costRefusal } from './cost-refusal.js';
 import { limitExceeded } from './errors.js';
@@ -24,7 +25,7 @@ const REFUSED_REQUEST_PLACEHOLDER = '{ __typename }';
  *   value nests, and the cost when list sizes come from variables (`first: $n`, `_entities`'
  *   representations), which validation, cached per document, could not know.
  */
-export function operationLimitsPlugin(limits: OperationLimits, defaultPageSize: number): ApolloServerPlugin<BaseContext> {
+export function operationLimitsPlugin(limits: OperationLimits, pages: PageLimits): ApolloServerPlugin<BaseContext> {
   /** Whether an operation's cost depends on variables; Apollo reuses parsed documents, so this is computed once each. */
   const usesVariableSizes = new WeakMap<OperationDefinitionNode, boolean>();
   return {
@@ -43,9 +44,9 @@ export function operationLimitsPlugin(limits: OperationLimits, defaultPageSize: 
             }
           }
           if (!operation || usesVariableSizes.get(operation) === false) return;
-          const estimate = estimateCost({ schema, operation, fragments: fragmentsOf(document), defaultPageSize, variables: variables ?? {} });
+          const estimate = estimateCost({ schema, operation, fragments: fragmentsOf(document), ...pages, variables: variables ?? {} });
           usesVariableSizes.set(operation, estimate.dependsOnVariables);
-          if (estimate.cost > limits.maxCost) throw costRefusal(operation, estimate.cost, limits.maxCost, defaultPageSize);
+          if (estimate.cost > limits.maxCost) throw costRefusal(operation, estimate.cost, limits.maxCost, pages.defaultPageSize);
         },
       };
     },

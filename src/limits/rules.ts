@@ -4,6 +4,7 @@ import { maxDepthRule } from './rules/max-depth.js';
 import { maxDirectivesRule } from './rules/max-directives.js';
 import { maxInputDepthRule } from './rules/max-input-depth.js';
 import { queryCostRule } from './rules/query-cost.js';
+import type { PageLimits } from '../query/pagination.js';
 import type { OperationLimits } from './settings.js';
 
 /**
@@ -11,13 +12,13 @@ import type { OperationLimits } from './settings.js';
  * specified rules, cached per document and schema). graphql-js's MaxIntrospectionDepthRule bounds
  * `__type { fields { type { fields ... } } }` chains, which the cost estimate does not count.
  */
-export function operationLimitRules(limits: OperationLimits, defaultPageSize: number): ValidationRule[] {
+export function operationLimitRules(limits: OperationLimits, pages: PageLimits): ValidationRule[] {
   return [
     maxDepthRule(limits.maxDepth),
     maxAliasesRule(limits.maxAliases),
     maxDirectivesRule(limits.maxDirectives),
     maxInputDepthRule(limits.maxInputDepth),
-    queryCostRule(limits.maxCost, defaultPageSize),
+    queryCostRule(limits.maxCost, pages),
     MaxIntrospectionDepthRule,
   ];
 }

@@ -5,7 +5,7 @@ import { operationLimitsPlugin } from '../limits/plugin.js';
 import { operationLimitRules } from '../limits/rules.js';
 import type { OperationLimits } from '../limits/settings.js';
 import type { PersistedQueries } from '../persisted/index.js';
-import { DEFAULT_PAGE_SIZE } from '../query/pagination.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
 import type { SwappableSchemaSource } from './schema-source.js';
@@ -20,6 +20,9 @@ export interface ApolloServerParts {
 }
 
 /** Apollo Server as the service runs it: plugin order, validation rules, parse options, error formatting. */
+/** The page sizes the resolvers apply (query/pagination.ts), which the cost estimate follows. */
+const PAGES: PageLimits = { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE };
+
 export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseContext> {
   const { limits, logger } = parts;
   return new ApolloServer<BaseContext>({
@@ -31,11 +34,11 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
     plugins: [
       parts.persistedQueries.plugin,
       createAuthPlugin(),
-      operationLimitsPlugin(limits, DEFAULT_PAGE_SIZE),
+      operationLimitsPlugin(limits, PAGES),
       ...(parts.plugins ?? []),
       errorLoggingPlugin(logger),
     ],
-    validationRules: operationLimitRules(limits, DEFAULT_PAGE_SIZE),
+    validationRules: operationLimitRules(limits, PAGES),
     // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).
     parseOptions: { maxTokens: limits.maxTokens },
     // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.

@@ -1,5 +1,6 @@
 import type { ASTVisitor, ValidationContext, ValidationRule } from 'graphql';
 import { estimateCost } from '../cost.js';
+import type { PageLimits } from '../../query/pagination.js';
 import { costRefusal } from '../cost-refusal.js';
 
 /**
@@ -7,11 +8,11 @@ import { costRefusal } from '../cost-refusal.js';
  * given by variables are not known here (Apollo caches validation per document): they count 0, and the
  * limits plugin checks the exact figure once the request's variables are known.
  */
-export function queryCostRule(limit: number, defaultPageSize: number): ValidationRule {
+export function queryCostRule(limit: number, pages: PageLimits): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
-      const { cost } = estimateCost({ schema: context.getSchema(), operation, fragments: (name) => context.getFragment(name), defaultPageSize });
-      if (cost > limit) context.reportError(costRefusal(operation, cost, limit, defaultPageSize));
+      const { cost } = estimateCost({ schema: context.getSchema(), operation, fragments: (name) => context.getFragment(name), ...pages });
+      if (cost > limit) context.reportError(costRefusal(operation, cost, limit, pages.defaultPageSize));
       return false;
     },
   });
