@@ -43,7 +43,7 @@ describe('default limits', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       errors: [{
-        message: `the estimated cost of the anonymous query is 1.0e+123 objects, over the limit 10000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
+        message: `the estimated cost of the anonymous query is 1.0e+123 objects, over the limit 10000000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
         locations: [{ line: 1, column: 1 }],
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'maxCost' },
       }],
@@ -59,18 +59,18 @@ describe('default limits', () => {
   });
 
   test('a cost that depends on variables is checked with their values', async () => {
-    const query = 'query($n: Int) { queryMission(first: $n) { crew(first: $n) { missions(first: $n) { designation } } } }';
+    const query = 'query($n: Int) { queryMission(first: $n) { crew(first: $n) { missions(first: $n) { crew(first: $n) { id } } } } }';
     const big = await gql(missions.url, query, { n: 1000 });
     expect(big.status).toBe(400);
     expect(big.body.errors).toEqual([{
-      message: `the estimated cost of the anonymous query is 1001001000 objects, over the limit 10000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
+      message: `the estimated cost of the anonymous query is 1001001001000 objects, over the limit 10000000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
       locations: [{ line: 1, column: 1 }],
       extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'maxCost' },
     }]);
     const small = await gql(missions.url, query, { n: 10 });
     expect(small.status).toBe(200);
     expect(small.body.errors).toBeUndefined();
-    // Without the variable the page size applies: 3 nested unpaged lists.
+    // Without the variable the page size applies: 4 nested unpaged lists.
     const unset = await gql(missions.url, query, {});
     expect(unset.status).toBe(400);
     expect(unset.body.errors?.[0]?.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'maxCost' });
@@ -231,7 +231,7 @@ describe("a lambda's graphql() follows the same limits", () => {
     await loadLambda(server.url, `
       self.addGraphQLResolvers({
         'Query.deepFromLambda': async ({ graphql }) => {
-          const answer = await graphql('{ queryUser { tasks { user { tasks { title } } } } }');
+          const answer = await graphql('{ queryUser { tasks { user { tasks { user { tasks { title } } } } } } }');
           return JSON.stringify(answer.errors.map((error) => [error.message, error.extensions.code]));
         },
       });
@@ -245,7 +245,7 @@ describe("a lambda's graphql() follows the same limits", () => {
   test('its expensive query is refused with the limit named', async () => {
     const data = await gqlData(server.url, '{ deepFromLambda }');
     expect(JSON.parse(data.deepFromLambda)).toEqual([[
-      `the estimated cost of the anonymous query is 1002001000 objects, over the limit 10000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
+      `the estimated cost of the anonymous query is 1002002001000 objects, over the limit 10000000000 (${COST_HINT}); raise it with --max-cost or MAX_COST`,
       'GRAPHQL_VALIDATION_FAILED',
     ]]);
   });

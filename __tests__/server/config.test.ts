@@ -150,7 +150,7 @@ describe('parseCommandLine', () => {
       expect(helpText()).toMatch(/--max-depth N +.*\(default 64\) \[MAX_DEPTH\]/);
       expect(helpText()).toMatch(/--max-aliases N +.*\(default 1000\) \[MAX_ALIASES\]/);
       expect(helpText()).toMatch(/--max-directives N +.*\(default 100\) \[MAX_DIRECTIVES\]/);
-      expect(helpText()).toMatch(/--max-cost N +.*\(default 10000000\) \[MAX_COST\]/);
+      expect(helpText()).toMatch(/--max-cost N +.*\(default 10000000000\) \[MAX_COST\]/);
       expect(helpText()).toMatch(/--max-input-depth N +.*\(default 32\) \[MAX_INPUT_DEPTH\]/);
     });
 

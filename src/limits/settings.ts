@@ -13,11 +13,14 @@
  *   aliased object fields are counted by the cost, so this only bounds cheap scalar repetition.
  * - maxDirectives 100: a page toggling many fields with @include/@skip stays far below; thousands of
  *   directives only inflate validation.
- * - maxCost 10,000,000: the estimate counts objects, multiplying list sizes down the nesting (a list
- *   field counts its `first`, else the default page size 1000). Two unpaged nested lists
- *   (`queryUser { tasks { title } }`) cost about 1,000,000, and a gateway's `_entities` batch of 1,000
- *   representations with one unpaged list under each as much; three unpaged nested lists (1,000,000,000)
- *   are refused and need `first`.
+ * - maxCost 10,000,000,000: the estimate counts objects, multiplying list sizes down the nesting (a list
+ *   field counts its `first`, else the default page size 1000). Dgraph-style clients leave relations
+ *   unpaged: this service's own end-to-end suites send three unpaged nested lists
+ *   (`queryAlbum { artists { albums { title } } }`, about 1,000,000,000) and `queryUser { tasks(first:
+ *   10000) }` (10,000,000); a gateway's `_entities` batch of 1,000 representations with an unpaged list
+ *   under each costs 1,000,000. Four unpaged nested lists (1,000,000,000,000) and the 40-level
+ *   `crew { missions }` query (1e123) are refused. What the estimate lets through is bounded at run time
+ *   by the execution budgets.
  * - maxInputDepth 32: Dgraph-style filters nest and/or/not a few levels (`and: [{ ... }]` counts 3).
  *   The filter compiler and the stores recurse over the value (stack-safe up to the flag's cap, 500), and
  *   the embedded store's matcher (mingo) slows down fast with nesting: one `not` chain costs about 3 ms
@@ -51,7 +54,7 @@ export const OPERATION_LIMITS: Readonly<Record<OperationLimitName, OperationLimi
   maxDepth: { flag: '--max-depth', env: 'MAX_DEPTH', default: 64, max: 1000, description: 'deepest field nesting of an operation, fragments included' },
   maxAliases: { flag: '--max-aliases', env: 'MAX_ALIASES', default: 1000, max: Number.MAX_SAFE_INTEGER, description: 'most aliases in an operation, fragments included' },
   maxDirectives: { flag: '--max-directives', env: 'MAX_DIRECTIVES', default: 100, max: Number.MAX_SAFE_INTEGER, description: 'most directives in an operation, fragments included' },
-  maxCost: { flag: '--max-cost', env: 'MAX_COST', default: 10_000_000, max: Number.MAX_SAFE_INTEGER, description: 'largest estimated number of objects an operation may return (list sizes multiplied down the nesting)' },
+  maxCost: { flag: '--max-cost', env: 'MAX_COST', default: 10_000_000_000, max: Number.MAX_SAFE_INTEGER, description: 'largest estimated number of objects an operation may return (list sizes multiplied down the nesting)' },
   maxInputDepth: { flag: '--max-input-depth', env: 'MAX_INPUT_DEPTH', default: 32, max: 500, description: 'deepest nesting of objects and lists in an argument or variable value' },
 };
 
