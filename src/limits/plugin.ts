@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
+import { LRUCache } from 'lru-cache';
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import type { PageLimits } from '../query/pagination.js';
@@ -17,6 +18,12 @@ import { valueDepth } from './variable-depth.js';
 const REFUSED_REQUEST_PLACEHOLDER = '{ __typename }';
 
 /**
+ * Query texts that passed the source scan, so a client repeating a query pays for the scan once (it costs
+ * about what parsing does, and Apollo caches only the parse). Bounded in entries and in characters.
+ */
+const ACCEPTED_SOURCES = { max: 1000, maxSize: 4 * 1024 * 1024 } as const;
+
+/**
  * The checks of the operation limits that validation rules cannot make (see rules.ts for the others):
  * - the operation text's tokens and bracket nesting, before Apollo parses it (`requestDidStart`; the
  *   persisted query plugin, registered first, has replaced a refused query by then, and a query found
@@ -28,12 +35,17 @@ const REFUSED_REQUEST_PLACEHOLDER = '{ __typename }';
 export function operationLimitsPlugin(limits: OperationLimits, pages: PageLimits): ApolloServerPlugin<BaseContext> {
   /** Whether an operation's cost depends on variables; Apollo reuses parsed documents, so this is computed once each. */
   const usesVariableSizes = new WeakMap<OperationDefinitionNode, boolean>();
+  const acceptedSources = new LRUCache<string, true>({ ...ACCEPTED_SOURCES, sizeCalculation: (_accepted, text) => Math.max(1, text.length) });
   return {
     async requestDidStart({ request }): Promise<GraphQLRequestListener<BaseContext>> {
-      const refusal = typeof request.query === 'string' ? scanOperationSource(request.query, limits) : undefined;
-      if (refusal) {
-        request.query = REFUSED_REQUEST_PLACEHOLDER;
-        return refuseWith(refusal);
+      const text = request.query;
+      if (typeof text === 'string' && !acceptedSources.get(text)) {
+        const refusal = scanOperationSource(text, limits);
+        if (refusal) {
+          request.query = REFUSED_REQUEST_PLACEHOLDER;
+          return refuseWith(refusal);
+        }
+        acceptedSources.set(text, true);
       }
       return {
         async didResolveOperation({ request: { variables }, operation, schema, document }) {
