@@ -196,7 +196,7 @@ describe('at the highest limits the flags accept, nothing overflows the stack', 
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ limits: { maxNesting: 1000, maxInputDepth: 500, maxDepth: 1000 } });
+    server = await startTestServer({ limits: { maxNesting: 1000, maxInputDepth: 128, maxDepth: 1000 } });
     await activateSchema(server.url, TASK_USER_SCHEMA);
     await gqlData(server.url, 'mutation { addTask(input: [{ title: "deep", completed: false, user: { username: "u" } }]) { numUids } }');
   });
@@ -205,18 +205,33 @@ describe('at the highest limits the flags accept, nothing overflows the stack', 
     await server.close();
   });
 
-  test('a not chain 499 deep as a literal and as a variable runs through coercion, filter compilation and the store', async () => {
-    // 499 nots around { completed: true }: odd, so it selects the tasks that are not completed.
-    const literal = await gql(server.url, `{ queryTask(filter: ${notChain(500)}) { title } }`);
+  test('a not chain 128 deep as a literal and as a variable runs through coercion, filter compilation and the store', async () => {
+    // 127 nots around { completed: true }: odd, so it selects the tasks that are not completed.
+    const literal = await gql(server.url, `{ queryTask(filter: ${notChain(128)}) { title } }`);
     expect(literal.body).toEqual({ data: { queryTask: [{ title: 'deep' }] } });
-    const variable = await gql(server.url, 'query($f: TaskFilter) { queryTask(filter: $f) { title } }', { f: notValue(500) });
+    const variable = await gql(server.url, 'query($f: TaskFilter) { queryTask(filter: $f) { title } }', { f: notValue(128) });
     expect(variable.body).toEqual({ data: { queryTask: [{ title: 'deep' }] } });
+  });
+
+  test('a literal nested 990 deep parses and is refused by the input depth rule, not by a stack overflow', async () => {
+    const { status, body } = await gql(server.url, `{ queryTask(filter: ${notChain(990)}) { title } }`);
+    expect(status).toBe(400);
+    expect(body.errors?.map((error) => error.message)).toEqual([
+      'the nesting of objects and lists in this value is 990, over the limit 128; raise it with --max-input-depth or MAX_INPUT_DEPTH',
+    ]);
   });
 
   test('a selection 499 levels deep is validated and runs', async () => {
     let selection = 'title';
     for (let i = 0; i < 249; i++) selection = `user { tasks(first: 1) { ${selection} } }`;
     const { status, body } = await gql(server.url, `{ queryTask(first: 1) { ${selection} } }`);
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+  });
+  test('a selection 999 levels deep through a chain of fragments is validated and runs', async () => {
+    const fragments = Array.from({ length: 499 }, (_, i) =>
+      `fragment T${i} on Task { user { tasks(first: 1) { ${i === 498 ? 'title' : `...T${i + 1}`} } } }`).join('\n');
+    const { status, body } = await gql(server.url, `{ queryTask(first: 1) { ...T0 } }\n${fragments}`);
     expect(body.errors).toBeUndefined();
     expect(status).toBe(200);
   });

@@ -157,7 +157,7 @@ describe('parseCommandLine', () => {
     it.each([
       [['--max-depth', '0'], {}, '--max-depth: expected a whole number from 1 to 1000, got "0"'],
       [['--max-nesting=1001'], {}, '--max-nesting: expected a whole number from 1 to 1000, got "1001"'],
-      [[], { MAX_INPUT_DEPTH: '501' }, 'MAX_INPUT_DEPTH: expected a whole number from 1 to 500, got "501"'],
+      [[], { MAX_INPUT_DEPTH: '129' }, 'MAX_INPUT_DEPTH: expected a whole number from 1 to 128, got "129"'],
       [[], { MAX_COST: '1e7' }, 'MAX_COST: expected a whole number from 1 to 9007199254740991, got "1e7"'],
     ])('rejects %j with environment %j: %s', (argv, env, message) => {
       expect(errorOf(argv, env)).toBe(message);

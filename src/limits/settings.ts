@@ -22,9 +22,9 @@
  *   `crew { missions }` query (1e123) are refused. What the estimate lets through is bounded at run time
  *   by the execution budgets.
  * - maxInputDepth 32: Dgraph-style filters nest and/or/not a few levels (`and: [{ ... }]` counts 3).
- *   The filter compiler and the stores recurse over the value (stack-safe up to the flag's cap, 500), and
- *   the embedded store's matcher (mingo) slows down fast with nesting: one `not` chain costs about 3 ms
- *   at depth 32, 70 ms at 64 and 0.5 s at 256 (measured on this service's machines).
+ *   The embedded store's matcher (mingo) slows down fast with nesting: one `not` chain costs about 3 ms
+ *   at depth 32, 70 ms at 64, 90 ms at 128 and 0.5 s at 256 (measured on this service's machines), so
+ *   the flag stops at 128; the filter compiler and the stores' recursion are stack-safe far beyond that.
  */
 export interface OperationLimits {
   maxTokens: number;
@@ -55,7 +55,7 @@ export const OPERATION_LIMITS: Readonly<Record<OperationLimitName, OperationLimi
   maxAliases: { flag: '--max-aliases', env: 'MAX_ALIASES', default: 1000, max: Number.MAX_SAFE_INTEGER, description: 'most aliases in an operation, fragments included' },
   maxDirectives: { flag: '--max-directives', env: 'MAX_DIRECTIVES', default: 100, max: Number.MAX_SAFE_INTEGER, description: 'most directives in an operation, fragments included' },
   maxCost: { flag: '--max-cost', env: 'MAX_COST', default: 10_000_000_000, max: Number.MAX_SAFE_INTEGER, description: 'largest estimated number of objects an operation may return (list sizes multiplied down the nesting)' },
-  maxInputDepth: { flag: '--max-input-depth', env: 'MAX_INPUT_DEPTH', default: 32, max: 500, description: 'deepest nesting of objects and lists in an argument or variable value' },
+  maxInputDepth: { flag: '--max-input-depth', env: 'MAX_INPUT_DEPTH', default: 32, max: 128, description: 'deepest nesting of objects and lists in an argument or variable value' },
 };
 
 export const DEFAULT_OPERATION_LIMITS: Readonly<OperationLimits> = Object.freeze(
