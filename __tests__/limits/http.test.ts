@@ -1,7 +1,8 @@
 import { getIntrospectionQuery } from 'graphql';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activateSchema, gql, gqlData } from '../helpers/gql';
+import { activateSchema, gql, gqlData, gqlGet } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TASK_USER_SCHEMA } from '../fixtures/schemas';
 import { loadLambda } from '../custom-e2e/lambda-upload';
@@ -189,6 +190,47 @@ describe('limits set by the operator (the --max-* flags)', () => {
 
   test('within them, requests run', async () => {
     expect(await gqlData(server.url, '{ queryTask(first: 5, filter: { not: { completed: true } }) { title } }')).toEqual({ queryTask: [] });
+  });
+});
+
+describe('a query found by hash (registered by an administrator) meets the same limits', () => {
+  let server: TestServer;
+  const long = `query Long { ${'__typename '.repeat(50)}}`;
+  const deep = 'query Deep { queryTask(first: 1) { user { tasks(first: 1) { title } } } }';
+  const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  beforeAll(async () => {
+    server = await startTestServer({ limits: { maxTokens: 40, maxDepth: 2 } });
+    await activateSchema(server.url, TASK_USER_SCHEMA);
+    const manifest = {
+      format: 'apollo-persisted-query-manifest',
+      version: 1,
+      operations: [long, deep].map((body) => ({ id: hashOf(body), name: body.split(' ')[1], type: 'query', body })),
+    };
+    const upload = await fetch(`${server.url}/admin/persisted-queries`, { method: 'POST', body: JSON.stringify(manifest) });
+    expect(upload.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const byHash = (text: string) => gqlGet(server.url, { extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(text) } } });
+
+  test('too many tokens: the parser stops and the refusal names the flag', async () => {
+    const { status, body } = await byHash(long);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([{
+      message: 'the number of tokens in the operation is more than 40, over the limit 40; raise it with --max-tokens or MAX_TOKENS',
+      locations: [{ line: 1, column: 421 }],
+      extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+    }]);
+  });
+
+  test('too deep: the validation rules apply', async () => {
+    const { status, body } = await byHash(deep);
+    expect(status).toBe(400);
+    expect(body.errors?.map((error) => error.message)).toEqual(['the depth of query Deep is 4, over the limit 2; raise it with --max-depth or MAX_DEPTH']);
   });
 });
 
