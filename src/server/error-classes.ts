@@ -29,12 +29,13 @@ export function errorCodeOf(error: unknown): string {
 
 /**
  * Whether the message comes from code below GraphQL (a resolver's `Error`, a RangeError of the engine)
- * rather than from a GraphQLError written for the client.
+ * rather than from a GraphQLError written for the client. A RangeError ("Maximum call stack size
+ * exceeded", "Invalid array length") is one whatever wraps it, even Apollo's parse failure.
  */
 export function isUnplannedError(error: unknown): boolean {
-  for (const cause of causeChain(error)) {
-    if (!(cause instanceof GraphQLError)) return !(cause instanceof ClientInputError || cause instanceof StoreUnavailableError);
-    if (typeof cause.extensions.code === 'string') return false;
-  }
-  return false;
+  const chain = [...causeChain(error)];
+  if (chain.some((cause) => cause instanceof RangeError)) return true;
+  if (chain.some((cause) => cause instanceof ClientInputError || cause instanceof StoreUnavailableError)) return false;
+  if (chain.some((cause) => cause instanceof GraphQLError && typeof cause.extensions.code === 'string')) return false;
+  return chain.some((cause) => !(cause instanceof GraphQLError));
 }

@@ -18,7 +18,8 @@ const PARSER_TOKEN_LIMIT = /^Syntax Error: Document contains more tha[nt] (\d+) 
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const code = errorCodeOf(error);
-  if (code === ErrorCode.INTERNAL_SERVER_ERROR && isUnplannedError(error)) {
+  if (isUnplannedError(error)) {
+    // Usually INTERNAL_SERVER_ERROR; a parse that overflowed the stack keeps GRAPHQL_PARSE_FAILED.
     return { ...formatted, message: MASKED_INTERNAL_MESSAGE, extensions: { ...formatted.extensions, code } };
   }
   const tokenLimit = code === ErrorCode.GRAPHQL_PARSE_FAILED ? PARSER_TOKEN_LIMIT.exec(formatted.message) : null;
