@@ -47,7 +47,7 @@ export interface AppOptions {
   buildSchema?: ExecutableSchemaBuilder;
   /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
   createContext?: RequestContextFactory;
-  /** More Apollo Server plugins; they run after the persisted query and auth plugins. */
+  /** More Apollo Server plugins; they run after the persisted query, auth and operation limits plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
   /**
    * Persisted queries (APQ over GET and POST, hashes kept in the store): safelist mode and cache limits
