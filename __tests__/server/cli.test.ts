@@ -27,7 +27,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Cli {
   // signal handlers unless told not to).
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name) && !name.startsWith('PERSISTED_'),
+      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name) && !name.startsWith('PERSISTED_') && !name.startsWith('MAX_'),
     ),
   );
   const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
@@ -171,6 +171,30 @@ describe('the CLI', () => {
     });
     try {
       await expectSafelistServed(cli);
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+    expect((await cli.exit).code).toBe(0);
+  });
+
+  it('the --max-* flags and their variables reach the service', async () => {
+    const schemaFile = join(dataDir, 'schema.graphql');
+    await writeFile(schemaFile, TASKS_SCHEMA);
+    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--max-depth', '2'], { MAX_COST: '5' });
+    try {
+      const { url } = (await cli.waitForLog('started')) as { url: string };
+      const refusalOf = async (query: string) => {
+        const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+        const body = (await response.json()) as { errors?: Array<{ message: string }> };
+        return [response.status, body.errors?.map((error) => error.message)];
+      };
+      expect(await refusalOf('{ queryTask(first: 5) { title } }')).toEqual([200, undefined]);
+      expect(await refusalOf('{ queryTask(first: 6) { title } }')).toEqual([400, [
+        'the estimated cost of the anonymous query is 6 objects, over the limit 5 (a list counts its first argument, 1000 without it, and multiplies what it selects: pass smaller first values); raise it with --max-cost or MAX_COST',
+      ]]);
+      expect(await refusalOf('{ queryTask(first: 1) { user { username } } }')).toEqual([400, [
+        'the depth of the anonymous query is 3, over the limit 2; raise it with --max-depth or MAX_DEPTH',
+      ]]);
     } finally {
       cli.child.kill('SIGTERM');
     }

@@ -177,6 +177,37 @@ describe('parseCommandLine', () => {
     });
   });
 
+  describe('operation limits', () => {
+    it('reads each --max-* flag and its environment variable; a flag wins', () => {
+      expect(
+        run(['--max-tokens', '2000', '--max-nesting=100', '--max-depth', '10', '--max-aliases=5', '--max-directives', '6', '--max-cost=5000', '--max-input-depth', '8'], { MAX_DEPTH: '99' }),
+      ).toMatchObject({ maxTokens: 2000, maxNesting: 100, maxDepth: 10, maxAliases: 5, maxDirectives: 6, maxCost: 5000, maxInputDepth: 8 });
+      expect(run([], { MAX_TOKENS: '1', MAX_NESTING: '2', MAX_DEPTH: '3', MAX_ALIASES: '4', MAX_DIRECTIVES: '5', MAX_COST: '6', MAX_INPUT_DEPTH: '7' })).toMatchObject({
+        maxTokens: 1, maxNesting: 2, maxDepth: 3, maxAliases: 4, maxDirectives: 5, maxCost: 6, maxInputDepth: 7,
+      });
+    });
+
+    it('leaves them unset by default; the help names each default and variable', () => {
+      expect(run([])).not.toHaveProperty('maxCost');
+      expect(helpText()).toMatch(/--max-tokens N +most lexical tokens in one operation document \(default 15000\) \[MAX_TOKENS\]/);
+      expect(helpText()).toMatch(/--max-nesting N +.*\(default 500\) \[MAX_NESTING\]/);
+      expect(helpText()).toMatch(/--max-depth N +.*\(default 64\) \[MAX_DEPTH\]/);
+      expect(helpText()).toMatch(/--max-aliases N +.*\(default 1000\) \[MAX_ALIASES\]/);
+      expect(helpText()).toMatch(/--max-directives N +.*\(default 100\) \[MAX_DIRECTIVES\]/);
+      expect(helpText()).toMatch(/--max-cost N +.*\(default 10000000000\) \[MAX_COST\]/);
+      expect(helpText()).toMatch(/--max-input-depth N +.*\(default 32\) \[MAX_INPUT_DEPTH\]/);
+    });
+
+    it.each([
+      [['--max-depth', '0'], {}, '--max-depth: expected a whole number from 1 to 1000, got "0"'],
+      [['--max-nesting=1001'], {}, '--max-nesting: expected a whole number from 1 to 1000, got "1001"'],
+      [[], { MAX_INPUT_DEPTH: '129' }, 'MAX_INPUT_DEPTH: expected a whole number from 1 to 128, got "129"'],
+      [[], { MAX_COST: '1e7' }, 'MAX_COST: expected a whole number from 1 to 9007199254740991, got "1e7"'],
+    ])('rejects %j with environment %j: %s', (argv, env, message) => {
+      expect(errorOf(argv, env)).toBe(message);
+    });
+  });
+
   it('names the environment variable that holds a bad value', () => {
     expect(errorOf([], { PORT: 'eighty' })).toBe('PORT: expected a port number from 0 to 65535, got "eighty"');
     expect(errorOf([], { LOG_LEVEL: 'INFO' })).toBe('LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "INFO"');

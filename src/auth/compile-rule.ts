@@ -6,7 +6,8 @@ import { isKeptHere, storedPath } from '../query/schema-facts.js';
 import { relatedExists } from '../query/semi-join.js';
 import type { AuthRule, FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter } from '../store/port.js';
-import { AuthRuleError } from './errors.js';
+import { claimTypeProblem } from './claim-types.js';
+import { AuthenticationError, AuthRuleError } from './errors.js';
 import { evaluateRoleRule } from './role-rule.js';
 import { parseRule, type QueryRule, type RuleSelection } from './rule-document.js';
 import { substitute } from './rule-values.js';
@@ -80,6 +81,7 @@ class MissingClaim extends Error {}
 
 function compileQueryRule(model: SchemaModel, type: TypeModel, rule: QueryRule, variables: Readonly<Record<string, unknown>>): FilterPlan {
   checkQueriedType(model, type, rule);
+  checkClaimTypes(model, type, rule, variables);
   const defaults = new Map(rule.variables.flatMap((variable) => (variable.defaultValue ? [[variable.name, variable.defaultValue] as const] : [])));
   try {
     return selectionPlan({ model, variables, defaults }, type, rule.root, rule.queryField);
@@ -87,6 +89,20 @@ function compileQueryRule(model: SchemaModel, type: TypeModel, rule: QueryRule, 
     if (error instanceof MissingClaim) return matchNothingPlan();
     if (error instanceof QueryArgumentError) throw new AuthRuleError(`the @auth rule for ${type.name}: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * A claim whose type differs from the variable the rule declares would make the rule's filter invalid:
+ * the token is at fault (it passed verification, but this service cannot use it), so the request is
+ * refused as unauthenticated (HTTP 401), naming the claim, its value and the declared type.
+ */
+function checkClaimTypes(model: SchemaModel, type: TypeModel, rule: QueryRule, variables: Readonly<Record<string, unknown>>): void {
+  for (const variable of rule.variables) {
+    const problem = claimTypeProblem(variables[variable.name], variable.type);
+    if (problem !== undefined) {
+      throw new AuthenticationError(`claim ${variable.name} is ${problem} by the @auth rule of ${type.name}`, model.authorization?.header ?? 'of the token');
+    }
   }
 }
 

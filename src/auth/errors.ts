@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { ErrorCode } from '../errors/codes.js';
 
 /**
  * A token was sent but cannot be trusted (bad signature, expired, not yet valid, other audience, other
@@ -7,7 +8,7 @@ import { GraphQLError } from 'graphql';
 export class AuthenticationError extends GraphQLError {
   constructor(readonly reason: string, header: string) {
     super(`invalid token in header ${header}: ${reason}`, {
-      extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+      extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },
     });
     this.name = 'AuthenticationError';
   }
@@ -20,7 +21,7 @@ export class AuthenticationError extends GraphQLError {
  */
 export class AuthorizationError extends GraphQLError {
   constructor(message: string) {
-    super(message, { extensions: { code: 'FORBIDDEN' } });
+    super(message, { extensions: { code: ErrorCode.FORBIDDEN } });
     this.name = 'AuthorizationError';
   }
 }

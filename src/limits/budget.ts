@@ -8,11 +8,12 @@
  * work starts, and the server answers with that one error.
  */
 import { GraphQLError } from 'graphql';
+import { ErrorCode } from '../errors/codes.js';
 
 /** Apollo Router's code for a request that ran past its time limit. */
-export const REQUEST_TIMEOUT = 'REQUEST_TIMEOUT';
+export const REQUEST_TIMEOUT = ErrorCode.REQUEST_TIMEOUT;
 /** The answer would hold more objects than the request may return. */
-export const RESULT_TOO_LARGE = 'RESULT_TOO_LARGE';
+export const RESULT_TOO_LARGE = ErrorCode.RESULT_TOO_LARGE;
 
 export interface BudgetLimits {
   /** Milliseconds from the request's start until it is stopped. */

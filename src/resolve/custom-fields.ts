@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { ErrorCode } from '../errors/codes.js';
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import {
   callCustomHttp, CustomHttpError, LambdaCallError, lambdaFieldsOf, resolverNameFor,
@@ -113,7 +114,7 @@ function lambdaResolver(services: ResolverServices, lambdaField: LambdaField): {
 }
 
 function lambdaError(label: string, reason: string, failure: string): GraphQLError {
-  return new GraphQLError(`Lambda field ${label}: ${reason}`, { extensions: { code: 'LAMBDA_FAILED', failure } });
+  return new GraphQLError(`Lambda field ${label}: ${reason}`, { extensions: { code: ErrorCode.LAMBDA_FAILED, failure } });
 }
 
 async function lambdaFailures<T>(run: () => Promise<T>): Promise<T> {
@@ -121,7 +122,7 @@ async function lambdaFailures<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof LambdaCallError) {
-      throw new GraphQLError(error.message, { extensions: { code: 'LAMBDA_FAILED', failure: error.failure } });
+      throw new GraphQLError(error.message, { extensions: { code: ErrorCode.LAMBDA_FAILED, failure: error.failure } });
     }
     throw error;
   }
@@ -133,7 +134,7 @@ async function httpFailures<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof CustomHttpError) {
       const status = error.status === undefined ? {} : { status: error.status };
-      throw new GraphQLError(error.message, { extensions: { code: 'CUSTOM_HTTP_FAILED', ...status } });
+      throw new GraphQLError(error.message, { extensions: { code: ErrorCode.CUSTOM_HTTP_FAILED, ...status } });
     }
     throw error;
   }

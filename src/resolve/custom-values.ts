@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors/codes.js';
 import { GraphQLError } from 'graphql';
 import { concreteTypesOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
@@ -72,7 +73,7 @@ function concreteTypeName(model: SchemaModel, target: string, given: unknown): s
 
 function wrongShape(where: string, field: FieldModel, source: string, reason: string): GraphQLError {
   return new GraphQLError(`${where}: the ${source} answered the wrong shape for ${field.typeText}: ${reason}`, {
-    extensions: { code: 'CUSTOM_RESULT_INVALID' },
+    extensions: { code: ErrorCode.CUSTOM_RESULT_INVALID },
   });
 }
 

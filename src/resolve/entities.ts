@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { ErrorCode } from '../errors/codes.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
@@ -31,7 +32,7 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
     __resolveReference: async (reference: Record<string, unknown>, context: RequestContext) => {
       const value = reference[key];
       if (value === undefined || value === null) {
-        throw new GraphQLError(`representation of ${type.name} lacks its key field ${key}`, { extensions: { code: 'BAD_USER_INPUT' } });
+        throw new GraphQLError(`representation of ${type.name} lacks its key field ${key}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
       const document = await loaderFor(context, `entity:${type.name}`, () => createLoader(context)).load(String(value));
       if (document) return { ...reference, ...document, __typename: type.name };
@@ -57,7 +58,7 @@ export function checkEntityTypenames(schema: GraphQLSchema, model: SchemaModel):
       if (known.has(__typename)) return;
       throw new GraphQLError(
         `_entities: representations[${index}] has __typename ${JSON.stringify(__typename)}, which is not an entity of this service (entities: ${entities.join(', ') || 'none'})`,
-        { extensions: { code: 'BAD_USER_INPUT' } },
+        { extensions: { code: ErrorCode.BAD_USER_INPUT } },
       );
     });
     return resolve(source, args, context, info);

@@ -1,4 +1,5 @@
 import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { ErrorCode } from '../errors/codes.js';
 import { names } from '../api/names.js';
 import { canAdd, uniqueIdFields } from '../api/fields.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
@@ -28,7 +29,7 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
   const given = Object.entries(args).filter(([, value]) => value !== null && value !== undefined);
   if (given.length !== 1) {
     const keys = [type.idField ? 'id' : undefined, ...uniqueIdFields(type).filter((field) => !field.isIdField).map((field) => field.name)].filter(Boolean);
-    throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: 'BAD_USER_INPUT' } });
+    throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
   return name === 'id' ? { _id: value } : { [name]: value };

@@ -1,8 +1,9 @@
-import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { checkAuthRules, createAuthPlugin } from '../auth/index.js';
+import { checkAuthRules } from '../auth/index.js';
+import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
@@ -13,11 +14,11 @@ import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { authorizeAdmin } from './admin-auth.js';
 import { budgetPlugin } from './budget-plugin.js';
-import { errorLoggingPlugin } from './error-logging-plugin.js';
+import { createApolloServer } from './apollo-server.js';
 import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
 import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
 import { SwappableSchemaSource } from './schema-source.js';
-import { formatStoreUnavailable, STORE_UNAVAILABLE_CODE } from './store-unavailable.js';
+import { STORE_UNAVAILABLE_CODE } from './store-unavailable.js';
 import { activateLambdaScript, customLogicProblems, type LambdaActivationResult } from './lambda-activation.js';
 import { DefinitionSync, type Definition } from './definition-sync.js';
 import { handleLambdaAdmin } from './lambda-admin.js';
@@ -51,7 +52,7 @@ export interface AppOptions {
   buildSchema?: ExecutableSchemaBuilder;
   /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
   createContext?: RequestContextFactory;
-  /** More Apollo Server plugins; they run after the persisted query and auth plugins. */
+  /** More Apollo Server plugins; they run after the persisted query, auth and operation limits plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
   /**
    * Persisted queries (APQ over GET and POST, hashes kept in the store): safelist mode and cache limits
@@ -100,6 +101,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Most objects one GraphQL answer may hold (the CLI's `--max-result-objects`; limits/'s default). */
   maxResultObjects?: number;
+  /** Operation limits (the CLI's `--max-*` flags); limits/settings.ts's defaults for those not given. */
+  limits?: Partial<OperationLimits>;
 }
 
 export interface App {
@@ -197,21 +200,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     logger: logger.child({ component: 'persisted-queries' }),
   });
-  const apollo = new ApolloServer<BaseContext>({
-    gateway: schemaSource,
-    // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
-    // anything reads it, and its refusals must win over later plugins' hooks (see persisted/plugin.ts).
-    // The auth plugin then refuses an invalid token (401) before anything runs; registering it twice is harmless.
-    plugins: [persistedQueries.plugin, createAuthPlugin(), budgetPlugin(), ...(options.plugins ?? []), errorLoggingPlugin(logger)],
-    // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.
-    persistedQueries: false,
-    // The generated API is the product: clients and tools discover it by introspection.
-    introspection: true,
-    includeStacktraceInErrorResponses: false,
-    formatError: formatStoreUnavailable,
-    // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.
-    stopOnTerminationSignals: false,
-    logger: logger.child({ component: 'apollo' }),
+  const apollo = createApolloServer({
+    schemaSource,
+    persistedQueries,
+    limits: operationLimits(options.limits),
+    plugins: [budgetPlugin(), ...(options.plugins ?? [])],
+    logger,
   });
   let apolloStarted = false;
   let active: ActiveSchema | undefined;

@@ -1,5 +1,6 @@
 import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
 import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
+import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
 
@@ -11,7 +12,8 @@ import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface ServerConfig {
+/** The operation limits (`--max-depth`, `--max-cost`, ...) are given by name; unset ones take their defaults. */
+export interface ServerConfig extends Partial<OperationLimits> {
   port: number;
   host: string;
   /** Folder of the embedded store; unused when `mongoUri` is set. */
@@ -115,6 +117,16 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--schema-max-types', env: 'SCHEMA_MAX_TYPES', key: 'schemaMaxTypes', valueName: 'N', description: `most types and interfaces in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxTypes})`, parse: parseCount },
   { flag: '--schema-max-fields', env: 'SCHEMA_MAX_FIELDS', key: 'schemaMaxFields', valueName: 'N', description: `most fields over all types of a schema (default ${DEFAULT_SCHEMA_LIMITS.maxFields})`, parse: parseCount },
   { flag: '--schema-max-depth', env: 'SCHEMA_MAX_DEPTH', key: 'schemaMaxDepth', valueName: 'N', description: `deepest nesting of brackets in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxDepth})`, parse: parseCount },
+  ...(Object.entries(OPERATION_LIMITS) as Array<[OperationLimitName, (typeof OPERATION_LIMITS)[OperationLimitName]]>).map(
+    ([key, limit]): OptionDefinition => ({
+      flag: limit.flag,
+      env: limit.env,
+      key,
+      valueName: 'N',
+      description: `${limit.description} (default ${limit.default})`,
+      parse: (raw, source) => parseCountUpTo(raw, source, limit.max),
+    }),
+  ),
 ];
 
 /** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
@@ -253,6 +265,13 @@ function parseSwitch(raw: string, source: string): boolean {
 function parseCount(raw: string, source: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
     throw new ConfigError(`${source}: expected a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseCountUpTo(raw: string, source: string, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(`${source}: expected a whole number from 1 to ${max}, got "${raw}"`);
   }
   return Number(raw);
 }

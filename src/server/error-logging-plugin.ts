@@ -1,23 +1,12 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { Logger } from 'pino';
-import { PERSISTED_QUERY_CLIENT_ERROR_CODES } from '../persisted/index.js';
-
-/** Error codes that describe a bad request rather than a fault of the service. */
-const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set([
-  ...PERSISTED_QUERY_CLIENT_ERROR_CODES,
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'BAD_REQUEST',
-  'OPERATION_RESOLUTION_FAILURE',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'RESULT_TOO_LARGE',
-]);
+import { isClientErrorCode } from '../errors/codes.js';
+import { errorCodeOf } from './error-classes.js';
 
 /**
  * Logs each GraphQL error of a request as one line: at `debug` when the request was at fault (so normal
- * client mistakes do not flood the log), at `warn` otherwise. One error that failed many fields (an
+ * client mistakes do not flood the log), at `warn` otherwise, with the real error (whose message the
+ * client does not see when it is masked, see format-error.ts). One error that failed many fields (an
  * exceeded request budget, a failed batch load) is logged once, at its first path.
  */
 export function errorLoggingPlugin<TContext extends BaseContext>(logger: Logger): ApolloServerPlugin<TContext> {
@@ -30,9 +19,9 @@ export function errorLoggingPlugin<TContext extends BaseContext>(logger: Logger)
             const cause = error.originalError ?? error;
             if (logged.has(cause)) continue;
             logged.add(cause);
-            const code = typeof error.extensions.code === 'string' ? error.extensions.code : undefined;
+            const code = errorCodeOf(error);
             const entry = { code, operationName, path: error.path, err: error.originalError ?? error };
-            if (code !== undefined && CLIENT_ERROR_CODES.has(code)) {
+            if (isClientErrorCode(code)) {
               logger.debug(entry, 'graphql request rejected');
             } else {
               logger.warn(entry, 'graphql request error');

@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorCode } from '../errors/codes.js';
 
-/** A request the server refuses with `status`; the body is `{ errors: [{ message, extensions: { code } }] }`. */
+/**
+ * A request the server refuses with `status`; the body is `{ errors: [{ message, extensions: { code } }] }`.
+ * `code` must be one of errors/codes.ts, where it is marked client or server.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from 'pino';
+import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
 import { openEmbeddedStore } from '../store/embedded/index.js';
 import { openMongoStore } from '../store/mongo/mongo-store.js';
 import type { Store } from '../store/port.js';
@@ -43,6 +44,7 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
         maxFields: config.schemaMaxFields,
         maxDepth: config.schemaMaxDepth,
       },
+      limits: limitsOf(config),
       persistedQueries: {
         persistedOnly: config.persistedOnly,
         lruMaxEntries: config.persistedLruEntries,
@@ -109,6 +111,14 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
     },
     'started',
   );
+}
+
+function limitsOf(config: ServerConfig): Partial<OperationLimits> {
+  const limits: Partial<OperationLimits> = {};
+  for (const name of Object.keys(OPERATION_LIMITS) as OperationLimitName[]) {
+    if (config[name] !== undefined) limits[name] = config[name];
+  }
+  return limits;
 }
 
 function openStore(config: ServerConfig, logger: Logger): Promise<Store> {

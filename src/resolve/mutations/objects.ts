@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ObjectId } from 'mongodb';
+import { ClientInputError, ErrorCode } from '../../errors/codes.js';
 import { concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
@@ -33,7 +34,7 @@ export function typeOf(model: SchemaModel, typeName: string): TypeModel {
 /** Dgraph's wording, so clients moving over keep matching on it. */
 export function duplicateError(typeName: string, field: string, value: unknown): GraphQLError {
   return new GraphQLError(`id ${String(value)} already exists for field ${field} inside type ${typeName}`, {
-    extensions: { code: 'DUPLICATE_ID', type: typeName, field, value },
+    extensions: { code: ErrorCode.DUPLICATE_ID, type: typeName, field, value },
   });
 }
 
@@ -99,7 +100,7 @@ function newId(type: TypeModel, input: Input): string {
   if (!type.extended) return new ObjectId().toHexString();
   const key = input[keyFieldName(type)];
   if (key === undefined || key === null || key === '') {
-    throw new GraphQLError(`${type.name} is owned by another service: give its key ${keyFieldName(type)} (the owner's id)`);
+    throw new ClientInputError(`${type.name} is owned by another service: give its key ${keyFieldName(type)} (the owner's id)`);
   }
   return String(key);
 }
@@ -110,7 +111,7 @@ function newId(type: TypeModel, input: Input): string {
  */
 export async function createObject(write: Write, typeName: string, input: Input, upsert: boolean): Promise<string> {
   const type = typeOf(write.model, typeName);
-  if (type.kind !== 'type') throw new GraphQLError(`${typeName} is an interface: add one of its implementing types`);
+  if (type.kind !== 'type') throw new ClientInputError(`${typeName} is an interface: add one of its implementing types`);
   const existing = await findExisting(write, type, input);
   if (existing) {
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
@@ -168,11 +169,11 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
       if (found && await isVisible(write, type.name, found._id)) return found._id;
     }
     const target = write.model.types.get(targetTypeName);
-    if (!target?.extended) throw new GraphQLError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
+    if (!target?.extended) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
   }
   const [type] = candidates;
   if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
-    throw new GraphQLError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
+    throw new ClientInputError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
   }
   const existing = await findExisting(write, type, ref);
   if (!existing) return createObject(write, type.name, ref, false);

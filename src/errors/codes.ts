@@ -1,0 +1,65 @@
+/**
+ * Every `extensions.code` the service answers with, and whose fault it is: `client` when the request was
+ * wrong (the caller can fix it), `server` when the service could not do what was asked. Logging and
+ * error formatting read the side from here, so a new code is classified where it is defined.
+ */
+export const ERROR_CODES = {
+  // Apollo Server's own (errors/index.ts).
+  GRAPHQL_PARSE_FAILED: 'client',
+  GRAPHQL_VALIDATION_FAILED: 'client',
+  BAD_USER_INPUT: 'client',
+  BAD_REQUEST: 'client',
+  OPERATION_RESOLUTION_FAILURE: 'client',
+  PERSISTED_QUERY_NOT_FOUND: 'client',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'client',
+  INTERNAL_SERVER_ERROR: 'server',
+  // The persisted query protocol (persisted/errors.ts).
+  PERSISTED_QUERY_NOT_IN_LIST: 'client',
+  PERSISTED_QUERY_HASH_MISMATCH: 'client',
+  PERSISTED_QUERY_INVALID_HASH: 'client',
+  PERSISTED_QUERY_INVALID_EXTENSION: 'client',
+  PERSISTED_QUERY_VERSION_NOT_SUPPORTED: 'client',
+  PERSISTED_QUERY_TOO_LARGE: 'client',
+  BAD_MANIFEST: 'client',
+  // Who is calling and what they may do.
+  UNAUTHENTICATED: 'client',
+  FORBIDDEN: 'client',
+  // Data the request conflicts with.
+  DUPLICATE_ID: 'client',
+  // HTTP routing and bodies.
+  METHOD_NOT_ALLOWED: 'client',
+  NOT_FOUND: 'client',
+  PAYLOAD_TOO_LARGE: 'client',
+  // Request budgets (limits/budget.ts): an answer too large is the request's doing; a timeout may be either's, so it is logged as the service's.
+  RESULT_TOO_LARGE: 'client',
+  REQUEST_TIMEOUT: 'server',
+  // The service's state and its dependencies.
+  SCHEMA_NOT_LOADED: 'server',
+  LAMBDA_NOT_LOADED: 'server',
+  STORE_UNAVAILABLE: 'server',
+  LAMBDA_FAILED: 'server',
+  CUSTOM_HTTP_FAILED: 'server',
+  CUSTOM_RESULT_INVALID: 'server',
+} as const satisfies Record<string, 'client' | 'server'>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes by name, for use instead of string literals: `ErrorCode.BAD_USER_INPUT`. */
+export const ErrorCode = Object.freeze(Object.fromEntries(Object.keys(ERROR_CODES).map((code) => [code, code]))) as { readonly [C in ErrorCode]: C };
+
+/** Whether `code` says the request was at fault; unknown codes count as the service's. */
+export function isClientErrorCode(code: unknown): boolean {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode] === 'client';
+}
+
+/**
+ * An error thrown below the GraphQL layer (query/, store/, resolve/ helpers) that a client caused. Error
+ * formatting answers it with its `code` and message instead of INTERNAL_SERVER_ERROR, so those layers need
+ * not import graphql-js to say "your input was wrong".
+ */
+export class ClientInputError extends Error {
+  constructor(message: string, readonly code: ErrorCode = ErrorCode.BAD_USER_INPUT) {
+    super(message);
+    this.name = 'ClientInputError';
+  }
+}

@@ -1,0 +1,54 @@
+import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import type { Logger } from 'pino';
+import { createAuthPlugin } from '../auth/index.js';
+import { operationLimitsPlugin } from '../limits/plugin.js';
+import { operationLimitRules } from '../limits/rules.js';
+import type { OperationLimits } from '../limits/settings.js';
+import type { PersistedQueries } from '../persisted/index.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
+import { errorLoggingPlugin } from './error-logging-plugin.js';
+import { formatError } from './format-error.js';
+import type { SwappableSchemaSource } from './schema-source.js';
+
+export interface ApolloServerParts {
+  schemaSource: SwappableSchemaSource;
+  persistedQueries: PersistedQueries;
+  limits: OperationLimits;
+  /** More plugins; they run after the persisted query, auth and limits plugins. */
+  plugins?: ApolloServerPlugin<BaseContext>[];
+  logger: Logger;
+}
+
+/** Apollo Server as the service runs it: plugin order, validation rules, parse options, error formatting. */
+/** The page sizes the resolvers apply (query/pagination.ts), which the cost estimate follows. */
+const PAGES: PageLimits = { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE };
+
+export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseContext> {
+  const { limits, logger } = parts;
+  return new ApolloServer<BaseContext>({
+    gateway: parts.schemaSource,
+    // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
+    // anything reads it, and its refusals must win over later plugins' hooks (see persisted/plugin.ts).
+    // The auth plugin then refuses an invalid token (401) before anything runs; registering it twice is
+    // harmless. The limits plugin checks the query text the persisted query plugin left in place.
+    plugins: [
+      parts.persistedQueries.plugin,
+      createAuthPlugin(),
+      operationLimitsPlugin(limits, PAGES),
+      ...(parts.plugins ?? []),
+      errorLoggingPlugin(logger),
+    ],
+    validationRules: operationLimitRules(limits, PAGES),
+    // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).
+    parseOptions: { maxTokens: limits.maxTokens },
+    // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.
+    persistedQueries: false,
+    // The generated API is the product: clients and tools discover it by introspection.
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.
+    stopOnTerminationSignals: false,
+    logger: logger.child({ component: 'apollo' }),
+  });
+}
