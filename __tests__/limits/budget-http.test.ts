@@ -49,6 +49,9 @@ beforeAll(async () => {
   server = await startTestServer({
     requestTimeoutMs: TIMEOUT_MS,
     maxResultObjects: MAX_OBJECTS,
+    // The cost estimate would refuse the multiplying nestings below before they run: raised to its
+    // highest, so these tests show the object budget holding where the estimate let a request through.
+    limits: { maxCost: Number.MAX_SAFE_INTEGER },
     wrapStore: (store) => slowStore(store, () => slow),
   });
   await activateSchema(server.url, SCHEMA);
@@ -134,7 +137,7 @@ describe('object cap', () => {
   });
 
   it('stops a nesting that multiplies the answer at every level', async () => {
-    const nested = '{ queryMission { crew { missions { crew { missions { crew { name } } } } } } }';
+    const nested = '{ queryMission(first: 2) { crew(first: 2) { missions(first: 2) { crew(first: 2) { missions(first: 2) { crew(first: 2) { name } } } } } } }';
     const response = await gql(server.url, nested);
     expect(response.body).toEqual(TOO_LARGE);
   });
@@ -146,7 +149,7 @@ describe('the log of a request past its budget', () => {
     const logger = createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line)) });
     const dataDir = await makeTempDir('autograph-budget-log-');
     const store = await openEmbeddedStore(dataDir);
-    const app = await createApp({ store, logger, initialSchema: SCHEMA, maxResultObjects: 3 });
+    const app = await createApp({ store, logger, initialSchema: SCHEMA, maxResultObjects: 3, limits: { maxCost: Number.MAX_SAFE_INTEGER } });
     const server = await startServer({ app, port: 0, host: '127.0.0.1' });
     try {
       await gqlData(server.url, 'mutation { addAstronaut(input: [{ name: "ann" }, { name: "bob" }]) { numUids } }');
