@@ -1,9 +1,14 @@
 /**
- * One secondary index of a collection: a hash from index key to the ids of the documents holding it. It
- * serves both unique enforcement and equality/`$in` lookups on its (single) field.
+ * One secondary index of a collection: a hash from index key to the natural-order positions of the
+ * documents holding it (see CollectionState), kept sorted so that postings intersect by merging and come
+ * back in natural order without sorting. It serves unique enforcement, equality/`$in` lookups and, through
+ * its ordered key tree (built on the first range or ordered read, then kept up), ranges and sorted walks.
  */
+import BTree from 'sorted-btree';
 import type { IndexSpec, StoredDocument } from '../port.js';
-import { indexKeysOf, type KeyedValue } from './index-keys.js';
+import { decodeKey, indexKeysOf, type KeyedValue } from './index-keys.js';
+import { compareValues } from './sort-order.js';
+import { insertSorted, removeSorted } from './sorted-positions.js';
 
 export interface KeyConflict {
   /** The indexed field(s), comma separated for compound indexes. */
@@ -11,12 +16,33 @@ export interface KeyConflict {
   value: unknown;
 }
 
+/** One position, or ascending positions once a key has several holders (most keys have one: no array). */
+type Postings = number | number[];
+
+/** A key in MongoDB sort order; the encoded key breaks ties between values that sort equal (`1` and `"1"` never do). */
+export interface OrderedKey {
+  /** What the key sorts as: null for a missing field and for an empty array, else the value. */
+  sortValue: unknown;
+  key: string;
+}
+
+const compareOrderedKeys = (a: OrderedKey, b: OrderedKey): number =>
+  compareValues(a.sortValue, b.sortValue) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+const orderedKeyOf = (key: string): OrderedKey => ({ sortValue: key === 'a:[]' ? null : decodeKey(key), key });
+
 export class CollectionIndex {
   readonly fields: string[];
-  /** Key → holder id, or a set of ids once a key has several holders (most keys have one: no set per key). */
-  private readonly entries = new Map<string, string | Set<string>>();
+  private readonly entries = new Map<string, Postings>();
+  private ordered: BTree<OrderedKey, true> | undefined;
+  /** Whether some document ever held several keys here (an array of several values); never reset. */
+  private severalKeysSeen = false;
 
-  constructor(readonly spec: IndexSpec) {
+  /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
+  constructor(
+    readonly spec: IndexSpec,
+    private readonly idAt: (position: number) => string | undefined,
+  ) {
     this.fields = Object.keys(spec.keys);
   }
 
@@ -29,36 +55,76 @@ export class CollectionIndex {
     return this.fields.length === 1 ? this.fields[0] : undefined;
   }
 
+  /** Whether a document may hold several keys, so that two range bounds can be met by different keys. */
+  get multikey(): boolean {
+    return this.severalKeysSeen;
+  }
+
   keysOf(document: StoredDocument): KeyedValue[] {
     return indexKeysOf(document, this.fields, this.spec.sparse === true);
   }
 
-  add(document: StoredDocument): void {
-    const id = document._id;
-    for (const { key } of this.keysOf(document)) {
+  add(document: StoredDocument, position: number): void {
+    const keys = this.keysOf(document);
+    if (keys.length > 1) this.severalKeysSeen = true;
+    for (const { key } of keys) {
       const holders = this.entries.get(key);
-      if (holders === undefined) this.entries.set(key, id);
-      else if (typeof holders === 'string') {
-        if (holders !== id) this.entries.set(key, new Set([holders, id]));
-      } else holders.add(id);
+      if (holders === undefined) {
+        this.entries.set(key, position);
+        this.ordered?.set(orderedKeyOf(key), true);
+      } else if (typeof holders === 'number') {
+        if (holders !== position) this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
+      } else insertSorted(holders, position);
     }
   }
 
-  remove(document: StoredDocument): void {
-    const id = document._id;
+  remove(document: StoredDocument, position: number): void {
     for (const { key } of this.keysOf(document)) {
       const holders = this.entries.get(key);
-      if (holders === id) this.entries.delete(key);
-      else if (holders instanceof Set) {
-        holders.delete(id);
-        if (holders.size === 1) this.entries.set(key, holders.values().next().value!);
+      if (holders === position) {
+        this.entries.delete(key);
+        this.ordered?.delete(orderedKeyOf(key));
+      } else if (Array.isArray(holders)) {
+        removeSorted(holders, position);
+        if (holders.length === 1) this.entries.set(key, holders[0]!);
       }
     }
   }
 
-  idsWithKey(key: string): ReadonlySet<string> | undefined {
+  /** The ascending positions of the documents holding `key` (shared: do not modify). */
+  positionsWithKey(key: string): readonly number[] {
     const holders = this.entries.get(key);
-    return typeof holders === 'string' ? new Set([holders]) : holders;
+    if (holders === undefined) return [];
+    return typeof holders === 'number' ? [holders] : holders;
+  }
+
+  /** How many documents hold `key`. */
+  countWithKey(key: string): number {
+    const holders = this.entries.get(key);
+    return holders === undefined ? 0 : typeof holders === 'number' ? 1 : holders.length;
+  }
+
+  /**
+   * The keys in MongoDB sort order (ascending, or descending with `-1`), from `from` on when given (its
+   * encoded key `''` starts before every key sorting equal to its value).
+   */
+  *keysInOrder(direction: 1 | -1, from?: unknown): IterableIterator<OrderedKey> {
+    const tree = this.orderedKeys();
+    if (direction === 1) {
+      for (const [ordered] of tree.entries(from === undefined ? undefined : { sortValue: from, key: '' })) yield ordered;
+    } else {
+      // '\uffff' sorts after every encoded key of the same value.
+      for (const [ordered] of tree.entriesReversed(from === undefined ? undefined : { sortValue: from, key: '\uffff' })) yield ordered;
+    }
+  }
+
+  private orderedKeys(): BTree<OrderedKey, true> {
+    if (!this.ordered) {
+      const keys = Array.from(this.entries.keys(), orderedKeyOf).sort(compareOrderedKeys);
+      this.ordered = new BTree<OrderedKey, true>(undefined, compareOrderedKeys);
+      for (const key of keys) this.ordered.set(key, true);
+    }
+    return this.ordered;
   }
 
   /**
@@ -67,10 +133,9 @@ export class CollectionIndex {
    */
   findConflict(id: string, keys: KeyedValue[], leaving?: ReadonlySet<string>): KeyConflict | undefined {
     for (const keyed of keys) {
-      const holders = this.entries.get(keyed.key);
-      if (holders === undefined) continue;
-      for (const holder of typeof holders === 'string' ? [holders] : holders) {
-        if (holder !== id && !leaving?.has(holder)) return this.conflict(keyed);
+      for (const position of this.positionsWithKey(keyed.key)) {
+        const holder = this.idAt(position);
+        if (holder !== undefined && holder !== id && !leaving?.has(holder)) return this.conflict(keyed);
       }
     }
     return undefined;

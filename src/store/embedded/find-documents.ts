@@ -1,9 +1,18 @@
-/** `find` and `count` over a collection view, evaluated by mingo on the index-narrowed candidates. */
+/**
+ * `find` and `count` over a collection view. When the view sees the collection's current state, an
+ * AccessPlan picks the candidates (or walks an ordered index for a sorted page) and counts come from the
+ * index postings when they answer the whole filter; the candidates are tested with the compiled
+ * predicate, and mingo only where that has no verdict.
+ */
 import { Query } from 'mingo';
-import type { Filter, FindOptions, StoredDocument } from '../port.js';
+import type { Filter, FindOptions, SortSpec, StoredDocument } from '../port.js';
+import { planAccess } from './access-plan.js';
+import type { CollectionState } from './collection-state.js';
 import type { CollectionView } from './collection-view.js';
+import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { projectDocument } from './projection.js';
+import { countCandidates, shouldWalkInOrder, walkInOrder } from './run-access-plan.js';
 import { sortDocuments } from './sort-order.js';
 
 export interface DocumentMatcher {
@@ -16,6 +25,16 @@ export function compileFilter(collection: string, filter: Filter): DocumentMatch
   if (Object.keys(filter).length === 0) return { test: () => true };
   const byId = primaryKeyMatcher(filter);
   if (byId) return byId;
+  const predicate = compilePredicate(filter);
+  if (!predicate) return mingoQuery(collection, filter);
+  // mingo only for the documents the predicate has no verdict on (a dotted path through an array).
+  let generic: DocumentMatcher | undefined;
+  return {
+    test: (document) => predicate(document) ?? (generic ??= mingoQuery(collection, filter)).test(document),
+  };
+}
+
+function mingoQuery(collection: string, filter: Filter): DocumentMatcher {
   try {
     return new Query(filter, { scriptEnabled: false });
   } catch (error) {
@@ -65,6 +84,11 @@ export function matchingDocuments(view: CollectionView, collection: string, filt
 
 export function countDocuments(view: CollectionView, collection: string, filter: Filter): number {
   if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
+  const state = view.current;
+  if (state && isPlainObject(filter)) {
+    const plan = planAccess(filter, undefined, state.indexSpecs());
+    if (plan.lookups.length > 0 && Object.keys(plan.residual).length === 0) return countCandidates(plan, state);
+  }
   const { candidates, matcher } = candidatesOf(view, collection, filter);
   let count = 0;
   for (const document of candidates) if (matcher.test(document)) count++;
@@ -79,18 +103,36 @@ export function findDocuments(
   options: FindOptions = {},
 ): StoredDocument[] {
   const { skip, limit } = checkFindOptions(collection, options);
-  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+  const state = view.current;
+  const walked = sort && limit > 0 && state ? pageByOrderedIndex(state, collection, filter, sort, skip + limit) : undefined;
   let page: StoredDocument[];
-  if (options.sort && Object.keys(options.sort).length > 0) {
+  if (walked) {
+    page = walked.slice(skip, skip + limit);
+  } else if (sort) {
+    const { candidates, matcher } = candidatesOf(view, collection, filter);
     const matches = candidates.filter((document) => matcher.test(document));
-    const sorted = sortDocuments(matches, options.sort, limit > 0 ? skip + limit : undefined);
+    const sorted = sortDocuments(matches, sort, limit > 0 ? skip + limit : undefined);
     page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
+    const { candidates, matcher } = candidatesOf(view, collection, filter);
     page = firstMatches(candidates, matcher, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
   if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
   return page.map(cloneJson);
+}
+
+/**
+ * The first `keep` matches in `sort` order from a walk of the ordered index on the first sort field, when
+ * the plan has one and walking is estimated cheaper than sorting the candidates; undefined otherwise.
+ */
+function pageByOrderedIndex(state: CollectionState, collection: string, filter: Filter, sort: SortSpec, keep: number): StoredDocument[] | undefined {
+  if (!isPlainObject(filter)) return undefined;
+  const plan = planAccess(filter, sort, state.indexSpecs(), keep);
+  if (!shouldWalkInOrder(plan, state)) return undefined;
+  // The walk does not go through the lookups, so each document meets the whole filter.
+  return walkInOrder(plan, state, compileFilter(collection, filter), sort);
 }
 
 /** Without a sort, stop scanning as soon as the page is full. */

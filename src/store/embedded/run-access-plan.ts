@@ -1,0 +1,194 @@
+/**
+ * Runs an AccessPlan against a collection's current state: the candidates as ascending natural-order
+ * positions (postings intersected by merging, never hashed by id), their count without touching the
+ * documents, or the first documents in sort order by walking an ordered index.
+ */
+import type { SortSpec, StoredDocument } from '../port.js';
+import type { AccessPlan, Lookup, RangeOperator } from './access-plan.js';
+import type { CollectionIndex } from './collection-index.js';
+import type { CollectionState } from './collection-state.js';
+import { encodeValue } from './index-keys.js';
+import { compareValues, sortDocuments } from './sort-order.js';
+import { intersectAll, unionAll } from './sorted-positions.js';
+
+export interface Matcher {
+  test(document: StoredDocument): boolean;
+}
+
+/** The ascending positions of the candidates, or undefined when the plan scans every document. */
+export function candidatePositions(plan: AccessPlan, state: CollectionState): readonly number[] | undefined {
+  if (plan.lookups.length === 0) return undefined;
+  return intersectAll(mergedLookups(plan.lookups, state).map((lookup) => positionsOf(lookup, state)));
+}
+
+
+/** How many documents the lookups find, for a plan whose lookups answer its whole filter. */
+export function countCandidates(plan: AccessPlan, state: CollectionState): number {
+  if (plan.lookups.length === 0) return state.size;
+  const merged = mergedLookups(plan.lookups, state);
+  if (merged.length === 1) {
+    const only = merged[0]!;
+    const index = only.kind === 'ids' ? undefined : indexOf(state, only.index);
+    // One key, or a range over keys each document holds at most one of: no positions need combining.
+    if (only.kind === 'values' && only.values.length === 1) return index!.countWithKey(encodeValue(only.values[0]));
+    if (only.kind === 'range' && !index!.multikey) return countInRange(index!, only);
+  }
+  return intersectAll(merged.map((lookup) => positionsOf(lookup, state))).length;
+}
+
+interface Bound {
+  value: string | number;
+  inclusive: boolean;
+}
+
+/** A range lookup as run: one or both bounds. */
+interface RangeRun {
+  kind: 'range';
+  index: string;
+  low?: Bound;
+  high?: Bound;
+}
+
+type RunLookup = Exclude<Lookup, { kind: 'range' }> | RangeRun;
+
+const isLower = (operator: RangeOperator): boolean => operator === '$gt' || operator === '$gte';
+
+/**
+ * The lookups with range bounds as ranges; a lower and an upper bound of the same type on one index
+ * become one range when no document holds several keys there (each then meets both bounds with its one
+ * key; otherwise they stay two lookups, as two elements of an array may meet them).
+ */
+function mergedLookups(lookups: readonly Lookup[], state: CollectionState): RunLookup[] {
+  const merged: RunLookup[] = [];
+  const openRanges = new Map<string, RangeRun>();
+  for (const lookup of lookups) {
+    if (lookup.kind !== 'range') {
+      merged.push(lookup);
+      continue;
+    }
+    const side = isLower(lookup.operator) ? 'low' : 'high';
+    const bound: Bound = { value: lookup.bound, inclusive: lookup.operator === '$gte' || lookup.operator === '$lte' };
+    const partner = openRanges.get(lookup.index);
+    if (partner && partner[side] === undefined && typeof (partner.low ?? partner.high)!.value === typeof bound.value && !indexOf(state, lookup.index).multikey) {
+      partner[side] = bound;
+      openRanges.delete(lookup.index);
+      continue;
+    }
+    const range: RangeRun = { kind: 'range', index: lookup.index, [side]: bound };
+    openRanges.set(lookup.index, range);
+    merged.push(range);
+  }
+  return merged;
+}
+
+function indexOf(state: CollectionState, name: string): CollectionIndex {
+  const index = state.index(name);
+  if (!index) throw new Error(`index ${name} of collection ${state.name} is gone`);
+  return index;
+}
+
+function positionsOf(lookup: RunLookup, state: CollectionState): readonly number[] {
+  switch (lookup.kind) {
+    case 'ids': {
+      const positions: number[] = [];
+      for (const id of new Set(lookup.ids)) {
+        const slot = state.slot(id);
+        if (slot) positions.push(slot.position);
+      }
+      return positions.sort((a, b) => a - b);
+    }
+    case 'values': {
+      const index = indexOf(state, lookup.index);
+      return unionAll(lookup.values.map((value) => index.positionsWithKey(encodeValue(value))));
+    }
+    default: {
+      const index = indexOf(state, lookup.index);
+      return unionAll(keysInRange(index, lookup).map((key) => index.positionsWithKey(key)));
+    }
+  }
+}
+
+function countInRange(index: CollectionIndex, range: RangeRun): number {
+  let count = 0;
+  for (const key of keysInRange(index, range)) count += index.countWithKey(key);
+  return count;
+}
+
+/** The keys between the bounds, of the bounds' type only (MongoDB's comparisons never cross types). */
+function keysInRange(index: CollectionIndex, { low, high }: { low?: Bound; high?: Bound }): string[] {
+  const type = typeof (low ?? high)!.value;
+  // The smallest value of the type: every number is above -Infinity, every string at least ''.
+  const start = low?.value ?? (type === 'number' ? -Infinity : '');
+  const keys: string[] = [];
+  for (const { sortValue, key } of index.keysInOrder(1, start)) {
+    if (typeof sortValue !== type) break;
+    if (low && !low.inclusive && compareValues(sortValue, low.value) === 0) continue;
+    if (high) {
+      const order = compareValues(sortValue, high.value);
+      if (order > 0 || (order === 0 && !high.inclusive)) break;
+    }
+    keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * Whether walking the plan's ordered index beats sorting the candidates: the walk tests about
+ * keep × size / matches documents, the candidates cost about their number, estimated from the smallest
+ * equality lookup (ranges are not estimated).
+ */
+export function shouldWalkInOrder(plan: AccessPlan, state: CollectionState): boolean {
+  if (!plan.order || plan.keep === undefined) return false;
+  let smallest = Infinity;
+  for (const lookup of plan.lookups) {
+    if (lookup.kind === 'ids') return false;
+    if (lookup.kind !== 'values') continue;
+    const index = indexOf(state, lookup.index);
+    let size = 0;
+    for (const value of lookup.values) size += index.countWithKey(encodeValue(value));
+    smallest = Math.min(smallest, size);
+  }
+  return smallest === Infinity || smallest * smallest > plan.keep * state.size;
+}
+
+/**
+ * The first `plan.keep` documents matching `matcher` in `sort` order, by walking the plan's ordered index
+ * on the first sort field and stopping after the group of equal keys that fills the page. The documents of
+ * one group are ordered by the whole sort, ties in natural order, exactly as sortDocuments orders them;
+ * a document holding several keys is taken at the first one met (its smallest ascending, its largest
+ * descending: the value MongoDB sorts it by).
+ */
+export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: Matcher, sort: SortSpec): StoredDocument[] {
+  const { order, keep } = plan;
+  if (!order || keep === undefined) throw new Error('walkInOrder needs a plan with an order and a page size');
+  const index = indexOf(state, order.index);
+  const seen = index.multikey ? new Set<number>() : undefined;
+  const found: StoredDocument[] = [];
+  let group: Array<{ position: number; document: StoredDocument }> = [];
+  let groupValue: unknown;
+  let keysInGroup = 0;
+  const flush = (): void => {
+    if (keysInGroup > 1) group.sort((a, b) => a.position - b.position);
+    found.push(...sortDocuments(group.map((entry) => entry.document), sort, keep - found.length));
+    group = [];
+    keysInGroup = 0;
+  };
+  for (const { sortValue, key } of index.keysInOrder(order.direction)) {
+    if (keysInGroup > 0 && compareValues(sortValue, groupValue) !== 0) {
+      flush();
+      if (found.length >= keep) return found;
+    }
+    groupValue = sortValue;
+    keysInGroup++;
+    for (const position of index.positionsWithKey(key)) {
+      if (seen) {
+        if (seen.has(position)) continue;
+        seen.add(position);
+      }
+      const document = state.documentAt(position);
+      if (document && matcher.test(document)) group.push({ position, document });
+    }
+  }
+  flush();
+  return found;
+}
