@@ -7,7 +7,7 @@
  *   candidates are always a superset of the matches:
  *   - `_id` equal to a string or `$in` strings;
  *   - an indexed field equal to a literal (string, boolean, finite number), `$in` literals, `$all` literals
- *     (one lookup per literal); an index holds a key per scalar value and per array element, typed, as
+ *     (one lookup per literal, narrowing only: `$all` needs an array, which the index does not tell); an index holds a key per scalar value and per array element, typed, as
  *     MongoDB equality matches a scalar or any element of an array;
  *   - an indexed field compared by `$gt/$gte/$lt/$lte` with a number or a string: the keys of that type
  *     beyond the bound (MongoDB compares within one type only). Two bounds are two lookups, as each may be
@@ -140,7 +140,8 @@ function indexLookups(index: string, field: string, condition: unknown): Lookups
   for (const [operator, operand] of Object.entries(condition)) {
     const lookup = operatorLookups(index, field, operator, operand);
     if (lookup) lookups.push(...lookup);
-    else complete = false;
+    // The index cannot tell an array holding the value from the value itself, which `$all` does not match.
+    if (!lookup || operator === '$all') complete = false;
   }
   return lookups.length > 0 ? { lookups, complete } : undefined;
 }

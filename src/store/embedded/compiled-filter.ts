@@ -6,7 +6,8 @@
  * - a condition on a field holding an array is met when the array itself or any element meets it
  *   (`$size`, `$exists` and `$elemMatch` look at the array itself);
  * - comparisons only compare values of the same type (a number is never `$gt` a string);
- * - `null` equals null and a missing field; `$ne`, `$nin` and `$not` negate the condition they wrap.
+ * - `null` equals null and a missing field; `$ne`, `$nin` and `$not` negate the condition they wrap;
+ * - `$all` is only met by arrays (mingo's reading: MongoDB also lets `{ $all: ["a"] }` match `"a"`).
  *
  * Whatever else appears (other operators, regular expressions, equality with objects or arrays, a `$gt`
  * on null or booleans, field names of Object.prototype) makes `compilePredicate` answer undefined, and the
@@ -127,7 +128,8 @@ function compileOperator(operator: string, operand: unknown): ValueTest | undefi
       return Number.isInteger(operand) && (operand as number) >= 0 ? (value) => Array.isArray(value) && value.length === operand : undefined;
     case '$all':
       if (!Array.isArray(operand) || operand.length === 0 || !operand.every((item) => isLiteral(item) && item !== null)) return undefined;
-      return allOf(operand.map((item: Literal) => equals(item)));
+      // mingo (unlike MongoDB) never matches a value that is not an array.
+      return allOf([(value: unknown) => Array.isArray(value), ...operand.map((item: Literal) => equals(item))]);
     case '$not': {
       const inner = compileCondition(operand);
       return inner && isPlainObject(operand) ? negated(inner) : undefined;
