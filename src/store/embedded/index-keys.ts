@@ -66,6 +66,7 @@ export function encodeValue(value: unknown): string {
 
 /** The value behind a key of `encodeValue` (`null` for the null key, which also stands for absence). */
 export function decodeKey(key: string): unknown {
+  if (key === 'null') return null;
   switch (key[0]) {
     case 's':
       return key.slice(2);
@@ -75,10 +76,9 @@ export function decodeKey(key: string): unknown {
       return key === 'b:1';
     case 'o':
       return JSON.parse(key.slice(2));
-    case 'a':
-      return [];
     default:
-      return null;
+      // 'a:[]', the key of an empty array
+      return [];
   }
 }
 

@@ -1,0 +1,89 @@
+import { Query } from 'mingo';
+import { planAccess } from '../../src/store/embedded/access-plan.js';
+import { CollectionState } from '../../src/store/embedded/collection-state.js';
+import { candidatePositions, countCandidates, walkInOrder } from '../../src/store/embedded/run-access-plan.js';
+import { sortDocuments } from '../../src/store/embedded/sort-order.js';
+import type { Filter, SortSpec, StoredDocument } from '../../src/store/port.js';
+
+/**
+ * Every index path against the generic one on the same state: candidates and counts from postings against
+ * mingo over all documents, and ordered-index walks against sorting every match.
+ */
+const VALUES: unknown[] = [
+  'a', 'b', '1', '', '2024-01-01T00:00:00.000Z', '2024-03-01T00:00:00.000Z', '2024-06-01T00:00:00.000Z', 1, 2, 1.5, 0, -3, 7,
+  true, false, null, [], ['a', 1], [1, 5], [0, 9], [['a']], [[1]], [null], [2, 2], ['b', true], [{ x: 'a' }], { x: 'a' }, { x: 1 },
+];
+
+function pick(seed: { value: number }, list: readonly unknown[]): unknown {
+  seed.value = (Math.imul(seed.value, 1664525) + 1013904223) >>> 0;
+  return list[seed.value % list.length];
+}
+
+function buildState(): CollectionState {
+  const state = new CollectionState('Mixed');
+  for (const field of ['f', 'g', 'n']) state.addIndex({ name: `ag_${field}`, keys: { [field]: 1 } }, false);
+  state.addIndex({ name: 'ag_id_u', keys: { u: 1 }, unique: true, sparse: true }, false);
+  const seed = { value: 11 };
+  const documentOf = (i: number): StoredDocument => {
+    const document: StoredDocument = { _id: `m${String((i * 37) % 300).padStart(3, '0')}`, n: i % 9 };
+    for (const field of ['f', 'g']) {
+      const value = pick(seed, [...VALUES, undefined, undefined]);
+      if (value !== undefined) document[field] = value;
+    }
+    if (i % 4 === 0) document.u = `u${i}`;
+    return document;
+  };
+  for (let i = 0; i < 300; i++) state.put(documentOf(i));
+  // Holes and moved documents: natural order is not _id order, and postings lose and regain members.
+  for (let i = 0; i < 300; i += 7) state.remove(`m${String((i * 37) % 300).padStart(3, '0')}`);
+  for (let i = 0; i < 300; i += 14) state.put(documentOf(i + 1000));
+  for (let i = 3; i < 300; i += 11) {
+    const document = state.get(`m${String((i * 37) % 300).padStart(3, '0')}`);
+    if (document) state.put({ ...document, f: pick(seed, VALUES) });
+  }
+  return state;
+}
+
+const state = buildState();
+const all = state.all();
+const matches = (filter: Filter): StoredDocument[] => new Query(filter).find(all as StoredDocument[]).all() as StoredDocument[];
+const ids = (documents: readonly StoredDocument[]): string[] => documents.map((document) => document._id);
+
+const FILTERS: Filter[] = [
+  { f: 'a' }, { f: 1 }, { f: true }, { f: { $in: ['a', 2, false] } }, { f: { $eq: 0 } },
+  { f: { $gt: 1 } }, { f: { $gte: 1 } }, { f: { $lt: 2 } }, { f: { $lte: 1.5 } }, { f: { $gt: 'a' } }, { f: { $lt: 'b' } },
+  { f: { $gt: 1, $lt: 7 } }, { f: { $gte: 0, $lte: 2 } }, { f: { $gte: '2024-01-01', $lt: '2024-06-01' } }, { f: { $gt: 0, $lt: 'z' } },
+  { g: { $gte: -3, $lt: 2 } }, { n: { $gte: 2, $lt: 5 } }, { n: { $gt: 8 } }, { n: { $lt: 0 } },
+  { f: { $all: ['a', 1] } }, { f: { $all: [2] } },
+  { f: 1, g: { $in: ['a', null] } }, { f: { $gt: 0 }, g: { $lt: 'c' } }, { n: 3, g: { $gte: 1 } },
+  { _id: { $in: ['m037', 'm074', 'nope', 'm111'] }, f: { $exists: true } }, { u: { $gte: 'u1', $lt: 'u3' } },
+  { $and: [{ f: { $gt: 1 } }, { n: { $lt: 4 } }] },
+];
+
+describe('running access plans', () => {
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter]))('%s: candidates hold every match, in natural order, and exactly the matches when nothing is left', (_, filter) => {
+    const plan = planAccess(filter, undefined, state.indexSpecs());
+    const expected = ids(matches(filter));
+    const positions = candidatePositions(plan, state);
+    expect(positions).toBeDefined();
+    expect([...positions!]).toEqual([...positions!].sort((a, b) => a - b));
+    const candidates = positions!.map((position) => state.documentAt(position)!).filter(Boolean);
+    const tested = ids(candidates.filter((document) => new Query(plan.residual).test(document)));
+    expect(tested).toEqual(expected);
+    if (Object.keys(plan.residual).length === 0) {
+      expect(ids(candidates)).toEqual(expected);
+      expect(countCandidates(plan, state)).toBe(expected.length);
+    }
+  });
+
+  const SORTS: SortSpec[] = [{ f: 1 }, { f: -1 }, { f: 1, _id: 1 }, { f: -1, n: 1 }, { g: 1, _id: -1 }, { n: -1, _id: 1 }, { n: 1, f: -1 }];
+  const PAGE_FILTERS: Filter[] = [{}, { n: { $gte: 3 } }, { f: { $exists: true } }, { g: 'a' }, { f: { $gt: 0 } }, { $or: [{ g: null }, { n: 2 }] }];
+  const walks = SORTS.flatMap((sort) => PAGE_FILTERS.flatMap((filter) => [1, 5, 23, 400].map((keep) => [JSON.stringify({ sort, filter, keep }), sort, filter, keep] as const)));
+
+  it.each(walks)('walking the ordered index gives the page sorting every match gives: %s', (_, sort, filter, keep) => {
+    const plan = planAccess(filter, sort, state.indexSpecs(), keep);
+    expect(plan.order).toBeDefined();
+    const walked = walkInOrder(plan, state, new Query(filter), sort).slice(0, keep);
+    expect(ids(walked)).toEqual(ids(sortDocuments(matches(filter), sort)).slice(0, keep));
+  });
+});
