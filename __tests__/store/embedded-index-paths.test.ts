@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Query } from 'mingo';
+import { aggregate, Query } from 'mingo';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import type { Filter, SortSpec, Store, StoredDocument, Transaction } from '../../src/store/port.js';
 
@@ -44,6 +44,7 @@ const FILTERS: Filter[] = [
   { $or: [{ f: 1 }, { g: 'a' }] }, { 'f.x': 'a' }, { f: { $elemMatch: { $gte: 5 } } }, { f: { $nin: ['a', 1] }, done: false },
 ];
 const SORTS: SortSpec[] = [{ f: 1, _id: 1 }, { f: -1, _id: 1 }, { n: -1, _id: 1 }, { g: 1, n: 1, _id: 1 }, { _id: 1 }];
+const COUNT_ONLY = { $group: { _id: null, count: { $sum: 1 }, halves: { $sum: 0.5 } } };
 const PAGES: Array<[number, number]> = [[0, 1], [0, 5], [3, 7], [150, 10]];
 
 async function answers(store: Store, collection: string, tx?: Transaction): Promise<unknown[]> {
@@ -56,6 +57,7 @@ async function answers(store: Store, collection: string, tx?: Transaction): Prom
       found: ids(await items.find(filter, {}, tx)),
       count: await items.count(filter, tx),
       grouped: await items.aggregate([{ $match: filter }, { $group: { _id: null, count: { $sum: 1 }, least: { $min: '$n' }, total: { $sum: '$n' } } }], tx),
+      counted: await items.aggregate([{ $match: filter }, COUNT_ONLY], tx),
     });
     for (const sort of SORTS) {
       for (const [skip, limit] of PAGES) all.push({ filter, sort, skip, limit, page: ids(await items.find(filter, { sort, skip, limit }, tx)) });
@@ -84,12 +86,14 @@ describe('embedded store index paths', () => {
     await store.close();
   });
 
-  it('match what mingo matches over every document', async () => {
+  it('match what mingo matches and counts over every document', async () => {
     const all = await store.collection('Plain').find({});
     for (const filter of FILTERS) {
       const expected = (new Query(filter).find(all).all() as StoredDocument[]).map((document) => document._id);
       expect({ filter, found: (await store.collection('Indexed').find(filter)).map((document) => document._id) }).toEqual({ filter, found: expected });
       expect({ filter, count: await store.collection('Indexed').count(filter) }).toEqual({ filter, count: expected.length });
+      const counted = await store.collection('Indexed').aggregate([{ $match: filter }, COUNT_ONLY]);
+      expect({ filter, counted }).toEqual({ filter, counted: aggregate(all, [{ $match: filter }, COUNT_ONLY]) });
     }
   });
 

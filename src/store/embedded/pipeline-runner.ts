@@ -11,8 +11,8 @@ import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
 import type { Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
-import { matchingDocuments } from './find-documents.js';
-import { groupAll } from './group-all.js';
+import { countDocuments, matchingDocuments } from './find-documents.js';
+import { countGroup, groupAll } from './group-all.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 
@@ -56,6 +56,8 @@ function isReadOnly(pipeline: unknown): boolean {
 
 export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] {
   checkPipeline(collection, pipeline);
+  const counted = countOnly(collection, pipeline, viewOf);
+  if (counted) return counted;
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
   const options: Partial<Options> = { scriptEnabled: false, collectionResolver: (name: string) => input(viewOf(name).all()) };
@@ -199,6 +201,21 @@ function distinctValues(rows: Row[], field: string): unknown[] {
     }
   }
   return Array.from(values.values());
+}
+
+/**
+ * `[{ $match }, { $group: { _id: null, <name>: { $sum: <number> }... } }]` (what a count compiles to) or the
+ * `$group` alone, answered by countDocuments: from index postings when they answer the filter.
+ */
+function countOnly(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] | undefined {
+  const [first, second] = pipeline;
+  const match = pipeline.length === 2 && first && '$match' in first && isPlainObject(first.$match) ? first.$match : undefined;
+  const group = match ? second : pipeline.length === 1 ? first : undefined;
+  if (!group || !('$group' in group)) return undefined;
+  const view = viewOf(collection);
+  const zero = countGroup(0, group);
+  if (!zero) return undefined;
+  return countGroup(match ? countDocuments(view, collection, match) : view.size(), group);
 }
 
 function checkPipeline(collection: string, pipeline: Pipeline): void {
