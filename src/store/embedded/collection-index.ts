@@ -4,10 +4,9 @@
  * back in natural order without sorting. It serves unique enforcement, equality/`$in` lookups and, through
  * its ordered key tree (built on the first range or ordered read, then kept up), ranges and sorted walks.
  */
-import BTree from 'sorted-btree';
 import type { IndexSpec, StoredDocument } from '../port.js';
-import { decodeKey, indexKeysOf, type KeyedValue } from './index-keys.js';
-import { compareValues } from './sort-order.js';
+import { indexKeysOf, type KeyedValue } from './index-keys.js';
+import { OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 import { insertSorted, removeSorted } from './sorted-positions.js';
 
 export interface KeyConflict {
@@ -19,22 +18,10 @@ export interface KeyConflict {
 /** One position, or ascending positions once a key has several holders (most keys have one: no array). */
 type Postings = number | number[];
 
-/** A key in MongoDB sort order; the encoded key breaks ties between values that sort equal (`1` and `"1"` never do). */
-export interface OrderedKey {
-  /** What the key sorts as: null for a missing field and for an empty array, else the value. */
-  sortValue: unknown;
-  key: string;
-}
-
-const compareOrderedKeys = (a: OrderedKey, b: OrderedKey): number =>
-  compareValues(a.sortValue, b.sortValue) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-const orderedKeyOf = (key: string): OrderedKey => ({ sortValue: key === 'a:[]' ? null : decodeKey(key), key });
-
 export class CollectionIndex {
   readonly fields: string[];
   private readonly entries = new Map<string, Postings>();
-  private ordered: BTree<OrderedKey, true> | undefined;
+  private ordered: OrderedKeys | undefined;
   /** Whether some document ever held several keys here (an array of several values); never reset. */
   private severalKeysSeen = false;
 
@@ -71,7 +58,7 @@ export class CollectionIndex {
       const holders = this.entries.get(key);
       if (holders === undefined) {
         this.entries.set(key, position);
-        this.ordered?.set(orderedKeyOf(key), true);
+        this.ordered?.insert(key);
       } else if (typeof holders === 'number') {
         if (holders !== position) this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
       } else insertSorted(holders, position);
@@ -83,7 +70,7 @@ export class CollectionIndex {
       const holders = this.entries.get(key);
       if (holders === position) {
         this.entries.delete(key);
-        this.ordered?.delete(orderedKeyOf(key));
+        this.ordered?.delete(key);
       } else if (Array.isArray(holders)) {
         removeSorted(holders, position);
         if (holders.length === 1) this.entries.set(key, holders[0]!);
@@ -98,6 +85,13 @@ export class CollectionIndex {
     return typeof holders === 'number' ? [holders] : holders;
   }
 
+  /** Adds the positions of the documents holding `key` to `target` (no array per key for the many keys of a range). */
+  appendPositions(key: string, target: number[]): void {
+    const holders = this.entries.get(key);
+    if (typeof holders === 'number') target.push(holders);
+    else if (holders !== undefined) for (const position of holders) target.push(position);
+  }
+
   /** How many documents hold `key`. */
   countWithKey(key: string): number {
     const holders = this.entries.get(key);
@@ -105,26 +99,12 @@ export class CollectionIndex {
   }
 
   /**
-   * The keys in MongoDB sort order (ascending, or descending with `-1`), from `from` on when given (its
-   * encoded key `''` starts before every key sorting equal to its value).
+   * The keys in MongoDB sort order, ascending from the first sorting at or after `from`, or descending
+   * from the last sorting at or before it (all of them without `from`).
    */
-  *keysInOrder(direction: 1 | -1, from?: unknown): IterableIterator<OrderedKey> {
-    const tree = this.orderedKeys();
-    if (direction === 1) {
-      for (const [ordered] of tree.entries(from === undefined ? undefined : { sortValue: from, key: '' })) yield ordered;
-    } else {
-      // '\uffff' sorts after every encoded key of the same value.
-      for (const [ordered] of tree.entriesReversed(from === undefined ? undefined : { sortValue: from, key: '\uffff' })) yield ordered;
-    }
-  }
-
-  private orderedKeys(): BTree<OrderedKey, true> {
-    if (!this.ordered) {
-      const keys = Array.from(this.entries.keys(), orderedKeyOf).sort(compareOrderedKeys);
-      this.ordered = new BTree<OrderedKey, true>(undefined, compareOrderedKeys);
-      for (const key of keys) this.ordered.set(key, true);
-    }
-    return this.ordered;
+  keysInOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
+    this.ordered ??= new OrderedKeys(this.entries.keys());
+    return this.ordered.inOrder(direction, from);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { CollectionIndex } from './collection-index.js';
 import type { CollectionState } from './collection-state.js';
 import { encodeValue } from './index-keys.js';
 import { compareValues, sortDocuments } from './sort-order.js';
-import { intersectAll, unionAll } from './sorted-positions.js';
+import { intersectAll, sortedUnique, unionAll } from './sorted-positions.js';
 
 export interface Matcher {
   test(document: StoredDocument): boolean;
@@ -103,7 +103,9 @@ function positionsOf(lookup: RunLookup, state: CollectionState): readonly number
     }
     default: {
       const index = indexOf(state, lookup.index);
-      return unionAll(keysInRange(index, lookup).map((key) => index.positionsWithKey(key)));
+      const positions: number[] = [];
+      for (const key of keysInRange(index, lookup)) index.appendPositions(key, positions);
+      return sortedUnique(positions);
     }
   }
 }

@@ -1,0 +1,138 @@
+/**
+ * The keys of one index in MongoDB sort order (`compareValues` of the values they encode; keys of values
+ * that sort equal, like `null` and `[]`, by the key text), as a list of sorted blocks: built from all keys
+ * with one sort per type, kept up by insertions and removals in one block, and walked from any value in
+ * either direction.
+ */
+import { decodeKey } from './index-keys.js';
+import { compareValues } from './sort-order.js';
+
+/** Blocks are split beyond this many keys, so an insertion or removal moves at most this many. */
+const MAX_BLOCK = 1024;
+
+export interface KeyInOrder {
+  /** What the key sorts as: null for a missing field and for an empty array, else the value. */
+  sortValue: unknown;
+  key: string;
+}
+
+export const sortValueOf = (key: string): unknown => (key === 'a:[]' ? null : decodeKey(key));
+
+/** Two keys in index order; strings and numbers (nearly all keys) without decoding. */
+export function compareKeys(a: string, b: string): number {
+  const typeA = a.charCodeAt(0);
+  if (typeA === b.charCodeAt(0) && a[1] === ':' && b[1] === ':') {
+    if (typeA === 115 /* s */) return a < b ? -1 : a > b ? 1 : 0;
+    if (typeA === 110 /* n */) return Number(a.slice(2)) - Number(b.slice(2)) || (a < b ? -1 : a > b ? 1 : 0);
+  }
+  return compareValues(sortValueOf(a), sortValueOf(b)) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+export class OrderedKeys {
+  private blocks: string[][];
+
+  constructor(keys: Iterable<string>) {
+    const sorted = sortKeys(keys);
+    this.blocks = [];
+    for (let start = 0; start < sorted.length; start += MAX_BLOCK / 2) this.blocks.push(sorted.slice(start, start + MAX_BLOCK / 2));
+  }
+
+  insert(key: string): void {
+    if (this.blocks.length === 0) {
+      this.blocks.push([key]);
+      return;
+    }
+    const blockIndex = Math.min(this.blockFor((last) => compareKeys(last, key) >= 0), this.blocks.length - 1);
+    const block = this.blocks[blockIndex]!;
+    const at = firstIndex(block, (item) => compareKeys(item, key) >= 0);
+    if (block[at] === key) return;
+    block.splice(at, 0, key);
+    if (block.length > MAX_BLOCK) this.blocks.splice(blockIndex, 1, block.slice(0, MAX_BLOCK / 2), block.slice(MAX_BLOCK / 2));
+  }
+
+  delete(key: string): void {
+    const blockIndex = this.blockFor((last) => compareKeys(last, key) >= 0);
+    const block = this.blocks[blockIndex];
+    if (!block) return;
+    const at = firstIndex(block, (item) => compareKeys(item, key) >= 0);
+    if (block[at] !== key) return;
+    block.splice(at, 1);
+    if (block.length === 0) this.blocks.splice(blockIndex, 1);
+  }
+
+  /**
+   * The keys ascending (`1`) from the first sorting at or after `from`, or descending (`-1`) from the
+   * last sorting at or before it; all of them without `from`.
+   */
+  *inOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
+    const blocks = this.blocks;
+    if (direction === 1) {
+      const atOrAfter = (key: string): boolean => compareValues(sortValueOf(key), from) >= 0;
+      let blockIndex = from === undefined ? 0 : this.blockFor(atOrAfter);
+      let at = from === undefined || blockIndex >= blocks.length ? 0 : firstIndex(blocks[blockIndex]!, atOrAfter);
+      for (; blockIndex < blocks.length; blockIndex++, at = 0) {
+        const block = blocks[blockIndex]!;
+        for (; at < block.length; at++) yield { sortValue: sortValueOf(block[at]!), key: block[at]! };
+      }
+      return;
+    }
+    const after = (key: string): boolean => compareValues(sortValueOf(key), from) > 0;
+    let blockIndex = from === undefined ? blocks.length - 1 : Math.min(this.blockFor(after), blocks.length - 1);
+    let at = from === undefined || blockIndex < 0 ? Infinity : firstIndex(blocks[blockIndex]!, after) - 1;
+    for (; blockIndex >= 0; blockIndex--, at = Infinity) {
+      const block = blocks[blockIndex]!;
+      for (at = Math.min(at, block.length - 1); at >= 0; at--) yield { sortValue: sortValueOf(block[at]!), key: block[at]! };
+    }
+  }
+
+  /** The first block whose last key meets `test` (monotone over the blocks), or the number of blocks. */
+  private blockFor(test: (last: string) => boolean): number {
+    let low = 0;
+    let high = this.blocks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const block = this.blocks[middle]!;
+      if (test(block[block.length - 1]!)) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+}
+
+/** The first index of `items` meeting `test` (false then true along the items), or their number. */
+function firstIndex(items: readonly string[], test: (item: string) => boolean): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test(items[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * All keys in index order, one sort per type in MongoDB's type order (null, numbers, strings, objects and
+ * arrays, booleans): strings by their key text (same prefix, same order as `<` on the values), numbers
+ * numerically (each number has one key), the rest by the generic comparison.
+ */
+function sortKeys(keys: Iterable<string>): string[] {
+  const nulls: string[] = [];
+  const numbers: number[] = [];
+  const strings: string[] = [];
+  const others: string[] = [];
+  const booleans: string[] = [];
+  for (const key of keys) {
+    if (key.startsWith('s:')) strings.push(key);
+    else if (key.startsWith('n:')) numbers.push(Number(key.slice(2)));
+    else if (key === 'null' || key === 'a:[]') nulls.push(key);
+    else if (key.startsWith('b:')) booleans.push(key);
+    else others.push(key);
+  }
+  const sorted = nulls.sort();
+  for (const number of Float64Array.from(numbers).sort()) sorted.push(`n:${String(number)}`);
+  for (const key of strings.sort()) sorted.push(key);
+  for (const key of others.sort(compareKeys)) sorted.push(key);
+  for (const key of booleans.sort()) sorted.push(key);
+  return sorted;
+}
