@@ -87,3 +87,38 @@ describe('running access plans', () => {
     expect(ids(walked)).toEqual(ids(sortDocuments(matches(filter), sort)).slice(0, keep));
   });
 });
+
+describe('running access plans over keys many documents hold (bitsets)', () => {
+  /** 6,000 documents over few keys, so that keys pass the bitset threshold; then many leave and come back. */
+  function largeState(): CollectionState {
+    const large = new CollectionState('Large');
+    for (const field of ['a', 'b', 'c']) large.addIndex({ name: `ag_${field}`, keys: { [field]: 1 } }, false);
+    const documentOf = (i: number): StoredDocument => ({
+      _id: `l${i}`,
+      a: i % 2 === 0,
+      b: ['x', 'y', 'z'][i % 3]!,
+      c: i % 10 === 0 ? ['p', 'q'] : i % 7 === 0 ? 'q' : 'p',
+    });
+    for (let i = 0; i < 6000; i++) large.put(documentOf(i));
+    // 'z' drops below half the threshold (its bitset goes), others lose members and regain them elsewhere.
+    for (let i = 0; i < 6000; i += 1) if (i % 3 === 2 && i > 700) large.remove(`l${i}`);
+    for (let i = 0; i < 6000; i += 5) large.put({ ...documentOf(i), a: !(i % 2 === 0) });
+    for (let i = 6000; i < 7000; i++) large.put(documentOf(i));
+    return large;
+  }
+  const large = largeState();
+  const everything = large.all() as StoredDocument[];
+  const LARGE_FILTERS: Filter[] = [
+    { a: true }, { a: true, b: 'x' }, { a: false, b: 'z' }, { b: 'y', c: 'q' }, { a: true, b: { $in: ['x', 'z'] }, c: 'p' },
+    { a: false, c: { $gte: 'q' } }, { _id: { $in: ['l3', 'l4', 'l6500', 'l5'] }, a: false }, { a: true, b: 'x', c: 'q' },
+  ];
+
+  it.each(LARGE_FILTERS.map((filter) => [JSON.stringify(filter), filter]))('%s: candidates and count are exactly the matches', (_, filter) => {
+    const plan = planAccess(filter, undefined, large.indexSpecs());
+    expect(plan.residual).toEqual({});
+    const expected = (new Query(filter).find(everything).all() as StoredDocument[]).map((document) => document._id);
+    const found = candidatePositions(plan, large)!.map((position) => large.documentAt(position)!._id);
+    expect(found).toEqual(expected);
+    expect(countCandidates(plan, large)).toBe(expected.length);
+  });
+});

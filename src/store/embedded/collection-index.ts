@@ -7,6 +7,7 @@
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
 import { OrderedKeys, type KeyInOrder } from './ordered-keys.js';
+import { PositionBitset } from './position-bitset.js';
 import { insertSorted, removeSorted } from './sorted-positions.js';
 
 export interface KeyConflict {
@@ -18,9 +19,13 @@ export interface KeyConflict {
 /** One position, or ascending positions once a key has several holders (most keys have one: no array). */
 type Postings = number | number[];
 
+/** Keys held by at least this many documents also get a bitset of their positions (dropped below half). */
+const BITSET_MIN = 1024;
+
 export class CollectionIndex {
   readonly fields: string[];
   private readonly entries = new Map<string, Postings>();
+  private readonly bitsets = new Map<string, PositionBitset>();
   private ordered: OrderedKeys | undefined;
   /** Whether some document ever held several keys here (an array of several values); never reset. */
   private severalKeysSeen = false;
@@ -61,7 +66,12 @@ export class CollectionIndex {
         this.ordered?.insert(key);
       } else if (typeof holders === 'number') {
         if (holders !== position) this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
-      } else insertSorted(holders, position);
+      } else {
+        insertSorted(holders, position);
+        const bitset = this.bitsets.get(key);
+        if (bitset) bitset.add(position);
+        else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
+      }
     }
   }
 
@@ -73,6 +83,8 @@ export class CollectionIndex {
         this.ordered?.delete(key);
       } else if (Array.isArray(holders)) {
         removeSorted(holders, position);
+        this.bitsets.get(key)?.delete(position);
+        if (holders.length < BITSET_MIN / 2) this.bitsets.delete(key);
         if (holders.length === 1) this.entries.set(key, holders[0]!);
       }
     }
@@ -90,6 +102,11 @@ export class CollectionIndex {
     const holders = this.entries.get(key);
     if (typeof holders === 'number') target.push(holders);
     else if (holders !== undefined) for (const position of holders) target.push(position);
+  }
+
+  /** The positions holding `key` as a bitset, for keys many documents hold. */
+  bitsetOf(key: string): PositionBitset | undefined {
+    return this.bitsets.get(key);
   }
 
   /** How many documents hold `key`. */

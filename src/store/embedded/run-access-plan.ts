@@ -8,6 +8,7 @@ import type { AccessPlan, Lookup, RangeOperator } from './access-plan.js';
 import type { CollectionIndex } from './collection-index.js';
 import type { CollectionState } from './collection-state.js';
 import { encodeValue } from './index-keys.js';
+import { PositionBitset } from './position-bitset.js';
 import { compareValues, sortDocuments } from './sort-order.js';
 import { intersectAll, sortedUnique, unionAll } from './sorted-positions.js';
 
@@ -18,7 +19,34 @@ export interface Matcher {
 /** The ascending positions of the candidates, or undefined when the plan scans every document. */
 export function candidatePositions(plan: AccessPlan, state: CollectionState): readonly number[] | undefined {
   if (plan.lookups.length === 0) return undefined;
-  return intersectAll(mergedLookups(plan.lookups, state).map((lookup) => positionsOf(lookup, state)));
+  return intersection(mergedLookups(plan.lookups, state).map((lookup) => resolve(lookup, state)));
+}
+
+/** A lookup's documents: their positions, and a bitset of them when its one key has one. */
+interface Resolved {
+  positions: readonly number[];
+  bitset?: PositionBitset;
+}
+
+function resolve(lookup: RunLookup, state: CollectionState): Resolved {
+  if (lookup.kind === 'values' && lookup.values.length === 1) {
+    const index = indexOf(state, lookup.index);
+    const key = encodeValue(lookup.values[0]);
+    return { positions: index.positionsWithKey(key), bitset: index.bitsetOf(key) };
+  }
+  return { positions: positionsOf(lookup, state) };
+}
+
+/** The positions in all of `sets`: the smallest filtered by the others' bitsets, or merged with their positions. */
+function intersection(sets: readonly Resolved[]): readonly number[] {
+  const [smallest, ...others] = [...sets].sort((a, b) => a.positions.length - b.positions.length);
+  let positions = smallest!.positions;
+  const merged: (readonly number[])[] = [];
+  for (const other of others) {
+    if (other.bitset) positions = positions.filter((position) => other.bitset!.has(position));
+    else merged.push(other.positions);
+  }
+  return merged.length === 0 ? positions : intersectAll([positions, ...merged]);
 }
 
 
@@ -33,7 +61,13 @@ export function countCandidates(plan: AccessPlan, state: CollectionState): numbe
     if (only.kind === 'values' && only.values.length === 1) return index!.countWithKey(encodeValue(only.values[0]));
     if (only.kind === 'range' && !index!.multikey) return countInRange(index!, only);
   }
-  return intersectAll(merged.map((lookup) => positionsOf(lookup, state))).length;
+  const sets = merged.map((lookup) => resolve(lookup, state));
+  // Large sets that all have bitsets: count their intersection a word at a time.
+  const smallest = Math.min(...sets.map((set) => set.positions.length));
+  if (sets.every((set) => set.bitset) && smallest > state.positionLimit / 32) {
+    return PositionBitset.countInAll(sets.map((set) => set.bitset!));
+  }
+  return intersection(sets).length;
 }
 
 interface Bound {
