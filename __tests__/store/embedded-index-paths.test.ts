@@ -33,6 +33,11 @@ function documentsOf(count: number): StoredDocument[] {
       if (value !== undefined) document[field] = value;
     }
     document.terms = [pick(['x', 'y', 'z']), pick(['y', 'w'])];
+    const rank = pick([1, 2, 3, -4, 10, null, undefined]);
+    if (rank !== undefined) document.rank = rank;
+    const label = pick(['b', 'a', '2024-05-01T00:00:00.000Z', undefined]);
+    if (label !== undefined) document.label = label;
+    document.ratio = pick([0.1, 0.2, 3]);
     return document;
   });
 }
@@ -44,6 +49,24 @@ const FILTERS: Filter[] = [
   { $or: [{ f: 1 }, { g: 'a' }] }, { 'f.x': 'a' }, { f: { $elemMatch: { $gte: 5 } } }, { f: { $nin: ['a', 1] }, done: false },
 ];
 const SORTS: SortSpec[] = [{ f: 1, _id: 1 }, { f: -1, _id: 1 }, { n: -1, _id: 1 }, { g: 1, n: 1, _id: 1 }, { _id: 1 }];
+const AGGREGATES = {
+  $group: {
+    _id: null,
+    count: { $sum: 1 },
+    least: { $min: '$n' },
+    total: { $sum: '$n' },
+    rankMin: { $min: '$rank' },
+    rankMax: { $max: '$rank' },
+    rankSum: { $sum: '$rank' },
+    rankAvg: { $avg: '$rank' },
+    labelMin: { $min: '$label' },
+    labelMax: { $max: '$label' },
+    ratioSum: { $sum: '$ratio' },
+    fMax: { $max: '$f' },
+  },
+};
+/** Without the fractional sum and the array field, which the indexes leave to the rows. */
+const INDEXABLE_AGGREGATES = { $group: Object.fromEntries(Object.entries(AGGREGATES.$group).filter(([name]) => name !== 'ratioSum' && name !== 'fMax')) };
 const COUNT_ONLY = { $group: { _id: null, count: { $sum: 1 }, halves: { $sum: 0.5 } } };
 const PAGES: Array<[number, number]> = [[0, 1], [0, 5], [3, 7], [150, 10]];
 
@@ -56,7 +79,8 @@ async function answers(store: Store, collection: string, tx?: Transaction): Prom
       filter,
       found: ids(await items.find(filter, {}, tx)),
       count: await items.count(filter, tx),
-      grouped: await items.aggregate([{ $match: filter }, { $group: { _id: null, count: { $sum: 1 }, least: { $min: '$n' }, total: { $sum: '$n' } } }], tx),
+      grouped: await items.aggregate([{ $match: filter }, AGGREGATES], tx),
+      indexable: await items.aggregate([{ $match: filter }, INDEXABLE_AGGREGATES], tx),
       counted: await items.aggregate([{ $match: filter }, COUNT_ONLY], tx),
     });
     for (const sort of SORTS) {
@@ -73,7 +97,7 @@ describe('embedded store index paths', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-index-paths-'));
     folders.push(folder);
     store = await openEmbeddedStore(folder);
-    await store.syncIndexes('Indexed', ['f', 'g', 'n', 'done', 'terms'].map((field) => ({ name: `ag_${field}`, keys: { [field]: 1 as const } })), 'ag_');
+    await store.syncIndexes('Indexed', ['f', 'g', 'n', 'done', 'terms', 'rank', 'label', 'ratio'].map((field) => ({ name: `ag_${field}`, keys: { [field]: 1 as const } })), 'ag_');
     for (const collection of ['Plain', 'Indexed']) {
       await store.collection(collection).insertMany(documents);
       // Moves and holes: natural order differs from _id order and postings change.
@@ -92,8 +116,10 @@ describe('embedded store index paths', () => {
       const expected = (new Query(filter).find(all).all() as StoredDocument[]).map((document) => document._id);
       expect({ filter, found: (await store.collection('Indexed').find(filter)).map((document) => document._id) }).toEqual({ filter, found: expected });
       expect({ filter, count: await store.collection('Indexed').count(filter) }).toEqual({ filter, count: expected.length });
-      const counted = await store.collection('Indexed').aggregate([{ $match: filter }, COUNT_ONLY]);
-      expect({ filter, counted }).toEqual({ filter, counted: aggregate(all, [{ $match: filter }, COUNT_ONLY]) });
+      for (const group of [COUNT_ONLY, AGGREGATES, INDEXABLE_AGGREGATES]) {
+        const stages = [{ $match: filter }, group];
+        expect({ filter, grouped: await store.collection('Indexed').aggregate(stages) }).toEqual({ filter, grouped: aggregate(all, stages) });
+      }
     }
   });
 
@@ -122,8 +148,15 @@ describe('embedded store index paths', () => {
     });
     const outcome = running.catch((error: Error) => error.message);
     await written;
-    // A document the transaction deleted is listed last beside it (its place went with it): compare found as sets.
-    const unordered = (all: unknown[]) => all.map((one) => ('found' in (one as object) ? { ...(one as object), found: [...(one as { found: string[] }).found].sort() } : one));
+    // A document the transaction deleted is listed last beside it (its place went with it): compare found as
+    // sets, and fractional sums (added in that other order) to the 9th decimal.
+    const roundedSums = (rows: Array<Record<string, unknown>>) => rows.map((row) => ({ ...row, ratioSum: Number((row.ratioSum as number).toFixed(9)) }));
+    const unordered = (all: unknown[]) =>
+      all.map((one) => {
+        if (!('found' in (one as object))) return one;
+        const answer = one as { found: string[]; grouped: Array<Record<string, unknown>> };
+        return { ...answer, found: [...answer.found].sort(), grouped: roundedSums(answer.grouped) };
+      });
     try {
       expect(inside.Indexed).toEqual(inside.Plain);
       expect(unordered(await answers(store, 'Indexed'))).toEqual(unordered(before));

@@ -29,6 +29,8 @@ export class CollectionIndex {
   private ordered: OrderedKeys | undefined;
   /** Whether some document ever held several keys here (an array of several values); never reset. */
   private severalKeysSeen = false;
+  /** Whether some document ever held an array in the (top-level) field; never reset. */
+  private arraysSeen = false;
 
   /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
   constructor(
@@ -52,6 +54,19 @@ export class CollectionIndex {
     return this.severalKeysSeen;
   }
 
+  /**
+   * Whether every document's key is its stored value itself: no array (nor dotted path, which may pass
+   * through one) was ever indexed here, so each document holds exactly one key, its value (or null).
+   */
+  get holdsScalarsOnly(): boolean {
+    return !this.arraysSeen;
+  }
+
+  /** How many distinct keys the index holds. */
+  get keyCount(): number {
+    return this.entries.size;
+  }
+
   keysOf(document: StoredDocument): KeyedValue[] {
     return indexKeysOf(document, this.fields, this.spec.sparse === true);
   }
@@ -59,6 +74,7 @@ export class CollectionIndex {
   add(document: StoredDocument, position: number): void {
     const keys = this.keysOf(document);
     if (keys.length > 1) this.severalKeysSeen = true;
+    if (!this.arraysSeen && this.fields.some((field) => field.includes('.') || Array.isArray(document[field]))) this.arraysSeen = true;
     for (const { key } of keys) {
       const holders = this.entries.get(key);
       if (holders === undefined) {

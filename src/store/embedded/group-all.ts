@@ -18,7 +18,7 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
 
 type Row = Record<string, unknown>;
 
-type Accumulator =
+export type Accumulator =
   | { kind: 'count'; times: number }
   | { kind: 'sum' | 'avg' | 'min' | 'max'; field: string };
 
@@ -39,7 +39,7 @@ function accumulatorOf(spec: unknown): Accumulator | undefined {
 }
 
 /** The accumulators of a `$group` stage with `_id: null`, or undefined when one is not handled here. */
-function groupAllSpec(stage: Row): Map<string, Accumulator> | undefined {
+export function groupAllSpec(stage: Row): Map<string, Accumulator> | undefined {
   const spec = stage.$group;
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return undefined;
   const entries = Object.entries(spec);

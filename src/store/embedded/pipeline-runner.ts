@@ -13,6 +13,7 @@ import type { Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { countDocuments, matchingDocuments } from './find-documents.js';
 import { countGroup, groupAll } from './group-all.js';
+import { groupFromIndexes } from './index-aggregates.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 
@@ -56,8 +57,8 @@ function isReadOnly(pipeline: unknown): boolean {
 
 export function runPipeline(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] {
   checkPipeline(collection, pipeline);
-  const counted = countOnly(collection, pipeline, viewOf);
-  if (counted) return counted;
+  const grouped = groupWithoutRows(collection, pipeline, viewOf);
+  if (grouped) return grouped;
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
   const options: Partial<Options> = { scriptEnabled: false, collectionResolver: (name: string) => input(viewOf(name).all()) };
@@ -204,17 +205,20 @@ function distinctValues(rows: Row[], field: string): unknown[] {
 }
 
 /**
- * `[{ $match }, { $group: { _id: null, <name>: { $sum: <number> }... } }]` (what a count compiles to) or the
- * `$group` alone, answered by countDocuments: from index postings when they answer the filter.
+ * `[{ $match }, { $group: { _id: null, ... } }]` (what `aggregateT` compiles to) or the `$group` alone,
+ * without building rows: from index postings when they answer the filter and the aggregated fields
+ * (index-aggregates.ts), or, for a group that only counts, by countDocuments.
  */
-function countOnly(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] | undefined {
+function groupWithoutRows(collection: string, pipeline: Pipeline, viewOf: ViewResolver): Row[] | undefined {
   const [first, second] = pipeline;
   const match = pipeline.length === 2 && first && '$match' in first && isPlainObject(first.$match) ? first.$match : undefined;
   const group = match ? second : pipeline.length === 1 ? first : undefined;
   if (!group || !('$group' in group)) return undefined;
   const view = viewOf(collection);
-  const zero = countGroup(0, group);
-  if (!zero) return undefined;
+  const state = view.current;
+  const fromIndexes = match && state ? groupFromIndexes(state, match, group) : undefined;
+  if (fromIndexes) return fromIndexes;
+  if (!countGroup(0, group)) return undefined;
   return countGroup(match ? countDocuments(view, collection, match) : view.size(), group);
 }
 
