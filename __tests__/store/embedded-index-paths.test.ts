@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { aggregate, Query } from 'mingo';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
+import { sortDocuments } from '../../src/store/embedded/sort-order.js';
 import type { Filter, SortSpec, Store, StoredDocument, Transaction } from '../../src/store/port.js';
 
 /**
@@ -110,12 +111,20 @@ describe('embedded store index paths', () => {
     await store.close();
   });
 
-  it('match what mingo matches and counts over every document', async () => {
+  it('match what mingo matches, counts and groups over every document, sorted as a full sort of the matches', async () => {
     const all = await store.collection('Plain').find({});
     for (const filter of FILTERS) {
       const expected = (new Query(filter).find(all).all() as StoredDocument[]).map((document) => document._id);
       expect({ filter, found: (await store.collection('Indexed').find(filter)).map((document) => document._id) }).toEqual({ filter, found: expected });
       expect({ filter, count: await store.collection('Indexed').count(filter) }).toEqual({ filter, count: expected.length });
+      const matches = new Query(filter).find(all).all() as StoredDocument[];
+      for (const sort of SORTS) {
+        const sorted = sortDocuments(matches, sort).map((document) => document._id);
+        for (const [skip, limit] of PAGES) {
+          const page = (await store.collection('Indexed').find(filter, { sort, skip, limit })).map((document) => document._id);
+          expect({ filter, sort, skip, limit, page }).toEqual({ filter, sort, skip, limit, page: sorted.slice(skip, skip + limit) });
+        }
+      }
       for (const group of [COUNT_ONLY, AGGREGATES, INDEXABLE_AGGREGATES]) {
         const stages = [{ $match: filter }, group];
         expect({ filter, grouped: await store.collection('Indexed').aggregate(stages) }).toEqual({ filter, grouped: aggregate(all, stages) });

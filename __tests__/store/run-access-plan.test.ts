@@ -76,7 +76,7 @@ describe('running access plans', () => {
     }
   });
 
-  const SORTS: SortSpec[] = [{ f: 1 }, { f: -1 }, { f: 1, _id: 1 }, { f: -1, n: 1 }, { g: 1, _id: -1 }, { n: -1, _id: 1 }, { n: 1, f: -1 }];
+  const SORTS: SortSpec[] = [{ f: 1 }, { f: -1 }, { f: 1, _id: 1 }, { f: -1, n: 1 }, { g: 1, _id: -1 }, { n: -1, _id: 1 }, { n: 1, f: -1 }, { _id: 1 }, { _id: -1, f: 1 }];
   const PAGE_FILTERS: Filter[] = [{}, { n: { $gte: 3 } }, { f: { $exists: true } }, { g: 'a' }, { f: { $gt: 0 } }, { $or: [{ g: null }, { n: 2 }] }];
   const walks = SORTS.flatMap((sort) => PAGE_FILTERS.flatMap((filter) => [1, 5, 23, 400].map((keep) => [JSON.stringify({ sort, filter, keep }), sort, filter, keep] as const)));
 
@@ -120,5 +120,27 @@ describe('running access plans over keys many documents hold (bitsets)', () => {
     const found = candidatePositions(plan, large)!.map((position) => large.documentAt(position)!._id);
     expect(found).toEqual(expected);
     expect(countCandidates(plan, large)).toBe(expected.length);
+  });
+});
+
+describe('ordered walks after the ordered keys were built', () => {
+  it('follow inserts, updates, removals and restores', () => {
+    const live = buildState();
+    const sorts: SortSpec[] = [{ f: 1, _id: 1 }, { g: -1, _id: 1 }, { _id: 1 }, { _id: -1 }];
+    const pageOf = (sort: SortSpec, keep: number) => ids(walkInOrder(planAccess({}, sort, live.indexSpecs(), keep), live, new Query({}), sort).slice(0, keep));
+    for (const sort of sorts) pageOf(sort, 3);
+    const before = new Map(['m001', 'm002', 'm005', 'zz1'].map((id) => [id, live.get(id)]));
+    live.put({ _id: 'zz1', f: -100, g: 'zzz', n: 1 });
+    live.put({ _id: 'm001', f: -200, g: 'zzzz', n: 2 });
+    live.remove('m002');
+    live.put({ _id: 'a00', f: [-300, 'x'], n: 3 });
+    const check = () => {
+      const everything = live.all() as StoredDocument[];
+      for (const sort of sorts) for (const keep of [1, 4, 1000]) expect({ sort, keep, page: pageOf(sort, keep) }).toEqual({ sort, keep, page: ids(sortDocuments(everything, sort)).slice(0, keep) });
+    };
+    check();
+    before.set('a00', undefined);
+    live.restore(before);
+    check();
   });
 });

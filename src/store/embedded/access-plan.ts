@@ -15,10 +15,11 @@
  * - residual: what the candidates still have to be tested against. A top-level condition on a plain field
  *   whose every operator became a lookup is answered and leaves the residual; conditions inside `$and`
  *   and on dotted paths only narrow.
- * - order: when the first sort field has a non-sparse single-field index and only the first `keep`
- *   documents are wanted, walking that index in order can stop early (top-k) instead of sorting every match.
+ * - order: when the first sort field is `_id` or has a non-sparse single-field index and only the first
+ *   `keep` documents are wanted, walking in that order can stop early (top-k) instead of sorting every match.
  */
 import type { Filter, IndexSpec, SortSpec } from '../port.js';
+import { ID_INDEX_NAME } from './collection-state.js';
 import { isIndexableLiteral } from './index-keys.js';
 import { isPlainObject } from './json-values.js';
 
@@ -75,8 +76,10 @@ export function lookupIndexFor(indexes: readonly IndexSpec[], field: string): In
 
 function orderOf(sort: SortSpec, indexes: readonly IndexSpec[]): AccessPlan['order'] {
   const first = Object.entries(sort)[0];
-  if (!first || first[0] === '_id') return undefined;
+  if (!first) return undefined;
   const [field, direction] = first;
+  // Every document has its own _id: the collection keeps them in order itself.
+  if (field === '_id') return { index: ID_INDEX_NAME, field, direction };
   const index = lookupIndexFor(indexes, field);
   // A sparse index lacks the documents without the field, which a sort still returns.
   if (!index || index.sparse === true) return undefined;

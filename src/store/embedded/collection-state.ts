@@ -5,6 +5,7 @@
  */
 import { DuplicateKeyError, type IndexSpec, type StoredDocument } from '../port.js';
 import { CollectionIndex } from './collection-index.js';
+import { ID_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 
 export interface Slot {
   document: StoredDocument;
@@ -21,6 +22,8 @@ export class CollectionState {
   private readonly indexes = new Map<string, CollectionIndex>();
   private nextPosition = 0;
   private scanCache: StoredDocument[] | undefined;
+  /** The ids in order, built on the first read sorted by `_id`, then kept up. */
+  private orderedIds: OrderedKeys | undefined;
 
   constructor(readonly name: string) {}
 
@@ -40,6 +43,12 @@ export class CollectionState {
   /** The document at a natural-order position, if one is there. */
   documentAt(position: number): StoredDocument | undefined {
     return this.byPosition[position]?.document;
+  }
+
+  /** The ids ascending (`1`) or descending (`-1`). */
+  idsInOrder(direction: 1 | -1): IterableIterator<KeyInOrder> {
+    this.orderedIds ??= new OrderedKeys(this.slots.keys(), ID_ORDER);
+    return this.orderedIds.inOrder(direction);
   }
 
   /** Every natural-order position in use is below this. */
@@ -76,12 +85,14 @@ export class CollectionState {
     const slot = { document, position: this.nextPosition++ };
     this.slots.set(document._id, slot);
     this.byPosition[slot.position] = slot;
+    this.orderedIds?.insert(document._id);
     return slot;
   }
 
   private deleteSlot(slot: Slot): void {
     this.slots.delete(slot.document._id);
     this.byPosition[slot.position] = undefined;
+    this.orderedIds?.delete(slot.document._id);
   }
 
   /**

@@ -28,11 +28,29 @@ export function compareKeys(a: string, b: string): number {
   return compareValues(sortValueOf(a), sortValueOf(b)) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** How an OrderedKeys compares its keys and what value each key sorts as. */
+export interface KeyOrder {
+  compare(a: string, b: string): number;
+  sortValueOf(key: string): unknown;
+  /** All keys in order (may be faster than sorting with `compare`). */
+  sortAll(keys: Iterable<string>): string[];
+}
+
+/** The keys of a secondary index (see index-keys.ts), in MongoDB sort order of their values. */
+export const INDEX_KEY_ORDER: KeyOrder = { compare: compareKeys, sortValueOf, sortAll: (keys) => sortKeys(keys) };
+
+/** Document ids (always strings) in MongoDB's order of strings. */
+export const ID_ORDER: KeyOrder = {
+  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  sortValueOf: (id) => id,
+  sortAll: (ids) => Array.from(ids).sort(),
+};
+
 export class OrderedKeys {
   private blocks: string[][];
 
-  constructor(keys: Iterable<string>) {
-    const sorted = sortKeys(keys);
+  constructor(keys: Iterable<string>, private readonly order: KeyOrder = INDEX_KEY_ORDER) {
+    const sorted = order.sortAll(keys);
     this.blocks = [];
     for (let start = 0; start < sorted.length; start += MAX_BLOCK / 2) this.blocks.push(sorted.slice(start, start + MAX_BLOCK / 2));
   }
@@ -42,19 +60,19 @@ export class OrderedKeys {
       this.blocks.push([key]);
       return;
     }
-    const blockIndex = Math.min(this.blockFor((last) => compareKeys(last, key) >= 0), this.blocks.length - 1);
+    const blockIndex = Math.min(this.blockFor((last) => this.order.compare(last, key) >= 0), this.blocks.length - 1);
     const block = this.blocks[blockIndex]!;
-    const at = firstIndex(block, (item) => compareKeys(item, key) >= 0);
+    const at = firstIndex(block, (item) => this.order.compare(item, key) >= 0);
     if (block[at] === key) return;
     block.splice(at, 0, key);
     if (block.length > MAX_BLOCK) this.blocks.splice(blockIndex, 1, block.slice(0, MAX_BLOCK / 2), block.slice(MAX_BLOCK / 2));
   }
 
   delete(key: string): void {
-    const blockIndex = this.blockFor((last) => compareKeys(last, key) >= 0);
+    const blockIndex = this.blockFor((last) => this.order.compare(last, key) >= 0);
     const block = this.blocks[blockIndex];
     if (!block) return;
-    const at = firstIndex(block, (item) => compareKeys(item, key) >= 0);
+    const at = firstIndex(block, (item) => this.order.compare(item, key) >= 0);
     if (block[at] !== key) return;
     block.splice(at, 1);
     if (block.length === 0) this.blocks.splice(blockIndex, 1);
@@ -66,6 +84,7 @@ export class OrderedKeys {
    */
   *inOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
     const blocks = this.blocks;
+    const sortValueOf = this.order.sortValueOf;
     if (direction === 1) {
       const atOrAfter = (key: string): boolean => compareValues(sortValueOf(key), from) >= 0;
       let blockIndex = from === undefined ? 0 : this.blockFor(atOrAfter);

@@ -6,7 +6,7 @@
 import type { SortSpec, StoredDocument } from '../port.js';
 import type { AccessPlan, Lookup, RangeOperator } from './access-plan.js';
 import type { CollectionIndex } from './collection-index.js';
-import type { CollectionState } from './collection-state.js';
+import { ID_INDEX_NAME, type CollectionState } from './collection-state.js';
 import { encodeValue } from './index-keys.js';
 import { PositionBitset } from './position-bitset.js';
 import { compareValues, sortDocuments } from './sort-order.js';
@@ -197,6 +197,7 @@ export function shouldWalkInOrder(plan: AccessPlan, state: CollectionState): boo
 export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: Matcher, sort: SortSpec): StoredDocument[] {
   const { order, keep } = plan;
   if (!order || keep === undefined) throw new Error('walkInOrder needs a plan with an order and a page size');
+  if (order.index === ID_INDEX_NAME) return walkInIdOrder(state, matcher, order.direction, keep);
   const index = indexOf(state, order.index);
   const seen = index.multikey ? new Set<number>() : undefined;
   const found: StoredDocument[] = [];
@@ -226,5 +227,18 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
     }
   }
   flush();
+  return found;
+}
+
+/** The first `keep` matches in `_id` order: ids are unique, so the rest of the sort never decides. */
+function walkInIdOrder(state: CollectionState, matcher: Matcher, direction: 1 | -1, keep: number): StoredDocument[] {
+  const found: StoredDocument[] = [];
+  for (const { key: id } of state.idsInOrder(direction)) {
+    const document = state.get(id);
+    if (document && matcher.test(document)) {
+      found.push(document);
+      if (found.length >= keep) break;
+    }
+  }
   return found;
 }
