@@ -121,6 +121,17 @@ describe('running access plans over keys many documents hold (bitsets)', () => {
     expect(found).toEqual(expected);
     expect(countCandidates(plan, large)).toBe(expected.length);
   });
+
+  const GROUP_SORTS: SortSpec[] = [{ a: 1, _id: 1 }, { b: -1, _id: -1 }, { b: 1, _id: 1 }, { c: 1, _id: 1 }];
+  const GROUP_FILTERS: Filter[] = [{}, { c: 'q' }, { a: true }, { b: { $ne: 'y' } }, { _id: { $gte: 'l5' } }];
+  const groupWalks = GROUP_SORTS.flatMap((sort) => GROUP_FILTERS.flatMap((filter) => [1, 10, 50, 3000].map((keep) => [JSON.stringify({ sort, filter, keep }), sort, filter, keep] as const)));
+
+  it.each(groupWalks)('a walk whose groups are taken in _id order gives the full sort: %s', (_, sort, filter, keep) => {
+    const plan = planAccess(filter, sort, large.indexSpecs(), keep);
+    const walked = walkInOrder(plan, large, new Query(filter), sort).slice(0, keep);
+    const expected = sortDocuments(new Query(filter).find(everything).all() as StoredDocument[], sort).slice(0, keep);
+    expect(walked.map((document) => document._id)).toEqual(expected.map((document) => document._id));
+  });
 });
 
 describe('ordered walks after the ordered keys were built', () => {

@@ -210,10 +210,16 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
     group = [];
     keysInGroup = 0;
   };
+  const thenById = idTieBreak(sort, index);
   for (const { sortValue, key } of index.keysInOrder(order.direction)) {
     if (keysInGroup > 0 && compareValues(sortValue, groupValue) !== 0) {
       flush();
       if (found.length >= keep) return found;
+    }
+    const bitset = thenById === undefined ? undefined : index.bitsetOf(key);
+    if (bitset && firstInIdOrder(state, bitset, index.countWithKey(key), matcher, thenById!, keep - found.length, found)) {
+      if (found.length >= keep) return found;
+      continue;
     }
     groupValue = sortValue;
     keysInGroup++;
@@ -228,6 +234,38 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
   }
   flush();
   return found;
+}
+
+/**
+ * The direction of `_id` when the sort is the walked field then `_id` only, over an index where every
+ * document holds one key and no two keys sort equal (no arrays): each key is then a whole group, ordered
+ * by `_id` alone. Undefined otherwise.
+ */
+function idTieBreak(sort: SortSpec, index: CollectionIndex): 1 | -1 | undefined {
+  const rest = Object.entries(sort).slice(1);
+  if (rest.length !== 1 || rest[0]![0] !== '_id' || !index.holdsScalarsOnly) return undefined;
+  return rest[0]![1];
+}
+
+/**
+ * Adds to `found` up to `wanted` matches among the positions of `members` (one key's group, `size` of them)
+ * in `_id` order, by walking the ids in order and testing membership, which for a large group reaches the
+ * first matches long before reading all of it. Gives up, adding nothing, after twice `size` steps (when
+ * the group's matches are rare, reading the group is cheaper); returns whether it answered.
+ */
+function firstInIdOrder(state: CollectionState, members: PositionBitset, size: number, matcher: Matcher, direction: 1 | -1, wanted: number, found: StoredDocument[]): boolean {
+  if (size < 16 * wanted) return false;
+  const page: StoredDocument[] = [];
+  let steps = 0;
+  for (const { key: id } of state.idsInOrder(direction)) {
+    if (++steps > 2 * size) return false;
+    const slot = state.slot(id);
+    if (!slot || !members.has(slot.position) || !matcher.test(slot.document)) continue;
+    page.push(slot.document);
+    if (page.length >= wanted) break;
+  }
+  found.push(...page);
+  return true;
 }
 
 /** The first `keep` matches in `_id` order: ids are unique, so the rest of the sort never decides. */
