@@ -136,8 +136,17 @@ export class CollectionIndex {
    * from the last sorting at or before it (all of them without `from`).
    */
   keysInOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
+    return this.orderedKeys().inOrder(direction, from);
+  }
+
+  /** The encoded keys ascending from the first sorting at or after `from` (for ranges: nothing decoded). */
+  encodedKeysFrom(from: unknown): IterableIterator<string> {
+    return this.orderedKeys().keys(1, from);
+  }
+
+  private orderedKeys(): OrderedKeys {
     this.ordered ??= new OrderedKeys(this.entries.keys());
-    return this.ordered.inOrder(direction, from);
+    return this.ordered;
   }
 
   /**

@@ -83,6 +83,12 @@ export class OrderedKeys {
    * last sorting at or before it; all of them without `from`.
    */
   *inOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
+    const sortValueOf = this.order.sortValueOf;
+    for (const key of this.keys(direction, from)) yield { sortValue: sortValueOf(key), key };
+  }
+
+  /** Like inOrder, the keys alone (nothing decoded on the way). */
+  *keys(direction: 1 | -1, from?: unknown): IterableIterator<string> {
     const blocks = this.blocks;
     const sortValueOf = this.order.sortValueOf;
     if (direction === 1) {
@@ -91,7 +97,7 @@ export class OrderedKeys {
       let at = from === undefined || blockIndex >= blocks.length ? 0 : firstIndex(blocks[blockIndex]!, atOrAfter);
       for (; blockIndex < blocks.length; blockIndex++, at = 0) {
         const block = blocks[blockIndex]!;
-        for (; at < block.length; at++) yield { sortValue: sortValueOf(block[at]!), key: block[at]! };
+        for (; at < block.length; at++) yield block[at]!;
       }
       return;
     }
@@ -100,7 +106,7 @@ export class OrderedKeys {
     let at = from === undefined || blockIndex < 0 ? Infinity : firstIndex(blocks[blockIndex]!, after) - 1;
     for (; blockIndex >= 0; blockIndex--, at = Infinity) {
       const block = blocks[blockIndex]!;
-      for (at = Math.min(at, block.length - 1); at >= 0; at--) yield { sortValue: sortValueOf(block[at]!), key: block[at]! };
+      for (at = Math.min(at, block.length - 1); at >= 0; at--) yield block[at]!;
     }
   }
 

@@ -150,18 +150,31 @@ function countInRange(index: CollectionIndex, range: RangeRun): number {
   return count;
 }
 
-/** The keys between the bounds, of the bounds' type only (MongoDB's comparisons never cross types). */
+/**
+ * The keys between the bounds, of the bounds' type only (MongoDB's comparisons never cross types),
+ * compared in their encoded form: a string key against the bound's key text, a number key by its number.
+ */
 function keysInRange(index: CollectionIndex, { low, high }: { low?: Bound; high?: Bound }): string[] {
-  const type = typeof (low ?? high)!.value;
+  const isString = typeof (low ?? high)!.value === 'string';
+  const prefix = isString ? 's:' : 'n:';
+  const lowKey = low && encodeValue(low.value);
+  const highKey = high && encodeValue(high.value);
+  const order = (key: string, bound: Bound): number => {
+    if (isString) {
+      const boundKey = bound === low ? lowKey! : highKey!;
+      return key < boundKey ? -1 : key > boundKey ? 1 : 0;
+    }
+    return Number(key.slice(2)) - (bound.value as number);
+  };
   // The smallest value of the type: every number is above -Infinity, every string at least ''.
-  const start = low?.value ?? (type === 'number' ? -Infinity : '');
+  const start = low?.value ?? (isString ? '' : -Infinity);
   const keys: string[] = [];
-  for (const { sortValue, key } of index.keysInOrder(1, start)) {
-    if (typeof sortValue !== type) break;
-    if (low && !low.inclusive && compareValues(sortValue, low.value) === 0) continue;
+  for (const key of index.encodedKeysFrom(start)) {
+    if (!key.startsWith(prefix)) break;
+    if (low && !low.inclusive && order(key, low) === 0) continue;
     if (high) {
-      const order = compareValues(sortValue, high.value);
-      if (order > 0 || (order === 0 && !high.inclusive)) break;
+      const position = order(key, high);
+      if (position > 0 || (position === 0 && !high.inclusive)) break;
     }
     keys.push(key);
   }
