@@ -55,6 +55,7 @@ beforeAll(async () => {
     .filter((task) => !(task.title.split(' ').includes('meeting') && task.title.split(' ').includes('urgent')));
 });
 
+const idsOf = (list: ReadonlyArray<{ id: string }>): string[] => list.map((task) => task.id);
 const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const hasTerm = (task: TaskInput, term: string): boolean => task.title.split(' ').includes(term);
 
@@ -86,16 +87,16 @@ test('pages the open tasks with a term, newest first', async () => {
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : byId(a, b)))
     .slice(0, 5);
   const result = await api.data('{ queryTask(filter: { title: { anyofterms: "urgent" }, completed: false }, order: { desc: createdAt }, first: 5) { id createdAt } }');
-  expect(pluck(result.queryTask, 'id')).toEqual(pluck(expected, 'id'));
+  expect(pluck(result.queryTask, 'id')).toEqual(idsOf(expected));
 });
 
 test('orders by a field many tasks share, then by id, missing priorities first', async () => {
   const rank = (task: TaskInput): number => task.priority ?? -Infinity;
   const expected = [...tasks].sort((a, b) => rank(a) - rank(b) || byId(a, b)).slice(3, 10);
   const result = await api.data('{ queryTask(order: { asc: priority }, first: 7, offset: 3) { id priority } }');
-  expect(pluck(result.queryTask, 'id')).toEqual(pluck(expected, 'id'));
+  expect(pluck(result.queryTask, 'id')).toEqual(idsOf(expected));
   const descending = [...tasks].sort((a, b) => rank(b) - rank(a) || byId(a, b)).slice(0, 4);
-  expect(pluck((await api.data('{ queryTask(order: { desc: priority }, first: 4) { id } }')).queryTask, 'id')).toEqual(pluck(descending, 'id'));
+  expect(pluck((await api.data('{ queryTask(order: { desc: priority }, first: 4) { id } }')).queryTask, 'id')).toEqual(idsOf(descending));
 });
 
 test('answers ranges of DateTime, Int and Float fields, in id order without an order', async () => {
@@ -103,11 +104,11 @@ test('answers ranges of DateTime, Int and Float fields, in id order without an o
   const max = '2024-01-03T12:00:00.000Z';
   const inRange = tasks.filter((task) => task.createdAt >= min && task.createdAt <= max).sort(byId);
   const between = await api.data(`{ queryTask(filter: { createdAt: { between: { min: "${min}", max: "${max}" } } }, first: 6) { id } }`);
-  expect(pluck(between.queryTask, 'id')).toEqual(pluck(inRange.slice(0, 6), 'id'));
+  expect(pluck(between.queryTask, 'id')).toEqual(idsOf(inRange.slice(0, 6)));
   const counted = await api.data(`{ aggregateTask(filter: { createdAt: { ge: "${min}" }, priority: { lt: 3 } }) { count scoreSum } }`);
   const matching = tasks.filter((task) => task.createdAt >= min && task.priority !== undefined && task.priority < 3);
   expect(counted.aggregateTask).toEqual({ count: matching.length, scoreSum: matching.reduce((sum, task) => sum + task.score, 0) });
   const scored = await api.data('{ queryTask(filter: { score: { gt: 1.5 } }, order: { asc: score }, first: 3) { id score } }');
   const expectedScores = tasks.filter((task) => task.score > 1.5).sort((a, b) => a.score - b.score || byId(a, b)).slice(0, 3);
-  expect(pluck(scored.queryTask, 'id')).toEqual(pluck(expectedScores, 'id'));
+  expect(pluck(scored.queryTask, 'id')).toEqual(idsOf(expectedScores));
 });

@@ -1,7 +1,8 @@
 import { Query } from 'mingo';
 import { planAccess } from '../../src/store/embedded/access-plan.js';
 import { CollectionState } from '../../src/store/embedded/collection-state.js';
-import { candidatePositions, countCandidates, walkInOrder } from '../../src/store/embedded/run-access-plan.js';
+import { walkInOrder } from '../../src/store/embedded/ordered-walk.js';
+import { candidatePositions, countCandidates } from '../../src/store/embedded/run-access-plan.js';
 import { sortDocuments } from '../../src/store/embedded/sort-order.js';
 import type { Filter, SortSpec, StoredDocument } from '../../src/store/port.js';
 

@@ -12,7 +12,8 @@ import type { CollectionView } from './collection-view.js';
 import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { projectDocument } from './projection.js';
-import { countCandidates, shouldWalkInOrder, walkInOrder } from './run-access-plan.js';
+import { shouldWalkInOrder, walkInOrder } from './ordered-walk.js';
+import { countCandidates } from './run-access-plan.js';
 import { sortDocuments } from './sort-order.js';
 
 export interface DocumentMatcher {
