@@ -1,7 +1,8 @@
 /**
  * `[{ $match }, { $group: { _id: null, ... } }]` answered from index postings without reading documents,
- * when the indexes answer the whole filter and every aggregated field has a single-field index over few
- * distinct keys that never held an array (each document's key is then its value):
+ * when the indexes answer the whole filter (without ranges, for aggregated fields) and every aggregated
+ * field has a single-field index over few distinct keys that never held an array (each document's key is
+ * then its value):
  *
  * - the count of matches is the count of the lookups' intersection;
  * - each key's number of matches is the count with one more lookup (that key), so `$sum`/`$avg` add
@@ -57,6 +58,8 @@ function matchesPerKey(state: CollectionState, plan: AccessPlan, field: string):
   const spec = lookupIndexFor(state.indexSpecs(), field);
   const index: CollectionIndex | undefined = spec && state.index(spec.name);
   if (!spec || !index || !index.holdsScalarsOnly || index.keyCount > MAX_KEYS) return undefined;
+  // A range would be walked again for every key: the rows cost less.
+  if (plan.lookups.some((lookup) => lookup.kind === 'range')) return undefined;
   const keys: KeyMatches[] = [];
   for (const { sortValue } of index.keysInOrder(1)) {
     if (sortValue === null) continue;
