@@ -56,4 +56,33 @@ describe('ordered index keys', () => {
     expect(walk(new OrderedKeys([]), 1, 5)).toEqual([]);
     expect(walk(new OrderedKeys([]), -1)).toEqual([]);
   });
+
+  it('adds the weights of the keys in a run, whole blocks at a time, through adjustments and splits', () => {
+    const numbers = Array.from({ length: 5000 }, (_, i) => encodeValue(i));
+    const weights = new Map(numbers.map((key, i) => [key, 1 + (i % 4)]));
+    const ordered = new OrderedKeys(numbers, undefined, (key) => weights.get(key) ?? 0);
+    const sumBetween = (low: number, high: number) =>
+      ordered.sumFrom(low, (key) => key === encodeValue(low), (key) => key.startsWith('n:') && Number(key.slice(2)) <= high);
+    const expected = (low: number, high: number) => numbers.filter((_, i) => i > low && i <= high).reduce((sum, key) => sum + weights.get(key)!, 0);
+    expect(sumBetween(10, 4000)).toBe(expected(10, 4000));
+    for (let i = 0; i < 5000; i += 7) {
+      weights.set(numbers[i]!, weights.get(numbers[i]!)! + 2);
+      ordered.adjust(numbers[i]!, 2);
+    }
+    for (let i = 0; i < 5000; i += 5) {
+      ordered.adjust(numbers[i]!, -weights.get(numbers[i]!)!);
+      weights.delete(numbers[i]!);
+      ordered.delete(numbers[i]!);
+    }
+    for (let i = 5000; i < 7000; i++) {
+      numbers.push(encodeValue(i - 2500.5));
+      weights.set(numbers[i]!, 3);
+      ordered.insert(numbers[i]!);
+    }
+    const remaining = (low: number, high: number) =>
+      [...weights].filter(([key]) => Number(key.slice(2)) > low && Number(key.slice(2)) <= high).reduce((sum, [, weight]) => sum + weight, 0);
+    for (const [low, high] of [[10, 4000], [-1, 7000], [2000, 2000.5], [4999, 5000], [100, 50]]) {
+      expect({ low, high, sum: sumBetween(low!, high!) }).toEqual({ low, high, sum: remaining(low!, high!) });
+    }
+  });
 });

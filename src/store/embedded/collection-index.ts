@@ -6,7 +6,7 @@
  */
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
-import { OrderedKeys, type KeyInOrder } from './ordered-keys.js';
+import { INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 import { PositionBitset } from './position-bitset.js';
 import { insertSorted, removeSorted } from './sorted-positions.js';
 
@@ -81,9 +81,11 @@ export class CollectionIndex {
         this.entries.set(key, position);
         this.ordered?.insert(key);
       } else if (typeof holders === 'number') {
-        if (holders !== position) this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
-      } else {
-        insertSorted(holders, position);
+        if (holders === position) continue;
+        this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
+        this.ordered?.adjust(key, 1);
+      } else if (insertSorted(holders, position)) {
+        this.ordered?.adjust(key, 1);
         const bitset = this.bitsets.get(key);
         if (bitset) bitset.add(position);
         else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
@@ -96,9 +98,10 @@ export class CollectionIndex {
       const holders = this.entries.get(key);
       if (holders === position) {
         this.entries.delete(key);
+        this.ordered?.adjust(key, -1);
         this.ordered?.delete(key);
-      } else if (Array.isArray(holders)) {
-        removeSorted(holders, position);
+      } else if (Array.isArray(holders) && removeSorted(holders, position)) {
+        this.ordered?.adjust(key, -1);
         this.bitsets.get(key)?.delete(position);
         if (holders.length < BITSET_MIN / 2) this.bitsets.delete(key);
         if (holders.length === 1) this.entries.set(key, holders[0]!);
@@ -144,8 +147,16 @@ export class CollectionIndex {
     return this.orderedKeys().keys(1, from);
   }
 
+  /**
+   * How many documents hold the keys from the first sorting at or after `from`, leaving out leading keys
+   * that `skip` and stopping at the first key not `within` (see OrderedKeys.sumFrom).
+   */
+  countKeysFrom(from: unknown, skip: (key: string) => boolean, within: (key: string) => boolean): number {
+    return this.orderedKeys().sumFrom(from, skip, within);
+  }
+
   private orderedKeys(): OrderedKeys {
-    this.ordered ??= new OrderedKeys(this.entries.keys());
+    this.ordered ??= new OrderedKeys(this.entries.keys(), INDEX_KEY_ORDER, (key) => this.countWithKey(key));
     return this.ordered;
   }
 

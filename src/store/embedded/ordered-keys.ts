@@ -48,16 +48,74 @@ export const ID_ORDER: KeyOrder = {
 
 export class OrderedKeys {
   private blocks: string[][];
+  /** With `weightOf`: the total weight of each block's keys, kept up through `adjust`. */
+  private readonly weights: number[] = [];
 
-  constructor(keys: Iterable<string>, private readonly order: KeyOrder = INDEX_KEY_ORDER) {
+  /**
+   * `weightOf` (optional) gives a key's weight (for an index: how many documents hold it), so that sumFrom
+   * can add whole blocks; the owner reports every later change of a weight through `adjust`.
+   */
+  constructor(
+    keys: Iterable<string>,
+    private readonly order: KeyOrder = INDEX_KEY_ORDER,
+    private readonly weightOf?: (key: string) => number,
+  ) {
     const sorted = order.sortAll(keys);
     this.blocks = [];
     for (let start = 0; start < sorted.length; start += MAX_BLOCK / 2) this.blocks.push(sorted.slice(start, start + MAX_BLOCK / 2));
+    if (weightOf) this.weights = this.blocks.map((block) => this.weightOfBlock(block));
+  }
+
+  /** Adds `delta` to the weight of `key`'s block (the key's own weight changed by that much). */
+  adjust(key: string, delta: number): void {
+    if (!this.weightOf) return;
+    const blockIndex = this.blockFor((last) => this.order.compare(last, key) >= 0);
+    if (blockIndex < this.weights.length) this.weights[blockIndex]! += delta;
+  }
+
+  /**
+   * The total weight of the keys from the first sorting at or after `from`, leaving out the leading keys
+   * for which `skip` holds and stopping at the first for which `within` does not (`within` must hold for
+   * a run of keys, then never again). Blocks entirely within are added whole.
+   */
+  sumFrom(from: unknown, skip: (key: string) => boolean, within: (key: string) => boolean): number {
+    const weightOf = this.weightOf;
+    if (!weightOf) throw new Error('sumFrom needs keys with weights');
+    const blocks = this.blocks;
+    const sortValueOf = this.order.sortValueOf;
+    const atOrAfter = (key: string): boolean => compareValues(sortValueOf(key), from) >= 0;
+    let blockIndex = this.blockFor(atOrAfter);
+    let at = blockIndex < blocks.length ? firstIndex(blocks[blockIndex]!, atOrAfter) : 0;
+    for (; blockIndex < blocks.length; blockIndex++, at = 0) {
+      const block = blocks[blockIndex]!;
+      while (at < block.length && skip(block[at]!)) at++;
+      if (at < block.length) break;
+    }
+    let total = 0;
+    for (; blockIndex < blocks.length; blockIndex++, at = 0) {
+      const block = blocks[blockIndex]!;
+      if (at === 0 && within(block[block.length - 1]!)) {
+        total += this.weights[blockIndex]!;
+        continue;
+      }
+      for (; at < block.length; at++) {
+        if (!within(block[at]!)) return total;
+        total += weightOf(block[at]!);
+      }
+    }
+    return total;
+  }
+
+  private weightOfBlock(block: readonly string[]): number {
+    let total = 0;
+    for (const key of block) total += this.weightOf!(key);
+    return total;
   }
 
   insert(key: string): void {
     if (this.blocks.length === 0) {
       this.blocks.push([key]);
+      if (this.weightOf) this.weights.push(this.weightOf(key));
       return;
     }
     const blockIndex = Math.min(this.blockFor((last) => this.order.compare(last, key) >= 0), this.blocks.length - 1);
@@ -65,9 +123,15 @@ export class OrderedKeys {
     const at = firstIndex(block, (item) => this.order.compare(item, key) >= 0);
     if (block[at] === key) return;
     block.splice(at, 0, key);
-    if (block.length > MAX_BLOCK) this.blocks.splice(blockIndex, 1, block.slice(0, MAX_BLOCK / 2), block.slice(MAX_BLOCK / 2));
+    if (this.weightOf) this.weights[blockIndex]! += this.weightOf(key);
+    if (block.length > MAX_BLOCK) {
+      const halves = [block.slice(0, MAX_BLOCK / 2), block.slice(MAX_BLOCK / 2)];
+      this.blocks.splice(blockIndex, 1, ...halves);
+      if (this.weightOf) this.weights.splice(blockIndex, 1, ...halves.map((half) => this.weightOfBlock(half)));
+    }
   }
 
+  /** Removes `key`; with weights, its weight must have been adjusted to 0 first. */
   delete(key: string): void {
     const blockIndex = this.blockFor((last) => this.order.compare(last, key) >= 0);
     const block = this.blocks[blockIndex];
@@ -75,7 +139,10 @@ export class OrderedKeys {
     const at = firstIndex(block, (item) => this.order.compare(item, key) >= 0);
     if (block[at] !== key) return;
     block.splice(at, 1);
-    if (block.length === 0) this.blocks.splice(blockIndex, 1);
+    if (block.length === 0) {
+      this.blocks.splice(blockIndex, 1);
+      if (this.weightOf) this.weights.splice(blockIndex, 1);
+    }
   }
 
   /**

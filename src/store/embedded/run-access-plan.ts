@@ -138,38 +138,48 @@ function positionsOf(lookup: RunLookup, state: CollectionState): readonly number
 }
 
 function countInRange(index: CollectionIndex, range: RangeRun): number {
-  let count = 0;
-  for (const key of keysInRange(index, range)) count += index.countWithKey(key);
-  return count;
+  const { start, skip, within } = rangeTests(range);
+  return index.countKeysFrom(start, skip, within);
 }
 
-/**
- * The keys between the bounds, of the bounds' type only (MongoDB's comparisons never cross types),
- * compared in their encoded form: a string key against the bound's key text, a number key by its number.
- */
-function keysInRange(index: CollectionIndex, { low, high }: { low?: Bound; high?: Bound }): string[] {
-  const isString = typeof (low ?? high)!.value === 'string';
-  const prefix = isString ? 's:' : 'n:';
-  const lowKey = low && encodeValue(low.value);
-  const highKey = high && encodeValue(high.value);
-  const order = (key: string, bound: Bound): number => {
-    if (isString) {
-      const boundKey = bound === low ? lowKey! : highKey!;
-      return key < boundKey ? -1 : key > boundKey ? 1 : 0;
-    }
-    return Number(key.slice(2)) - (bound.value as number);
-  };
-  // The smallest value of the type: every number is above -Infinity, every string at least ''.
-  const start = low?.value ?? (isString ? '' : -Infinity);
+function keysInRange(index: CollectionIndex, range: RangeRun): string[] {
+  const { start, skip, within } = rangeTests(range);
   const keys: string[] = [];
+  let started = false;
   for (const key of index.encodedKeysFrom(start)) {
-    if (!key.startsWith(prefix)) break;
-    if (low && !low.inclusive && order(key, low) === 0) continue;
-    if (high) {
-      const position = order(key, high);
-      if (position > 0 || (position === 0 && !high.inclusive)) break;
-    }
+    if (!started && skip(key)) continue;
+    started = true;
+    if (!within(key)) break;
     keys.push(key);
   }
   return keys;
+}
+
+/**
+ * Where a range starts in index order and how its keys are told apart, for keys of the bounds' type only
+ * (MongoDB's comparisons never cross types), compared in their encoded form: a string key against the
+ * bound's key text, a number key by its number. From `start` on, the keys to `skip` (equal to an excluded
+ * lower bound) come first, then those `within`, then none.
+ */
+function rangeTests({ low, high }: RangeRun): { start: unknown; skip: (key: string) => boolean; within: (key: string) => boolean } {
+  const isString = typeof (low ?? high)!.value === 'string';
+  const prefix = isString ? 's:' : 'n:';
+  const compareTo = (bound: Bound): ((key: string) => number) => {
+    if (!isString) return (key) => Number(key.slice(2)) - (bound.value as number);
+    const boundKey = encodeValue(bound.value);
+    return (key) => (key < boundKey ? -1 : key > boundKey ? 1 : 0);
+  };
+  const fromLow = low && compareTo(low);
+  const fromHigh = high && compareTo(high);
+  return {
+    // The smallest value of the type: every number is above -Infinity, every string at least ''.
+    start: low?.value ?? (isString ? '' : -Infinity),
+    skip: (key) => low !== undefined && !low.inclusive && key.startsWith(prefix) && fromLow!(key) === 0,
+    within: (key) => {
+      if (!key.startsWith(prefix)) return false;
+      if (!fromHigh) return true;
+      const order = fromHigh(key);
+      return order < 0 || (order === 0 && high!.inclusive);
+    },
+  };
 }

@@ -13,14 +13,20 @@ function lowerBound(positions: readonly number[], target: number, low = 0, high 
   return low;
 }
 
-export function insertSorted(positions: number[], position: number): void {
+/** Inserts `position` unless present; whether it was inserted. */
+export function insertSorted(positions: number[], position: number): boolean {
   const at = lowerBound(positions, position);
-  if (positions[at] !== position) positions.splice(at, 0, position);
+  if (positions[at] === position) return false;
+  positions.splice(at, 0, position);
+  return true;
 }
 
-export function removeSorted(positions: number[], position: number): void {
+/** Removes `position` if present; whether it was there. */
+export function removeSorted(positions: number[], position: number): boolean {
   const at = lowerBound(positions, position);
-  if (positions[at] === position) positions.splice(at, 1);
+  if (positions[at] !== position) return false;
+  positions.splice(at, 1);
+  return true;
 }
 
 /**
