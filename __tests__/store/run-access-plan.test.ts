@@ -140,7 +140,7 @@ describe('ordered walks after the ordered keys were built', () => {
     const live = buildState();
     const sorts: SortSpec[] = [{ f: 1, _id: 1 }, { g: -1, _id: 1 }, { _id: 1 }, { _id: -1 }];
     const pageOf = (sort: SortSpec, keep: number) => ids(walkInOrder(planAccess({}, sort, live.indexSpecs(), keep), live, new Query({}), sort).slice(0, keep));
-    const ranges: Filter[] = [{ n: { $gte: 2, $lt: 6 } }, { n: { $gt: 2 } }, { n: { $lte: 1 } }, { u: { $gt: 'u1', $lte: 'u5' } }, { f: { $gte: -300, $lt: 2 } }];
+    const ranges: Filter[] = [{ n: { $gte: 100, $lt: 300 } }, { n: { $gt: 1000, $lte: 3500 } }, { n: { $gte: 2, $lt: 6 } }, { n: { $gt: 2 } }, { n: { $lte: 1 } }, { u: { $gt: 'u1', $lte: 'u5' } }, { f: { $gte: -300, $lt: 2 } }];
     const check = () => {
       const everything = live.all() as StoredDocument[];
       for (const sort of sorts) for (const keep of [1, 4, 1000]) expect({ sort, keep, page: pageOf(sort, keep) }).toEqual({ sort, keep, page: ids(sortDocuments(everything, sort)).slice(0, keep) });
@@ -149,12 +149,19 @@ describe('ordered walks after the ordered keys were built', () => {
         expect({ filter, count }).toEqual({ filter, count: new Query(filter).find(everything).all().length });
       }
     };
+    // Enough distinct keys for several blocks of ordered keys, which range counts then add up whole.
+    for (let i = 0; i < 3000; i++) live.put({ _id: `t${i}`, n: 1000 + i });
     for (const sort of sorts) pageOf(sort, 3);
     check();
+    for (let i = 0; i < 3000; i += 2) live.put({ _id: `t${i}b`, n: 1000 + i });
+    for (let i = 0; i < 3000; i += 6) live.remove(`t${i}`);
     // Many documents move in and out of one range, so that its blocks' counts change after they were built.
     for (let i = 0; i < 400; i++) live.put({ _id: `w${i}`, n: i % 9, u: `u${i % 7}` });
     for (let i = 0; i < 400; i += 3) live.remove(`w${i}`);
     for (let i = 1; i < 400; i += 3) live.put({ _id: `w${i}`, n: 100 + i });
+    // Keys held by one document gain a second holder, and lose it again.
+    for (let i = 1; i < 100; i += 3) live.put({ _id: `v${i}`, n: 100 + i });
+    for (let i = 1; i < 50; i += 3) live.remove(`w${i}`);
     const before = new Map(['m001', 'm002', 'm005', 'zz1'].map((id) => [id, live.get(id)]));
     live.put({ _id: 'zz1', f: -100, g: 'zzz', n: 1 });
     live.put({ _id: 'm001', f: -200, g: 'zzzz', n: 2 });
