@@ -1,8 +1,9 @@
 /**
  * One secondary index of a collection: a hash from index key to the natural-order positions of the
  * documents holding it (see CollectionState), kept sorted so that postings intersect by merging and come
- * back in natural order without sorting. It serves unique enforcement, equality/`$in` lookups and, through
- * its ordered key tree (built on the first range or ordered read, then kept up), ranges and sorted walks.
+ * back in natural order without sorting (keys many documents hold also get a bitset). It serves unique
+ * enforcement, equality/`$in` lookups and, through its ordered keys (built on the first range or ordered
+ * read, then kept up), ranges, range counts and sorted walks.
  */
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
