@@ -136,6 +136,15 @@ describe('embedded store index paths', () => {
     expect(await answers(store, 'Indexed')).toEqual(await answers(store, 'Plain'));
   });
 
+  it('give the right page when a walk in id order gives up (the filter follows the ids)', async () => {
+    await store.syncIndexes('Dated', [{ name: 'ag_day', keys: { day: 1 } }], 'ag_');
+    const dated = store.collection('Dated');
+    await dated.insertMany(Array.from({ length: 3000 }, (_, i) => ({ _id: `d${String(i).padStart(5, '0')}`, day: i })));
+    const page = await dated.find({ day: { $gte: 2000, $lt: 2500 } }, { sort: { _id: 1 }, skip: 2, limit: 3 });
+    expect(page).toEqual([2002, 2003, 2004].map((day) => ({ _id: `d0${day}`, day })));
+    expect(await dated.count({ day: { $gte: 2000, $lt: 2500 } })).toBe(500);
+  });
+
   it('give the same inside a running transaction, and the state before it beside it', async () => {
     const before = await answers(store, 'Plain');
     let release!: () => void;

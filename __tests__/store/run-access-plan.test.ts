@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import { planAccess } from '../../src/store/embedded/access-plan.js';
 import { CollectionState } from '../../src/store/embedded/collection-state.js';
-import { walkInOrder } from '../../src/store/embedded/ordered-walk.js';
+import { walkBudget, walkInOrder } from '../../src/store/embedded/ordered-walk.js';
 import { candidatePositions, countCandidates } from '../../src/store/embedded/run-access-plan.js';
 import { sortDocuments } from '../../src/store/embedded/sort-order.js';
 import type { Filter, SortSpec, StoredDocument } from '../../src/store/port.js';
@@ -84,7 +84,7 @@ describe('running access plans', () => {
   it.each(walks)('walking the ordered index gives the page sorting every match gives: %s', (_, sort, filter, keep) => {
     const plan = planAccess(filter, sort, state.indexSpecs(), keep);
     expect(plan.order).toBeDefined();
-    const walked = walkInOrder(plan, state, new Query(filter), sort).slice(0, keep);
+    const walked = walkInOrder(plan, state, new Query(filter), sort)!.slice(0, keep);
     expect(ids(walked)).toEqual(ids(sortDocuments(matches(filter), sort)).slice(0, keep));
   });
 });
@@ -129,7 +129,7 @@ describe('running access plans over keys many documents hold (bitsets)', () => {
 
   it.each(groupWalks)('a walk whose groups are taken in _id order gives the full sort: %s', (_, sort, filter, keep) => {
     const plan = planAccess(filter, sort, large.indexSpecs(), keep);
-    const walked = walkInOrder(plan, large, new Query(filter), sort).slice(0, keep);
+    const walked = walkInOrder(plan, large, new Query(filter), sort)!.slice(0, keep);
     const expected = sortDocuments(new Query(filter).find(everything).all() as StoredDocument[], sort).slice(0, keep);
     expect(walked.map((document) => document._id)).toEqual(expected.map((document) => document._id));
   });
@@ -139,7 +139,7 @@ describe('ordered walks after the ordered keys were built', () => {
   it('follow inserts, updates, removals and restores', () => {
     const live = buildState();
     const sorts: SortSpec[] = [{ f: 1, _id: 1 }, { g: -1, _id: 1 }, { _id: 1 }, { _id: -1 }];
-    const pageOf = (sort: SortSpec, keep: number) => ids(walkInOrder(planAccess({}, sort, live.indexSpecs(), keep), live, new Query({}), sort).slice(0, keep));
+    const pageOf = (sort: SortSpec, keep: number) => ids(walkInOrder(planAccess({}, sort, live.indexSpecs(), keep), live, new Query({}), sort)!.slice(0, keep));
     const ranges: Filter[] = [{ n: { $gte: 100, $lt: 300 } }, { n: { $gt: 1000, $lte: 3500 } }, { n: { $gte: 2, $lt: 6 } }, { n: { $gt: 2 } }, { n: { $lte: 1 } }, { u: { $gt: 'u1', $lte: 'u5' } }, { f: { $gte: -300, $lt: 2 } }];
     const check = () => {
       const everything = live.all() as StoredDocument[];
@@ -171,5 +171,22 @@ describe('ordered walks after the ordered keys were built', () => {
     before.set('a00', undefined);
     live.restore(before);
     check();
+  });
+});
+
+describe('walk budgets', () => {
+  it('give up a walk whose matches sit late in the order, and allow one with no estimate', () => {
+    const dated = new CollectionState('Dated');
+    dated.addIndex({ name: 'ag_day', keys: { day: 1 } }, false);
+    // The day follows the id: the second half of the days is the second half of the ids.
+    for (let i = 0; i < 4000; i++) dated.put({ _id: `d${String(i).padStart(5, '0')}`, day: i });
+    const late = { day: { $gte: 2000 } };
+    const plan = planAccess(late, { _id: 1 }, dated.indexSpecs(), 5);
+    const budget = walkBudget(plan, dated);
+    expect(budget).toBe(1024);
+    expect(walkInOrder(plan, dated, new Query(late), { _id: 1 }, budget)).toBeUndefined();
+    expect(ids(walkInOrder(plan, dated, new Query(late), { _id: 1 })!)).toEqual(['d02000', 'd02001', 'd02002', 'd02003', 'd02004']);
+    expect(walkBudget(planAccess({ day: { $type: 'number' } }, { _id: 1 }, dated.indexSpecs(), 5), dated)).toBe(Infinity);
+    expect(walkBudget(planAccess({ day: { $gte: 3990 } }, { _id: 1 }, dated.indexSpecs(), 5), dated)).toBeUndefined();
   });
 });

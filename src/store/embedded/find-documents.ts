@@ -12,7 +12,7 @@ import type { CollectionView } from './collection-view.js';
 import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { projectDocument } from './projection.js';
-import { shouldWalkInOrder, walkInOrder } from './ordered-walk.js';
+import { walkBudget, walkInOrder } from './ordered-walk.js';
 import { countCandidates } from './run-access-plan.js';
 import { sortDocuments } from './sort-order.js';
 
@@ -126,14 +126,16 @@ export function findDocuments(
 
 /**
  * The first `keep` matches in `sort` order from a walk of the ordered index on the first sort field, when
- * the plan has one and walking is estimated cheaper than sorting the candidates; undefined otherwise.
+ * the plan has one and walking is estimated cheaper than sorting the candidates; undefined otherwise, or
+ * when the walk gave up.
  */
 function pageByOrderedIndex(state: CollectionState, collection: string, filter: Filter, sort: SortSpec, keep: number): StoredDocument[] | undefined {
   if (!isPlainObject(filter)) return undefined;
   const plan = planAccess(filter, sort, state.indexSpecs(), keep);
-  if (!shouldWalkInOrder(plan, state)) return undefined;
+  const budget = walkBudget(plan, state);
+  if (budget === undefined) return undefined;
   // The walk does not go through the lookups, so each document meets the whole filter.
-  return walkInOrder(plan, state, compileFilter(collection, filter), sort);
+  return walkInOrder(plan, state, compileFilter(collection, filter), sort, budget);
 }
 
 /** Without a sort, stop scanning as soon as the page is full. */
