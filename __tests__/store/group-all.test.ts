@@ -1,5 +1,5 @@
 import { aggregate } from 'mingo';
-import { groupAll } from '../../src/store/embedded/group-all.js';
+import { countGroup, groupAll } from '../../src/store/embedded/group-all.js';
 
 /** Rows whose field `v` holds `values` in turn (`undefined`: the field is missing). */
 function rowsWith(values: unknown[]): Array<Record<string, unknown>> {
@@ -79,5 +79,15 @@ describe('groupAll (the embedded store computing { $group: { _id: null } } itsel
       { $match: {} },
     ];
     for (const stage of stages) expect({ stage, result: groupAll(rows, stage) }).toEqual({ stage, result: undefined });
+  });
+
+  it.each([0, 1, 7, 10])('counts %i rows without reading them, exactly as mingo groups them', (count) => {
+    const stage = { $group: { _id: null, count: { $sum: 1 }, tenths: { $sum: 0.1 }, none: { $sum: 0 } } };
+    expect(countGroup(count, stage)).toEqual(aggregate(rowsWith(Array.from({ length: count }, () => 1)), [stage]));
+  });
+
+  it('does not count a group that reads a field or groups by one', () => {
+    expect(countGroup(3, { $group: { _id: null, count: { $sum: 1 }, total: { $sum: '$v' } } })).toBeUndefined();
+    expect(countGroup(3, { $group: { _id: '$v', count: { $sum: 1 } } })).toBeUndefined();
   });
 });

@@ -1,9 +1,15 @@
 /**
- * One secondary index of a collection: a hash from index key to the ids of the documents holding it. It
- * serves both unique enforcement and equality/`$in` lookups on its (single) field.
+ * One secondary index of a collection: a hash from index key to the natural-order positions of the
+ * documents holding it (see CollectionState), kept sorted so that postings intersect by merging and come
+ * back in natural order without sorting (keys many documents hold also get a bitset). It serves unique
+ * enforcement, equality/`$in` lookups and, through its ordered keys (built on the first range or ordered
+ * read, then kept up), ranges, range counts and sorted walks.
  */
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
+import { INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
+import { PositionBitset } from './position-bitset.js';
+import { insertSorted, removeSorted } from './sorted-positions.js';
 
 export interface KeyConflict {
   /** The indexed field(s), comma separated for compound indexes. */
@@ -11,12 +17,27 @@ export interface KeyConflict {
   value: unknown;
 }
 
+/** One position, or ascending positions once a key has several holders (most keys have one: no array). */
+type Postings = number | number[];
+
+/** Keys held by at least this many documents also get a bitset of their positions (dropped below half). */
+const BITSET_MIN = 1024;
+
 export class CollectionIndex {
   readonly fields: string[];
-  /** Key → holder id, or a set of ids once a key has several holders (most keys have one: no set per key). */
-  private readonly entries = new Map<string, string | Set<string>>();
+  private readonly entries = new Map<string, Postings>();
+  private readonly bitsets = new Map<string, PositionBitset>();
+  private ordered: OrderedKeys | undefined;
+  /** Whether some document ever held several keys here (an array of several values); never reset. */
+  private severalKeysSeen = false;
+  /** Whether some document ever held an array in the (top-level) field; never reset. */
+  private arraysSeen = false;
 
-  constructor(readonly spec: IndexSpec) {
+  /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
+  constructor(
+    readonly spec: IndexSpec,
+    private readonly idAt: (position: number) => string | undefined,
+  ) {
     this.fields = Object.keys(spec.keys);
   }
 
@@ -29,36 +50,115 @@ export class CollectionIndex {
     return this.fields.length === 1 ? this.fields[0] : undefined;
   }
 
+  /** Whether a document may hold several keys, so that two range bounds can be met by different keys. */
+  get multikey(): boolean {
+    return this.severalKeysSeen;
+  }
+
+  /**
+   * Whether every document's key is its stored value itself: no array (nor dotted path, which may pass
+   * through one) was ever indexed here, so each document holds exactly one key, its value (or null).
+   */
+  get holdsScalarsOnly(): boolean {
+    return !this.arraysSeen;
+  }
+
+  /** How many distinct keys the index holds. */
+  get keyCount(): number {
+    return this.entries.size;
+  }
+
   keysOf(document: StoredDocument): KeyedValue[] {
     return indexKeysOf(document, this.fields, this.spec.sparse === true);
   }
 
-  add(document: StoredDocument): void {
-    const id = document._id;
-    for (const { key } of this.keysOf(document)) {
+  add(document: StoredDocument, position: number): void {
+    const keys = this.keysOf(document);
+    if (keys.length > 1) this.severalKeysSeen = true;
+    if (!this.arraysSeen && this.fields.some((field) => field.includes('.') || Array.isArray(document[field]))) this.arraysSeen = true;
+    for (const { key } of keys) {
       const holders = this.entries.get(key);
-      if (holders === undefined) this.entries.set(key, id);
-      else if (typeof holders === 'string') {
-        if (holders !== id) this.entries.set(key, new Set([holders, id]));
-      } else holders.add(id);
-    }
-  }
-
-  remove(document: StoredDocument): void {
-    const id = document._id;
-    for (const { key } of this.keysOf(document)) {
-      const holders = this.entries.get(key);
-      if (holders === id) this.entries.delete(key);
-      else if (holders instanceof Set) {
-        holders.delete(id);
-        if (holders.size === 1) this.entries.set(key, holders.values().next().value!);
+      if (holders === undefined) {
+        this.entries.set(key, position);
+        this.ordered?.insert(key);
+      } else if (typeof holders === 'number') {
+        if (holders === position) continue;
+        this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
+        this.ordered?.adjust(key, 1);
+      } else if (insertSorted(holders, position)) {
+        this.ordered?.adjust(key, 1);
+        const bitset = this.bitsets.get(key);
+        if (bitset) bitset.add(position);
+        else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
       }
     }
   }
 
-  idsWithKey(key: string): ReadonlySet<string> | undefined {
+  remove(document: StoredDocument, position: number): void {
+    for (const { key } of this.keysOf(document)) {
+      const holders = this.entries.get(key);
+      if (holders === position) {
+        this.entries.delete(key);
+        this.ordered?.adjust(key, -1);
+        this.ordered?.delete(key);
+      } else if (Array.isArray(holders) && removeSorted(holders, position)) {
+        this.ordered?.adjust(key, -1);
+        this.bitsets.get(key)?.delete(position);
+        if (holders.length < BITSET_MIN / 2) this.bitsets.delete(key);
+        if (holders.length === 1) this.entries.set(key, holders[0]!);
+      }
+    }
+  }
+
+  /** The ascending positions of the documents holding `key` (shared: do not modify). */
+  positionsWithKey(key: string): readonly number[] {
     const holders = this.entries.get(key);
-    return typeof holders === 'string' ? new Set([holders]) : holders;
+    if (holders === undefined) return [];
+    return typeof holders === 'number' ? [holders] : holders;
+  }
+
+  /** Adds the positions of the documents holding `key` to `target` (no array per key for the many keys of a range). */
+  appendPositions(key: string, target: number[]): void {
+    const holders = this.entries.get(key);
+    if (typeof holders === 'number') target.push(holders);
+    else if (holders !== undefined) for (const position of holders) target.push(position);
+  }
+
+  /** The positions holding `key` as a bitset, for keys many documents hold. */
+  bitsetOf(key: string): PositionBitset | undefined {
+    return this.bitsets.get(key);
+  }
+
+  /** How many documents hold `key`. */
+  countWithKey(key: string): number {
+    const holders = this.entries.get(key);
+    return holders === undefined ? 0 : typeof holders === 'number' ? 1 : holders.length;
+  }
+
+  /**
+   * The keys in MongoDB sort order, ascending from the first sorting at or after `from`, or descending
+   * from the last sorting at or before it (all of them without `from`).
+   */
+  keysInOrder(direction: 1 | -1, from?: unknown): IterableIterator<KeyInOrder> {
+    return this.orderedKeys().inOrder(direction, from);
+  }
+
+  /** The encoded keys ascending from the first sorting at or after `from` (for ranges: nothing decoded). */
+  encodedKeysFrom(from: unknown): IterableIterator<string> {
+    return this.orderedKeys().keys(1, from);
+  }
+
+  /**
+   * How many documents hold the keys from the first sorting at or after `from`, leaving out leading keys
+   * that `skip` and stopping at the first key not `within` (see OrderedKeys.sumFrom).
+   */
+  countKeysFrom(from: unknown, skip: (key: string) => boolean, within: (key: string) => boolean): number {
+    return this.orderedKeys().sumFrom(from, skip, within);
+  }
+
+  private orderedKeys(): OrderedKeys {
+    this.ordered ??= new OrderedKeys(this.entries.keys(), INDEX_KEY_ORDER, (key) => this.countWithKey(key));
+    return this.ordered;
   }
 
   /**
@@ -67,10 +167,9 @@ export class CollectionIndex {
    */
   findConflict(id: string, keys: KeyedValue[], leaving?: ReadonlySet<string>): KeyConflict | undefined {
     for (const keyed of keys) {
-      const holders = this.entries.get(keyed.key);
-      if (holders === undefined) continue;
-      for (const holder of typeof holders === 'string' ? [holders] : holders) {
-        if (holder !== id && !leaving?.has(holder)) return this.conflict(keyed);
+      for (const position of this.positionsWithKey(keyed.key)) {
+        const holder = this.idAt(position);
+        if (holder !== undefined && holder !== id && !leaving?.has(holder)) return this.conflict(keyed);
       }
     }
     return undefined;

@@ -5,6 +5,7 @@
  */
 import { DuplicateKeyError, type IndexSpec, type StoredDocument } from '../port.js';
 import { CollectionIndex } from './collection-index.js';
+import { ID_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 
 export interface Slot {
   document: StoredDocument;
@@ -16,9 +17,13 @@ export const ID_INDEX_NAME = '_id_';
 
 export class CollectionState {
   private readonly slots = new Map<string, Slot>();
+  /** The slot at each natural-order position (a hole where a document was deleted). */
+  private readonly byPosition: Array<Slot | undefined> = [];
   private readonly indexes = new Map<string, CollectionIndex>();
   private nextPosition = 0;
   private scanCache: StoredDocument[] | undefined;
+  /** The ids in order, built on the first read sorted by `_id`, then kept up. */
+  private orderedIds: OrderedKeys | undefined;
 
   constructor(readonly name: string) {}
 
@@ -35,6 +40,17 @@ export class CollectionState {
     return this.slots.get(id);
   }
 
+  /** The document at a natural-order position, if one is there. */
+  documentAt(position: number): StoredDocument | undefined {
+    return this.byPosition[position]?.document;
+  }
+
+  /** The ids ascending (`1`) or descending (`-1`). */
+  idsInOrder(direction: 1 | -1): IterableIterator<KeyInOrder> {
+    this.orderedIds ??= new OrderedKeys(this.slots.keys(), ID_ORDER);
+    return this.orderedIds.inOrder(direction);
+  }
+
   /** Every natural-order position in use is below this. */
   get positionLimit(): number {
     return this.nextPosition;
@@ -49,21 +65,34 @@ export class CollectionState {
   put(document: StoredDocument): void {
     const slot = this.slots.get(document._id);
     if (slot) {
-      for (const index of this.indexes.values()) index.remove(slot.document);
+      for (const index of this.indexes.values()) index.remove(slot.document, slot.position);
       slot.document = document;
-    } else {
-      this.slots.set(document._id, { document, position: this.nextPosition++ });
     }
-    for (const index of this.indexes.values()) index.add(document);
+    const { position } = slot ?? this.newSlot(document);
+    for (const index of this.indexes.values()) index.add(document, position);
     this.scanCache = undefined;
   }
 
   remove(id: string): void {
     const slot = this.slots.get(id);
     if (!slot) return;
-    for (const index of this.indexes.values()) index.remove(slot.document);
-    this.slots.delete(id);
+    for (const index of this.indexes.values()) index.remove(slot.document, slot.position);
+    this.deleteSlot(slot);
     this.scanCache = undefined;
+  }
+
+  private newSlot(document: StoredDocument): Slot {
+    const slot = { document, position: this.nextPosition++ };
+    this.slots.set(document._id, slot);
+    this.byPosition[slot.position] = slot;
+    this.orderedIds?.insert(document._id);
+    return slot;
+  }
+
+  private deleteSlot(slot: Slot): void {
+    this.slots.delete(slot.document._id);
+    this.byPosition[slot.position] = undefined;
+    this.orderedIds?.delete(slot.document._id);
   }
 
   /**
@@ -73,17 +102,17 @@ export class CollectionState {
   restore(earlier: ReadonlyMap<string, StoredDocument | undefined>): void {
     for (const id of earlier.keys()) {
       const slot = this.slots.get(id);
-      if (slot) for (const index of this.indexes.values()) index.remove(slot.document);
+      if (slot) for (const index of this.indexes.values()) index.remove(slot.document, slot.position);
     }
     for (const [id, document] of earlier) {
       const slot = this.slots.get(id);
       if (!document) {
-        this.slots.delete(id);
+        if (slot) this.deleteSlot(slot);
         continue;
       }
       if (slot) slot.document = document;
-      else this.slots.set(id, { document, position: this.nextPosition++ });
-      for (const index of this.indexes.values()) index.add(document);
+      const { position } = slot ?? this.newSlot(document);
+      for (const index of this.indexes.values()) index.add(document, position);
     }
     this.scanCache = undefined;
   }
@@ -116,13 +145,13 @@ export class CollectionState {
    * duplicates make it fail with DuplicateKeyError.
    */
   buildIndex(spec: IndexSpec, enforceUnique: boolean): CollectionIndex {
-    const index = new CollectionIndex(spec);
-    for (const { document } of this.slots.values()) {
+    const index = new CollectionIndex(spec, (position) => this.byPosition[position]?.document._id);
+    for (const { document, position } of this.slots.values()) {
       if (enforceUnique && index.unique) {
         const conflict = index.findConflict(document._id, index.keysOf(document));
         if (conflict) throw new DuplicateKeyError(this.name, conflict.field, conflict.value);
       }
-      index.add(document);
+      index.add(document, position);
     }
     return index;
   }

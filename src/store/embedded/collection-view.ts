@@ -5,8 +5,10 @@
  */
 import type { Filter, StoredDocument } from '../port.js';
 import type { CollectionState } from './collection-state.js';
-import { planCandidates } from './query-planner.js';
+import { planAccess } from './access-plan.js';
 import { encodeValue, isIndexableLiteral } from './index-keys.js';
+import { candidatePositions } from './run-access-plan.js';
+import { unionAll } from './sorted-positions.js';
 import type { EarlierVersions } from './write-scope.js';
 
 export class CollectionView {
@@ -33,20 +35,26 @@ export class CollectionView {
   }
 
   /**
+   * The collection's state when this view sees exactly it (no running transaction's earlier versions laid
+   * over it), so that its indexes answer for this view; undefined otherwise or when there is no collection.
+   */
+  get current(): CollectionState | undefined {
+    return this.earlier !== undefined && this.earlier.size > 0 ? undefined : this.state;
+  }
+
+  /**
    * A superset of the documents `filter` matches, in natural order (the indexes narrow it when they can),
    * and the part of `filter` those documents still have to be tested against.
    */
   select(filter: Filter): { documents: readonly StoredDocument[]; residual: Filter } {
     if (!this.state) return { documents: [], residual: filter };
-    const plan = planCandidates(filter, this.state);
-    if (!plan) return { documents: this.all(), residual: filter };
-    const documents = this.withEarlier(plan.ids);
+    const plan = planAccess(filter, undefined, this.state.indexSpecs());
+    const positions = candidatePositions(plan, this.state);
+    if (!positions) return { documents: this.all(), residual: filter };
     // Earlier versions come from a running transaction's undo log, not from the indexes (which show its
     // writes): they must meet the whole filter.
-    if (plan.answered.size === 0 || (this.earlier !== undefined && this.earlier.size > 0)) return { documents, residual: filter };
-    const residual: Filter = {};
-    for (const [key, condition] of Object.entries(filter)) if (!plan.answered.has(key)) residual[key] = condition;
-    return { documents, residual };
+    if (this.current) return { documents: this.documentsAt(positions), residual: plan.residual };
+    return { documents: this.withEarlier(this.idsAt(positions)), residual: filter };
   }
 
   /** Whether `byFieldValues` can answer for `field` (through `_id` or an index) rather than scan. */
@@ -64,16 +72,30 @@ export class CollectionView {
     const index = this.state.lookupIndexFor(field);
     if (!index) return undefined;
     const canFindAbsent = index.spec.sparse !== true;
-    const ids = new Set<string>();
+    const postings: (readonly number[])[] = [];
     for (const value of values) {
       if (value === null || value === undefined) {
         if (!canFindAbsent) return undefined;
       } else if (!isIndexableLiteral(value) && typeof value !== 'object') {
         continue;
       }
-      for (const id of index.idsWithKey(encodeValue(value)) ?? []) ids.add(id);
+      postings.push(index.positionsWithKey(encodeValue(value)));
     }
-    return this.withEarlier(ids);
+    const positions = unionAll(postings);
+    return this.current ? this.documentsAt(positions) : this.withEarlier(this.idsAt(positions));
+  }
+
+  private documentsAt(positions: readonly number[]): StoredDocument[] {
+    const documents: StoredDocument[] = [];
+    for (const position of positions) {
+      const document = this.state!.documentAt(position);
+      if (document) documents.push(document);
+    }
+    return documents;
+  }
+
+  private idsAt(positions: readonly number[]): string[] {
+    return this.documentsAt(positions).map((document) => document._id);
   }
 
   /** Resolves ids through the earlier versions (adding every id they hold) and sorts by natural order. */

@@ -1,10 +1,20 @@
-/** `find` and `count` over a collection view, evaluated by mingo on the index-narrowed candidates. */
+/**
+ * `find` and `count` over a collection view. When the view sees the collection's current state, an
+ * AccessPlan picks the candidates (or walks an ordered index for a sorted page) and counts come from the
+ * index postings when they answer the whole filter; the candidates are tested with the compiled
+ * predicate, and mingo only where that has no verdict.
+ */
 import { Query } from 'mingo';
-import type { Filter, FindOptions, StoredDocument } from '../port.js';
+import type { Filter, FindOptions, SortSpec, StoredDocument } from '../port.js';
+import { planAccess } from './access-plan.js';
+import type { CollectionState } from './collection-state.js';
 import type { CollectionView } from './collection-view.js';
+import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { withLinearRegex } from './linear-regex.js';
 import { projectDocument } from './projection.js';
+import { walkBudget, walkInOrder } from './ordered-walk.js';
+import { countCandidates } from './run-access-plan.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 import { sortDocuments } from './sort-order.js';
 
@@ -18,6 +28,16 @@ export function compileFilter(collection: string, filter: Filter): DocumentMatch
   if (Object.keys(filter).length === 0) return { test: () => true };
   const byId = primaryKeyMatcher(filter);
   if (byId) return byId;
+  const predicate = compilePredicate(filter);
+  if (!predicate) return mingoQuery(collection, filter);
+  // mingo only for the documents the predicate has no verdict on (a dotted path through an array).
+  let generic: DocumentMatcher | undefined;
+  return {
+    test: (document) => predicate(document) ?? (generic ??= mingoQuery(collection, filter)).test(document),
+  };
+}
+
+function mingoQuery(collection: string, filter: Filter): DocumentMatcher {
   try {
     const linear = withLinearRegex(filter);
     return new Query(linear.value, { scriptEnabled: false, ...linear.options });
@@ -99,6 +119,11 @@ export async function readMatchingDocuments(view: CollectionView, collection: st
 
 export async function countDocuments(view: CollectionView, collection: string, filter: Filter, pace: ScanDeadline = NO_DEADLINE): Promise<number> {
   if (isPlainObject(filter) && Object.keys(filter).length === 0) return view.size();
+  const state = view.current;
+  if (state && isPlainObject(filter)) {
+    const plan = planAccess(filter, undefined, state.indexSpecs());
+    if (plan.lookups.length > 0 && Object.keys(plan.residual).length === 0) return countCandidates(plan, state);
+  }
   const { candidates, matcher } = candidatesOf(view, collection, filter);
   let count = 0;
   await eachMatch(candidates, matcher, pace, () => ++count > 0);
@@ -114,19 +139,40 @@ export async function findDocuments(
   pace: ScanDeadline = NO_DEADLINE,
 ): Promise<StoredDocument[]> {
   const { skip, limit } = checkFindOptions(collection, options);
-  const { candidates, matcher } = candidatesOf(view, collection, filter);
+  const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+  const state = view.current;
+  const walked = sort && limit > 0 && state ? pageByOrderedIndex(state, collection, filter, sort, skip + limit) : undefined;
   let page: StoredDocument[];
-  if (options.sort && Object.keys(options.sort).length > 0) {
-    const matches: StoredDocument[] = [];
-    await eachMatch(candidates, matcher, pace, (document) => matches.push(document) > 0);
-    const sorted = sortDocuments(matches, options.sort, limit > 0 ? skip + limit : undefined);
-    page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
+  if (walked) {
+    page = walked.slice(skip, skip + limit);
   } else {
-    page = await firstMatches(candidates, matcher, pace, skip, limit);
+    const { candidates, matcher } = candidatesOf(view, collection, filter);
+    if (sort) {
+      const matches: StoredDocument[] = [];
+      await eachMatch(candidates, matcher, pace, (document) => matches.push(document) > 0);
+      const sorted = sortDocuments(matches, sort, limit > 0 ? skip + limit : undefined);
+      page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
+    } else {
+      page = await firstMatches(candidates, matcher, pace, skip, limit);
+    }
   }
   const projected = Object.keys(options.projection ?? {});
   if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
   return page.map(cloneJson);
+}
+
+/**
+ * The first `keep` matches in `sort` order from a walk of the ordered index on the first sort field, when
+ * the plan has one and walking is estimated cheaper than sorting the candidates; undefined otherwise, or
+ * when the walk gave up.
+ */
+function pageByOrderedIndex(state: CollectionState, collection: string, filter: Filter, sort: SortSpec, keep: number): StoredDocument[] | undefined {
+  if (!isPlainObject(filter)) return undefined;
+  const plan = planAccess(filter, sort, state.indexSpecs(), keep);
+  const budget = walkBudget(plan, state);
+  if (budget === undefined) return undefined;
+  // The walk does not go through the lookups, so each document meets the whole filter.
+  return walkInOrder(plan, state, compileFilter(collection, filter), sort, budget);
 }
 
 /** Without a sort, stop scanning as soon as the page is full. */

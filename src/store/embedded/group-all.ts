@@ -13,11 +13,12 @@
  * Anything else (another `_id`, other accumulators or expressions, a dotted path, rows that are not
  * objects) answers undefined, and the caller runs the stage with mingo.
  */
-import { isNumber } from 'mingo/util';
+/** mingo's isNumber (a number that is not NaN), inlined: this runs once per row and field. */
+const isNumber = (value: unknown): value is number => typeof value === 'number' && !Number.isNaN(value);
 
 type Row = Record<string, unknown>;
 
-type Accumulator =
+export type Accumulator =
   | { kind: 'count'; times: number }
   | { kind: 'sum' | 'avg' | 'min' | 'max'; field: string };
 
@@ -38,7 +39,7 @@ function accumulatorOf(spec: unknown): Accumulator | undefined {
 }
 
 /** The accumulators of a `$group` stage with `_id: null`, or undefined when one is not handled here. */
-function groupAllSpec(stage: Row): Map<string, Accumulator> | undefined {
+export function groupAllSpec(stage: Row): Map<string, Accumulator> | undefined {
   const spec = stage.$group;
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return undefined;
   const entries = Object.entries(spec);
@@ -53,17 +54,14 @@ function groupAllSpec(stage: Row): Map<string, Accumulator> | undefined {
   return accumulators;
 }
 
-/** The field's value in each row as mingo's `$push` sees it (missing as null). */
-function valuesOf(rows: readonly Row[], field: string): unknown[] {
-  return rows.map((row) => row[field] ?? null);
-}
-
 const isPlainRow = (row: unknown): boolean => row !== null && typeof row === 'object' && !Array.isArray(row);
 
-function sumOf(values: readonly unknown[]): { total: number; count: number } {
+/** The number values of `field`, added in row order, and how many there were; one pass, no copies. */
+function sumOf(rows: readonly Row[], field: string): { total: number; count: number } {
   let total = 0;
   let count = 0;
-  for (const value of values) {
+  for (const row of rows) {
+    const value = row[field];
     if (isNumber(value)) {
       total += value;
       count++;
@@ -73,10 +71,12 @@ function sumOf(values: readonly unknown[]): { total: number; count: number } {
 }
 
 /** `$min` / `$max` when the values not null are all numbers or all strings; undefined otherwise. */
-function extremeOf(values: readonly unknown[], kind: 'min' | 'max'): { value: unknown } | undefined {
+function extremeOf(rows: readonly Row[], field: string, kind: 'min' | 'max'): { value: unknown } | undefined {
   let best: number | string | undefined;
   let type: string | undefined;
-  for (const value of values) {
+  for (const row of rows) {
+    // As mingo's `$push` sees it: missing as null.
+    const value = row[field] ?? null;
     if (value === null) continue;
     if (!isNumber(value) && typeof value !== 'string') return undefined;
     if (type === undefined) type = typeof value;
@@ -85,6 +85,21 @@ function extremeOf(values: readonly unknown[], kind: 'min' | 'max'): { value: un
     else if (kind === 'min' ? value < best : !(value < best)) best = value;
   }
   return { value: best ?? null };
+}
+
+/**
+ * The group of `count` rows when every accumulator of `stage` only counts (`{ $sum: <number> }`), so that
+ * the rows need not be read, or even built; undefined otherwise.
+ */
+export function countGroup(count: number, stage: Row): Row[] | undefined {
+  const accumulators = groupAllSpec(stage);
+  if (!accumulators) return undefined;
+  const group: Row = { _id: null };
+  for (const [name, accumulator] of accumulators) {
+    if (accumulator.kind !== 'count') return undefined;
+    group[name] = count * accumulator.times;
+  }
+  return count === 0 ? [] : [group];
 }
 
 /** The group's rows (none or one), or undefined when `stage` is not a `$group` handled here. */
@@ -99,13 +114,12 @@ export function groupAll(rows: readonly Row[], stage: Row): Row[] | undefined {
       group[name] = rows.length * accumulator.times;
       continue;
     }
-    const values = valuesOf(rows, accumulator.field);
     if (accumulator.kind === 'sum' || accumulator.kind === 'avg') {
-      const { total, count } = sumOf(values);
+      const { total, count } = sumOf(rows, accumulator.field);
       group[name] = accumulator.kind === 'sum' ? total : count === 0 ? null : total / count;
       continue;
     }
-    const extreme = extremeOf(values, accumulator.kind);
+    const extreme = extremeOf(rows, accumulator.field, accumulator.kind);
     if (!extreme) return undefined;
     group[name] = extreme.value;
   }

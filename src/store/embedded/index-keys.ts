@@ -64,6 +64,24 @@ export function encodeValue(value: unknown): string {
   }
 }
 
+/** The value behind a key of `encodeValue` (`null` for the null key, which also stands for absence). */
+export function decodeKey(key: string): unknown {
+  if (key === 'null') return null;
+  switch (key[0]) {
+    case 's':
+      return key.slice(2);
+    case 'n':
+      return Number(key.slice(2));
+    case 'b':
+      return key === 'b:1';
+    case 'o':
+      return JSON.parse(key.slice(2));
+    default:
+      // 'a:[]', the key of an empty array
+      return [];
+  }
+}
+
 /** Whether a filter value can be looked up in a hash index by `encodeValue` (no null: it also matches absence). */
 export function isIndexableLiteral(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));

@@ -11,8 +11,9 @@ import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
 import { DeadlineExceededError, type Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
-import { readMatchingDocuments } from './find-documents.js';
-import { groupAll } from './group-all.js';
+import { countDocuments, readMatchingDocuments } from './find-documents.js';
+import { countGroup, groupAll } from './group-all.js';
+import { groupFromIndexes } from './index-aggregates.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
@@ -62,6 +63,8 @@ function isReadOnly(pipeline: unknown): boolean {
  */
 export async function runPipeline(collection: string, givenPipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline = NO_DEADLINE): Promise<Row[]> {
   checkPipeline(collection, givenPipeline);
+  const grouped = await groupWithoutRows(collection, givenPipeline, viewOf, deadline);
+  if (grouped) return grouped;
   const { value: pipeline, options: regexOptions } = withLinearRegex(givenPipeline);
   const readOnly = isReadOnly(pipeline);
   const input = (documents: readonly Row[]): Row[] => (readOnly ? documents.slice() : documents.map(cloneJson));
@@ -214,6 +217,24 @@ function distinctValues(rows: Row[], field: string): unknown[] {
     }
   }
   return Array.from(values.values());
+}
+
+/**
+ * `[{ $match }, { $group: { _id: null, ... } }]` (what `aggregateT` compiles to) or the `$group` alone,
+ * without building rows: from index postings when they answer the filter and the aggregated fields
+ * (index-aggregates.ts), or, for a group that only counts, by countDocuments.
+ */
+async function groupWithoutRows(collection: string, pipeline: Pipeline, viewOf: ViewResolver, deadline: ScanDeadline): Promise<Row[] | undefined> {
+  const [first, second] = pipeline;
+  const match = pipeline.length === 2 && first && '$match' in first && isPlainObject(first.$match) ? first.$match : undefined;
+  const group = match ? second : pipeline.length === 1 ? first : undefined;
+  if (!group || !('$group' in group)) return undefined;
+  const view = viewOf(collection);
+  const state = view.current;
+  const fromIndexes = match && state ? groupFromIndexes(state, match, group) : undefined;
+  if (fromIndexes) return fromIndexes;
+  if (!countGroup(0, group)) return undefined;
+  return countGroup(match ? await countDocuments(view, collection, match, deadline) : view.size(), group);
 }
 
 function checkPipeline(collection: string, pipeline: Pipeline): void {
