@@ -246,6 +246,33 @@ describe('embedded store', () => {
       expect(await items.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', v: 2 }, { _id: 'c', v: 1 }]);
     });
 
+    it('keeps uncommitted writes invisible to findPerKey through an index, including moves between keys', async () => {
+      const items = store.collection('IsoPerKey');
+      await store.syncIndexes('IsoPerKey', [{ name: 'test_owner', keys: { owner: 1 } }], 'test_');
+      await items.insertMany([{ _id: 'a', owner: 'x' }, { _id: 'b', owner: 'x' }, { _id: 'd', owner: 'y' }]);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+
+      const running = store.transaction(async (tx) => {
+        await items.insertMany([{ _id: 'c', owner: 'x' }], tx);
+        await items.updateMany({ _id: 'a' }, { $set: { owner: 'y' } }, tx);
+        await items.deleteMany({ _id: 'd' }, tx);
+        wrote();
+        await gate;
+      });
+      await written;
+      const byKey = async () => Object.fromEntries([...(await items.findPerKey('owner', ['x', 'y'], {}, { sort: { _id: 1 } }))].map(([key, documents]) => [key, documents.map((document) => document._id)]));
+      try {
+        expect(await byKey()).toEqual({ x: ['a', 'b'], y: ['d'] });
+      } finally {
+        release();
+      }
+      await running;
+      expect(await byKey()).toEqual({ x: ['b', 'c'], y: ['a'] });
+    });
+
     it('makes writes without a handle wait for the running transaction', async () => {
       const items = store.collection('Queue');
       const events: string[] = [];

@@ -51,11 +51,34 @@ export interface UpdateResult {
   modified: number;
 }
 
+/**
+ * The circumstances of one Collection call: the transaction it belongs to, if any, and the time by which
+ * it must be over (an absolute `Date.now()` in ms).
+ */
+export interface OperationScope {
+  tx?: Transaction;
+  deadline?: number;
+}
+
+/** The page `findPerKey` returns for each key: in `sort` order, `skip` then at most `limit` (0 or absent: all). */
+export interface PerKeyPage {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
 export interface Collection {
   readonly name: string;
   find(filter: Filter, options?: FindOptions, tx?: Transaction): Promise<StoredDocument[]>;
   count(filter: Filter, tx?: Transaction): Promise<number>;
   aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]>;
+  /**
+   * For each distinct key of `keys`, the page of the documents matching `filter` whose `field` equals the
+   * key (or, for an array, holds it), as `find({ $and: [filter, { [field]: key }] }, page)` would give
+   * it: one call for many keys (say, the first 10 tasks of each of 100 users). Every key of `keys` has an
+   * entry, empty when nothing matched. `filter` is a plain query document (no `$lookup` needed).
+   */
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>>;
   /** All or nothing: a duplicate `_id` or unique-index violation throws `DuplicateKeyError`, writing none. */
   insertMany(documents: StoredDocument[], tx?: Transaction): Promise<void>;
   updateMany(filter: Filter, update: UpdateDocument, tx?: Transaction): Promise<UpdateResult>;

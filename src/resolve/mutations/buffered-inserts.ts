@@ -42,6 +42,7 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
     return {
       name: inner.name,
       find: afterFlush((filter, options, callTx) => inner.find(filter, options, callTx)),
+      findPerKey: afterFlush((field, keys, filter, page, scope) => inner.findPerKey(field, keys, filter, page, scope)),
       count: afterFlush((filter, callTx) => inner.count(filter, callTx)),
       aggregate: afterFlush((pipeline, callTx) => inner.aggregate(pipeline, callTx)),
       updateMany: afterFlush((filter, update, callTx) => inner.updateMany(filter, update, callTx)),

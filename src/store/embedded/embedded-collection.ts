@@ -3,6 +3,8 @@ import type {
   Collection,
   Filter,
   FindOptions,
+  OperationScope,
+  PerKeyPage,
   Pipeline,
   StoredDocument,
   Transaction,
@@ -11,6 +13,7 @@ import type {
 } from '../port.js';
 import type { CollectionState } from './collection-state.js';
 import { countDocuments, findDocuments } from './find-documents.js';
+import { findPerKey } from './find-per-key.js';
 import { runPipeline, type ViewResolver } from './pipeline-runner.js';
 import { deleteDocuments, insertDocuments, updateDocuments } from './write-operations.js';
 import type { WriteScope } from './write-scope.js';
@@ -33,6 +36,10 @@ export class EmbeddedCollection implements Collection {
 
   async count(filter: Filter, tx?: Transaction): Promise<number> {
     return this.core.read(tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter));
+  }
+
+  async findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    return this.core.read(scope?.tx, (viewOf) => findPerKey(viewOf(this.name), this.name, field, keys, filter, page));
   }
 
   async aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]> {

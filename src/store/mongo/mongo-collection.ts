@@ -3,6 +3,8 @@ import type {
   Collection,
   Filter,
   FindOptions,
+  OperationScope,
+  PerKeyPage,
   Pipeline,
   StoredDocument,
   Transaction,
@@ -10,6 +12,7 @@ import type {
   UpdateResult,
 } from '../port.js';
 import { isDuplicateKeyError } from './errors.js';
+import { perKeyPipeline, readPerKeyRows } from './per-key-pipeline.js';
 
 /** What a collection needs from its store: error translation, sessions and transactions. */
 export interface OperationRunner {
@@ -51,6 +54,16 @@ export class MongoCollection implements Collection {
 
   count(filter: Filter, tx?: Transaction): Promise<number> {
     return this.runner.run(this.name, tx, (collection, session) => collection.countDocuments(filter, { session }));
+  }
+
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    checkWindow(this.name, page);
+    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
+      const rows = await collection.db.aggregate(perKeyPipeline(this.name, field, keys, filter, page), { session }).toArray();
+      const pages = readPerKeyRows(rows, keys);
+      for (const documents of pages.values()) documents.forEach((document) => asStoredDocument(this.name, document));
+      return pages;
+    });
   }
 
   aggregate(pipeline: Pipeline, tx?: Transaction): Promise<Record<string, unknown>[]> {
@@ -97,7 +110,7 @@ export class MongoCollection implements Collection {
   }
 }
 
-function checkWindow(collection: string, options: FindOptions): void {
+function checkWindow(collection: string, options: Pick<FindOptions, 'skip' | 'limit'>): void {
   for (const key of ['skip', 'limit'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
