@@ -16,7 +16,7 @@ import { compareBySort } from './sort-compare.js';
  * | relation field                | load with                                                    | store call per result               |
  * |-------------------------------|--------------------------------------------------------------|-------------------------------------|
  * | stored here, single or list   | `storedRelationQueries`, then `pagePerParent` for lists      | `find(plan.match, { sort })` (or `aggregate([...plan.lookups, {$match}, {$sort}])` when `plan.lookups` is not empty) |
- * | derived (`storedHere: false`) | `derivedRelationQuery`, then `pageDerivedChildren`; when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
+ * | derived (`storedHere: false`) | `derivedRelationQuery`, then `findPerKey` with its `childPlan` (or `pageDerivedChildren` over a `find` of its `plan`); when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
  * | `<field>Aggregate(filter)`    | `relationAggregatePipeline`, then `readRelationAggregates`   | `aggregate(pipeline)` on `collection` |
  *
  * A relation to an interface reads every implementing type's collection: stored relations give one query
@@ -183,6 +183,8 @@ export function readGroupedRelation(rows: readonly Record<string, unknown>[], pa
 export interface DerivedRelationQuery extends CollectionQuery {
   /** Stored path of the inverse field in the children: the parent's id, or a list of parent ids. */
   parentPath: string;
+  /** `plan` without its "inverse field in `parentIds`" part: what each parent's children must match (for `findPerKey`). */
+  childPlan: FilterPlan;
   /** Per parent: the field's offset/first for a list, the first child for a single relation. */
   page: Page;
 }
@@ -200,11 +202,13 @@ export function derivedRelationQuery(model: SchemaModel, parentTypeName: string,
   const targets = concreteTypesOf(model, relation.target);
   if (targets.length !== 1 || targets[0]!.name !== relation.target) return undefined;
   const inverse = inverseFieldOf(model, relation.parent, relation.field);
-  const plan = withConstraint(compileFilter(model, relation.target, args.filter, scope), { [storedPath(inverse)]: { $in: [...parentIds] } });
+  const childPlan = compileFilter(model, relation.target, args.filter, scope);
+  const plan = withConstraint(childPlan, { [storedPath(inverse)]: { $in: [...parentIds] } });
   if (plan.lookups.length > 0) return undefined;
   return {
     collection: relation.target,
     plan,
+    childPlan,
     sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined),
     parentPath: storedPath(inverse),
     page: relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 },

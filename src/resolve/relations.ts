@@ -5,10 +5,10 @@ import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {
   childIdsByParent, derivedRelationPipeline, derivedRelationQuery, pageDerivedChildren, pagePerParent, readGroupedRelation,
-  readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type RelationArgs,
+  readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type DerivedRelationQuery, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Store, StoredDocument } from '../store/port.js';
+import type { Filter, Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
@@ -48,9 +48,18 @@ function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field
   };
 }
 
+/** Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the pages hold. */
+async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[]): Promise<Map<string, StoredDocument[]>> {
+  // `first: 0` asks for nothing; the store would read a limit of 0 as "no limit".
+  if (query.page.limit === 0) return new Map();
+  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit });
+}
+
 /**
- * The partner type stores the edge: one read for the children of all parents — a `find` paged per parent
- * here when the target is one object type (cheaper on the embedded store), else a grouped pipeline.
+ * The partner type stores the edge: one read for the children of all parents. When the target is one
+ * object type and the filter (with the auth rule) needs no other collection, `findPerKey` reads each
+ * parent's page; with a rule that needs a lookup, a `find` paged per parent here; for an interface
+ * target or a filter with lookups, a grouped pipeline.
  */
 function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
@@ -58,6 +67,11 @@ function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, fiel
       const auth = authConstraints(context, model, 'query');
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
+        const childPlan = restrictPlan(query.childPlan, auth(query.collection));
+        if (childPlan.lookups.length === 0) {
+          const pages = await pagesPerParent(store, query, childPlan.match, parentIds);
+          return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
+        }
         const children = await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
