@@ -284,6 +284,9 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           ['author', ['a0'], { $or: [{ rank: 0 }, { tags: 'space' }] }, { sort: { title: -1, _id: 1 }, skip: 20 }],
           ['tags', ['sci', 'space', 'poetry'], { rank: { $ne: 2 } }, { sort: { rank: 1, title: 1, _id: 1 }, skip: 1, limit: 4 }],
           ['_id', ['m01', 'm02', 'b1', 'zz'], { rank: { $gte: 1 } }, { sort: { _id: 1 } }],
+          ['author', ['a0', 'a1'], { rank: { $gte: 1 } }, { sort: { _id: -1 }, skip: 1, limit: 3 }],
+          ['tags', ['space', 'sci'], {}, { sort: { _id: 1 }, skip: 3, limit: 5 }],
+          ['author', ['a2', 'a1'], { rank: { $lt: 3 } }, { skip: 1, limit: 4 }],
         ];
         for (const [field, keys, filter, page] of cases) {
           const perKey = await store.collection(name).findPerKey(field, keys, filter, page);

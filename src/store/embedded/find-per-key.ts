@@ -1,12 +1,14 @@
 /**
  * `findPerKey` on the embedded store. With an index on the field (or the field `_id`), each key's
  * candidates are that key's postings: a page per key costs the documents holding the key, never every
- * document of every key, and only the documents of the pages are copied. Without such an index, one pass
- * over the candidates of `{ field: { $in: keys } }` deals the matches out to their keys.
+ * document of every key, and only the documents of the pages are copied. In the default order (by `_id`)
+ * the postings are walked in that order and the walk stops once the page is full, so a key's page reads
+ * about `skip + limit` documents. Without such an index, one pass over the candidates of
+ * `{ field: { $in: keys } }` deals the matches out to their keys.
  */
 import type { Filter, PerKeyPage, SortSpec, StoredDocument } from '../port.js';
 import type { CollectionView } from './collection-view.js';
-import { compileFilter, matchingDocuments } from './find-documents.js';
+import { compileFilter, matchingDocuments, type DocumentMatcher } from './find-documents.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { sortDocuments } from './sort-order.js';
@@ -33,13 +35,63 @@ export function findPerKey(
   const checked = checkPage(where, page);
   const matcher = compileFilter(collection, filter);
   const distinctKeys = [...new Set(keys)];
-  const candidates = view.canLookUp(field) ? candidatesByPostings(view, field, distinctKeys) : candidatesByScan(view, collection, field, distinctKeys);
-  const pages = new Map<string, StoredDocument[]>();
+  const selected = new Map<string, StoredDocument[]>();
+  const rest: string[] = [];
   for (const key of distinctKeys) {
-    const matches = (candidates.get(key) ?? []).filter((document) => holdsKey(document, field, key) && matcher.test(document));
-    pages.set(key, pageOf(matches, checked).map(cloneJson));
+    const ids = view.idsHolding(field, key);
+    const found = ids && pageOfPostings(view, ids, { field, key, matcher, page: checked });
+    if (found) selected.set(key, found);
+    else rest.push(key);
   }
-  return pages;
+  if (rest.length > 0) {
+    const candidates = view.canLookUp(field) ? candidatesByPostings(view, field, rest) : candidatesByScan(view, collection, field, rest);
+    for (const key of rest) {
+      const matches = (candidates.get(key) ?? []).filter((document) => holdsKey(document, field, key) && matcher.test(document));
+      selected.set(key, pageOf(matches, checked));
+    }
+  }
+  return new Map(distinctKeys.map((key) => [key, selected.get(key)!.map(cloneJson)]));
+}
+
+interface PostingsQuery {
+  field: string;
+  key: string;
+  matcher: DocumentMatcher;
+  page: CheckedPage;
+}
+
+/**
+ * A key's page straight from its postings, when the sort needs no natural order to break ties (it ends
+ * in `_id`, as every sort of the service does); undefined otherwise. Sorted by `_id` alone, the ids are
+ * ordered first and documents are read only until the page is full.
+ */
+function pageOfPostings(view: CollectionView, ids: ReadonlySet<string>, query: PostingsQuery): StoredDocument[] | undefined {
+  const { page } = query;
+  const sortFields = Object.keys(page.sort);
+  if (!sortFields.includes('_id')) return undefined;
+  const matches = (document: StoredDocument | undefined): document is StoredDocument =>
+    document !== undefined && holdsKey(document, query.field, query.key) && query.matcher.test(document);
+  if (sortFields.length > 1) {
+    const found: StoredDocument[] = [];
+    for (const id of ids) {
+      const document = view.get(id);
+      if (matches(document)) found.push(document);
+    }
+    return pageOf(found, page);
+  }
+  const ordered = [...ids].sort();
+  if (page.sort._id === -1) ordered.reverse();
+  const end = page.limit === undefined ? Number.POSITIVE_INFINITY : page.skip + page.limit;
+  const found: StoredDocument[] = [];
+  let seen = 0;
+  for (const id of ordered) {
+    if (seen >= end) break;
+    const document = view.get(id);
+    if (!matches(document)) continue;
+    if (seen >= page.skip) found.push(document);
+    seen++;
+  }
+  return found;
 }
 
 /** Each key's documents from the index on `field` (or by `_id`), in natural order. */
