@@ -5,7 +5,7 @@
  * the indexes, and a `$lookup` that joins on equality (localField/foreignField, or a `let` variable compared
  * with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign documents whose key occurs
  * in the input, found through `_id` or an index. A `$group` of all rows over top-level fields is computed
- * by group-all.ts. Results are always copies.
+ * by group-all.ts, and one by a top-level string field (a parent id) by group-by-key.ts. Results are always copies.
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
@@ -13,6 +13,7 @@ import type { Pipeline } from '../port.js';
 import type { CollectionView } from './collection-view.js';
 import { matchingDocuments } from './find-documents.js';
 import { groupAll } from './group-all.js';
+import { groupByKey } from './group-by-key.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 
@@ -80,7 +81,7 @@ export function runPipeline(collection: string, pipeline: Pipeline, viewOf: View
   for (const stage of rest) {
     if ('$group' in stage) {
       flush();
-      rows = groupAll(rows, stage) ?? run(collection, rows, [stage], options);
+      rows = groupAll(rows, stage) ?? groupByKey(rows, stage) ?? run(collection, rows, [stage], options);
       continue;
     }
     const join = equalityJoinOf(stage);
