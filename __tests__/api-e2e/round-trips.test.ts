@@ -129,8 +129,9 @@ test('four levels with a back edge, nested filters and pages, and a relation agg
       ],
     });
     // 1 for the users + 1 per relation field (tasks, owner, tags) + 1 per aggregate field (tasksAggregate,
-    // tagsAggregate); owner and tags are side by side at the third level, each one batch for all tasks.
-    expect(byOperation).toEqual({ find: 3, findPerKey: 1, aggregate: 2 });
+    // a grouping pipeline; tagsAggregate, a projected find of the tags the tasks hold); owner and tags are
+    // side by side at the third level, each one batch for all tasks.
+    expect(byOperation).toEqual({ find: 4, findPerKey: 1, aggregate: 1 });
     expect(count).toBe(6);
   }
 });

@@ -1,6 +1,6 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.js';
-import { aggregateOutputs, aggregateResultOf, groupAccumulators } from './aggregate.js';
+import { aggregateOutputs, aggregateProjection, aggregateResultOf, aggregateRowOf, groupAccumulators, type AggregateOutput } from './aggregate.js';
 import { allOf, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan, type RelatedScope } from './filter.js';
@@ -17,7 +17,7 @@ import { compareBySort } from './sort-compare.js';
  * |-------------------------------|--------------------------------------------------------------|-------------------------------------|
  * | stored here, single or list   | `storedRelationQueries`, then `pagePerParent` for lists      | `find(plan.match, { sort })` (or `aggregate([...plan.lookups, {$match}, {$sort}])` when `plan.lookups` is not empty) |
  * | derived (`storedHere: false`) | `derivedRelationQuery`, then `findPerKey` with its `childPlan` (or `pageDerivedChildren` over a `find` of its `plan`); when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
- * | `<field>Aggregate(filter)`    | `relationAggregatePipeline`, then `readRelationAggregates`   | `aggregate(pipeline)` on `collection` |
+ * | `<field>Aggregate(filter)`    | derived: `relationAggregatePipeline`, then `readRelationAggregates`; stored here: `storedAggregateQueries`, then `foldStoredAggregates` | `aggregate(pipeline)` on `collection`; stored: `find(plan.match, { projection })` per target collection |
  *
  * A relation to an interface reads every implementing type's collection: stored relations give one query
  * per collection, pipelines union them with `$unionWith`.
@@ -282,4 +282,54 @@ export function relationAggregatePipeline(model: SchemaModel, parentTypeName: st
 export function readRelationAggregates(rows: readonly Record<string, unknown>[], parentIds: readonly string[], requested: readonly string[]): Map<string, Record<string, unknown>> {
   const rowsByParent = new Map(rows.map((row) => [String(row._id), row]));
   return new Map(parentIds.map((id) => [id, aggregateResultOf(rowsByParent.get(id), requested)]));
+}
+
+/** `<field>Aggregate` of a relation stored on the parents' side: the reads of the children and what to compute. */
+export interface StoredAggregateQueries {
+  /** One per target collection: the children of all parents that match the filter. */
+  queries: CollectionQuery[];
+  /** Only the fields the outputs read. */
+  projection: Record<string, 1>;
+  outputs: AggregateOutput[];
+}
+
+/**
+ * `<field>Aggregate(filter)` of a list relation stored on the parents' side, for every parent: the
+ * children are read once (by the ids the parents hold, projected to the aggregated fields) and folded
+ * per parent with `foldStoredAggregates`. It gives what `relationAggregatePipeline` gives, without that
+ * pipeline's per-child test against every parent's id list.
+ */
+export function storedAggregateQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], filter: Record<string, unknown> | null | undefined, requested: readonly string[], scope?: RelatedScope): StoredAggregateQueries {
+  const relation = relationOf(model, parentTypeName, fieldName);
+  if (!relation.field.list) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is not a list, so it has no ${fieldName}Aggregate`);
+  const outputs = aggregateOutputs(model, relation.target, requested);
+  const queries = storedRelationQueries(model, parentTypeName, fieldName, parents, { filter }, scope);
+  return { queries, projection: aggregateProjection(outputs), outputs };
+}
+
+/**
+ * The children read by `storedAggregateQueries` (in the order the store gave them) → each parent's
+ * aggregate row, as `relationAggregatePipeline`'s rows (no row for a parent none of whose children matched);
+ * read them with `readRelationAggregates`. A child listed twice by one parent counts once.
+ */
+export function foldStoredAggregates(field: FieldModel, parents: readonly Record<string, unknown>[], children: readonly StoredDocument[], outputs: readonly AggregateOutput[]): Record<string, unknown>[] {
+  const parentsOfChild = new Map<string, string[]>();
+  for (const parent of parents) {
+    for (const childId of new Set(childIdsOf(field, parent))) {
+      const holders = parentsOfChild.get(childId);
+      if (holders) holders.push(String(parent._id));
+      else parentsOfChild.set(childId, [String(parent._id)]);
+    }
+  }
+  const childrenOfParent = new Map<string, StoredDocument[]>();
+  for (const child of children) {
+    for (const parentId of parentsOfChild.get(child._id) ?? []) {
+      const held = childrenOfParent.get(parentId);
+      if (held) held.push(child);
+      else childrenOfParent.set(parentId, [child]);
+    }
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (const [parentId, held] of childrenOfParent) rows.push({ _id: parentId, ...aggregateRowOf(outputs, held) });
+  return rows;
 }

@@ -4,13 +4,15 @@ import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {
-  childIdsByParent, derivedRelationPipeline, derivedRelationQuery, pageDerivedChildren, pagePerParent, readGroupedRelation,
-  readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type DerivedRelationQuery, type RelationArgs,
+  childIdsByParent, derivedRelationPipeline, derivedRelationQuery, foldStoredAggregates, pageDerivedChildren, pagePerParent,
+  readGroupedRelation, readRelationAggregates, relationAggregatePipeline, storedAggregateQueries, storedRelationQueries,
+  type DerivedRelationQuery, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import type { Filter, Store, StoredDocument } from '../store/port.js';
+import { planStages, type FilterPlan } from '../query/filter.js';
+import type { Collection, Filter, Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
-import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
+import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
 
@@ -85,16 +87,43 @@ function derivedRelation(model: SchemaModel, store: Store, type: TypeModel, fiel
   };
 }
 
-/** `<field>Aggregate(filter)`: one pipeline for every parent of the level. */
+type AggregateRowsReader = (
+  store: Store, model: SchemaModel, type: TypeModel, field: FieldModel, parents: readonly GraphObject[],
+  filter: Record<string, unknown> | null | undefined, requested: readonly string[], auth: TypeConstraint,
+) => Promise<Record<string, unknown>[]>;
+
+/** Derived relation: one grouping pipeline over the children of every parent. */
+const derivedAggregateRows: AggregateRowsReader = async (store, model, type, field, parents, filter, requested, auth) => {
+  const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, filter, requested, auth);
+  return store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth));
+};
+
+/** Stored list relation: one projected read of the children per target collection, folded per parent. */
+const storedAggregateRows: AggregateRowsReader = async (store, model, type, field, parents, filter, requested, auth) => {
+  const { queries, projection, outputs } = storedAggregateQueries(model, type.name, field.name, parents, filter, requested, auth);
+  const children = await Promise.all(queries.map((query) =>
+    readProjected(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), projection)));
+  return foldStoredAggregates(field, parents, children.flat(), outputs);
+};
+
+/** The documents `plan` selects, in natural order, with only the fields of `projection` (and `_id`). */
+async function readProjected(collection: Collection, plan: FilterPlan, projection: Record<string, 1>): Promise<StoredDocument[]> {
+  if (plan.lookups.length === 0) return collection.find(plan.match, { projection });
+  const rows = await collection.aggregate([...planStages(plan), { $project: projection }]);
+  return rows as StoredDocument[];
+}
+
+/** `<field>Aggregate(filter)`: one store call per level (per target collection for a stored list). */
 function relationAggregate(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
     const requested = selectedFieldNames(info);
     const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
       const auth = authConstraints(context, model, 'query');
-      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested, auth);
       const parentIds = parents.map((one) => one._id);
-      const restricted = restrictPipeline(collection, pipeline, auth);
-      const results = readRelationAggregates(await store.collection(collection).aggregate(restricted), parentIds, requested);
+      const rows = field.storedHere === false
+        ? await derivedAggregateRows(store, model, type, field, parents, args.filter, requested, auth)
+        : await storedAggregateRows(store, model, type, field, parents, args.filter, requested, auth);
+      const results = readRelationAggregates(rows, parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));
     return loader.load(parent);
