@@ -6,6 +6,7 @@
  *   npm run bench -- queryTask getTask    only these API scenarios
  *   npm run bench -- persisted            only bench/persisted.ts
  *   npm run bench -- store                the embedded store micro-benchmark (bench/store.ts; only when named)
+ *   npm run bench -- growth               addTask latency as the store grows (bench/mutation-growth.ts; only when named)
  *
  * Separate benchmarks run as child processes, so one's heap and timers never disturb another's numbers.
  * Durations come from the environment: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS.
@@ -19,6 +20,7 @@ import { runApiBench, SCENARIOS } from './api.js';
 const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   persisted: { file: 'persisted.js', inDefault: true },
   store: { file: 'store.js', inDefault: false },
+  growth: { file: 'mutation-growth.js', inDefault: false },
 };
 
 function runScript(name: string): boolean {

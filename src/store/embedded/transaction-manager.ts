@@ -57,10 +57,10 @@ export class TransactionManager {
   }
 
   /** Waits until every unit queued so far has finished (used by close). */
-  async drain<T>(then: () => T): Promise<T> {
+  async drain<T>(then: () => Promise<T> | T): Promise<T> {
     const release = await this.nextTurn();
     try {
-      return then();
+      return await then();
     } finally {
       release();
     }
