@@ -6,6 +6,7 @@
  *
  *   npm run bench -- growth                          (or, after `npm run build`: node dist/bench/mutation-growth.js)
  *   BENCH_TASKS=1000000 BENCH_SECONDS=20 npm run bench -- growth
+ *   BENCH_COMPACT_AFTER_MIB=8 ...                    (compact more often than the default 32 MiB of log, to see several)
  *
  * The data is loaded through the Store port with compaction held back, then the store is closed (one
  * snapshot) and opened again with the default options, so the run starts from a snapshot and an empty log.
@@ -24,6 +25,7 @@ import { generateLoad } from './load-generator.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const COMPACT_AFTER_MIB = process.env.BENCH_COMPACT_AFTER_MIB === undefined ? undefined : Number(process.env.BENCH_COMPACT_AFTER_MIB);
 const BATCH = 100;
 /** Request bodies the load generator cycles through; titles differ per body only (they need not be unique). */
 const BODIES = 50;
@@ -55,7 +57,8 @@ async function main(): Promise<void> {
     console.log(`loaded ${TASKS} Tasks over ${USERS} Users and wrote one snapshot in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
 
     const compactions: CompactionReport[] = [];
-    const store = await openEmbeddedStore(folder, { onCompacted: (report) => compactions.push(report) });
+    const compactAfterBytes = COMPACT_AFTER_MIB === undefined ? undefined : COMPACT_AFTER_MIB * 2 ** 20;
+    const store = await openEmbeddedStore(folder, { compactAfterBytes, onCompacted: (report) => compactions.push(report) });
     const app = await createApp({ store, logger: createLogger('silent'), initialSchema: BENCH_SCHEMA });
     const server = await startServer({ app, port: 0, host: '127.0.0.1' });
     try {
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
       } as autocannon.Options;
       const result = await generateLoad(options);
       console.log(
-        `addTask of ${BATCH} objects at ${TASKS} Tasks (${CONNECTIONS} connections, ${SECONDS} s; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}): ` +
+        `addTask of ${BATCH} objects at ${TASKS} Tasks (${CONNECTIONS} connections, ${SECONDS} s, compaction after ${COMPACT_AFTER_MIB ?? 32} MiB of log; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}): ` +
           `${(result.requests / result.seconds).toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, failures ${result.failures}, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
       );
       for (const [i, compaction] of compactions.entries()) {
