@@ -116,7 +116,7 @@ export class EmbeddedStore implements Store, StoreCore {
     let undo: () => void = () => undefined;
     return this.transactions.run(
       `syncIndexes on ${collection}`,
-      () => {
+      async () => {
         this.assertOpen();
         const state = this.database.ensure(collection);
         const wanted = new Map(specs.map((spec) => [spec.name, copySpec(spec)]));
@@ -143,7 +143,7 @@ export class EmbeddedStore implements Store, StoreCore {
           ...obsolete.map((spec): LogOperation => ({ op: 'dropIndex', collection, name: spec.name })),
           ...missing.map((spec): LogOperation => ({ op: 'createIndex', collection, spec })),
         ];
-        if (operations.length > 0) this.append(operations);
+        if (operations.length > 0) await this.append(operations);
         return { created: missing.map((spec) => spec.name), dropped: obsolete.map((spec) => spec.name) };
       },
       () => undefined,
@@ -182,15 +182,15 @@ export class EmbeddedStore implements Store, StoreCore {
     this.compactor.compactNow(this.lastSeq);
   }
 
-  private commit(scope: WriteScope): void {
+  private async commit(scope: WriteScope): Promise<void> {
     if (scope.touchedNothing) return;
-    this.append(scope.logOperations(this.database));
+    await this.append(scope.logOperations(this.database));
   }
 
   /** Appends one durable log record; the compactor then compacts if the log has grown past the threshold. */
-  private append(operations: LogOperation[]): void {
+  private async append(operations: LogOperation[]): Promise<void> {
     const seq = this.lastSeq + 1;
-    this.log.append({ seq, ops: operations });
+    await this.log.append({ seq, ops: operations });
     this.lastSeq = seq;
     this.compactor.afterCommit(seq);
   }
