@@ -107,6 +107,23 @@ export function pagePerParent(childIds: ReadonlyMap<string, readonly string[]>, 
   return pages;
 }
 
+/** Whether `sort` is the default order (by id), the order in which `cutToFirstChildren` can pick a page's children. */
+export function isIdOrder(sort: SortSpec): boolean {
+  const keys = Object.keys(sort);
+  return keys.length === 1 && keys[0] === '_id' && sort._id === 1;
+}
+
+/**
+ * A stored list relation read in the default order without a filter (nor a rule on the children): each
+ * parent's page can only hold its first `skip + limit` distinct child ids in id order, provided they all
+ * exist. The parents with their id lists cut to those, so that only they are read; a parent whose cut list
+ * was not all found (an id naming no object) must be read again with its whole list.
+ */
+export function cutToFirstChildren<T extends Record<string, unknown>>(field: FieldModel, parents: readonly T[], page: Page): T[] {
+  const path = storedPath(field);
+  return parents.map((parent) => ({ ...parent, [path]: [...new Set(childIdsOf(field, parent))].sort().slice(0, page.skip + page.limit) }));
+}
+
 /** Runs `stagesFor` on each type's collection and unions the results into one stream (or none for no types). */
 function unionOf(types: readonly TypeModel[], fallbackCollection: string, stagesFor: (type: TypeModel) => Pipeline, rest: Pipeline): CollectionPipeline {
   const [first, ...others] = types;

@@ -4,9 +4,9 @@ import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {
-  childIdsByParent, derivedRelationPipeline, derivedRelationQuery, foldStoredAggregates, pageDerivedChildren, pagePerParent,
-  readGroupedRelation, readRelationAggregates, relationAggregatePipeline, storedAggregateQueries, storedRelationQueries,
-  type DerivedRelationQuery, type RelationArgs,
+  childIdsByParent, childIdsOf, cutToFirstChildren, derivedRelationPipeline, derivedRelationQuery, foldStoredAggregates,
+  isIdOrder, pageDerivedChildren, pagePerParent, readGroupedRelation, readRelationAggregates, relationAggregatePipeline,
+  storedAggregateQueries, storedRelationQueries, type DerivedRelationQuery, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { planStages, type FilterPlan } from '../query/filter.js';
@@ -26,23 +26,42 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
 }
 
-/** The parents hold the child ids: one `$in` read of the children for the whole level. */
+/**
+ * The parents hold the child ids: one `$in` read of the children for the whole level. A list in the
+ * default order without a filter or rule reads only each parent's first `offset + first` ids (and, only
+ * when one of those names no object, that parent's whole list in a second read).
+ */
 function storedRelation(model: SchemaModel, store: Store, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
-      const children = (await Promise.all(queries.map(async (query) =>
-        tag(await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+      const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
+        const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
+        return (await Promise.all(reads.map(async (query) =>
+          tag(await runPlan(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+      };
       if (!field.list) {
-        const byId = new Map(children.map((child) => [child._id, child]));
+        const byId = new Map((await readChildren(parents)).map((child) => [child._id, child]));
         return parents.map((one) => {
           const child = byId.get(String(one[field.name]));
           return child ? [child] : [];
         });
       }
       const sort = queries[0]?.sort ?? { _id: 1 };
-      const pages = pagePerParent(childIdsByParent(field, parents), children, sort, compilePage(args));
+      const page = compilePage(args);
+      const unfiltered = !args.filter || Object.keys(args.filter).length === 0;
+      const cut = unfiltered && isIdOrder(sort) && queries.every((query) => auth(query.collection) === undefined);
+      const holders = cut ? cutToFirstChildren(field, parents, page) : parents;
+      const children = await readChildren(holders);
+      const pages = pagePerParent(childIdsByParent(field, holders), children, sort, page);
+      if (cut) {
+        const found = new Set(children.map((child) => child._id));
+        const short = parents.filter((_, i) => childIdsOf(field, holders[i]!).some((id) => !found.has(id)));
+        if (short.length > 0) {
+          for (const [id, again] of pagePerParent(childIdsByParent(field, short), await readChildren(short), sort, page)) pages.set(id, again);
+        }
+      }
       return parents.map((one) => (pages.get(one._id) ?? []) as GraphObject[]);
     }, { cacheKeyFn: (one) => one._id }));
     const children = await loader.load(parent);
