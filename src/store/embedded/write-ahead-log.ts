@@ -1,7 +1,8 @@
 /**
  * The append-only write-ahead log: one JSON line per committed unit of work, appended and fsynced before
- * the write is acknowledged. On open it is read back; a torn last line (a crash during the append) is
- * ignored and cut off so that later appends start on a clean line.
+ * the write is acknowledged (and, see TransactionManager, before any other reader can see it). On open it
+ * is read back; a torn last line (a crash during the append) is ignored and cut off so that later appends
+ * start on a clean line.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,15 +47,20 @@ export class WriteAheadLog {
     return this.size;
   }
 
-  /** Appends one record durably; if that fails, the log is cut back so no partial line remains. */
-  append(record: LogRecord): void {
+  /**
+   * Appends one record and resolves once it is durable; if that fails, the log is cut back so no partial
+   * line remains. The fsync runs off the event loop, so other requests are parsed and executed meanwhile
+   * (TransactionManager keeps the unit invisible until then). Do not append again before this settles.
+   */
+  async append(record: LogRecord): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    const fd = this.fd;
     try {
-      writeFully(this.fd, line);
-      fs.fsyncSync(this.fd);
+      writeFully(fd, line);
+      await new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
     } catch (error) {
       try {
-        fs.ftruncateSync(this.fd, this.size);
+        fs.ftruncateSync(fd, this.size);
       } catch {
         // The original error is the one worth reporting.
       }
