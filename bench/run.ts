@@ -10,6 +10,7 @@
  *   npm run bench -- hostile              a well-behaved client under the hostile mix of issue 12 (bench/hostile.ts; only when named)
  *   npm run bench -- schema-build         schema build stages and regexp engines (bench/schema-build.ts; only when named)
  *   npm run bench -- limits               refusing hostile operations vs an ordinary query (bench/limits.ts; only when named)
+ *   npm run bench -- growth               addTask latency as the store grows (bench/mutation-growth.ts; only when named)
  *
  * Separate benchmarks run as child processes, so one's heap and timers never disturb another's numbers.
  * Durations come from the environment: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS.
@@ -27,6 +28,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   hostile: { file: 'hostile.js', inDefault: false },
   'schema-build': { file: 'schema-build.js', inDefault: false },
   limits: { file: 'limits.js', inDefault: false },
+  growth: { file: 'mutation-growth.js', inDefault: false },
 };
 
 function runScript(name: string): boolean {

@@ -7,8 +7,9 @@ import { BLOG_SCHEMA, BLOG_SEED } from './schemas';
 import { useService } from './harness';
 
 /**
- * A derived relation loads with one `find` paged per parent (derivedRelationQuery) when it can, else with
- * the grouping pipeline. Both must give every parent the same children in the same order, on real data.
+ * A derived relation loads with `findPerKey` (a page per parent) or one `find` paged per parent
+ * (derivedRelationQuery) when it can, else with the grouping pipeline. All three must give every parent
+ * the same children in the same order, on real data.
  */
 
 const api = useService(BLOG_SCHEMA);
@@ -41,7 +42,7 @@ const CASES: Array<[string, string, RelationArgs]> = [
   ['Profile', 'owner', { filter: { age: { gt: 40 } } }],
 ];
 
-test.each(CASES)('%s.%s %j: find paged per parent = grouping pipeline', async (typeName, fieldName, args) => {
+test.each(CASES)('%s.%s %j: findPerKey = find paged per parent = grouping pipeline', async (typeName, fieldName, args) => {
   const store = api.server.store;
   const parents = await store.collection(typeName).find({});
   const parentIds = parents.map((parent) => parent._id);
@@ -54,8 +55,14 @@ test.each(CASES)('%s.%s %j: find paged per parent = grouping pipeline', async (t
   const { collection, pipeline } = derivedRelationPipeline(model, typeName, fieldName, parentIds, args);
   const grouped = readGroupedRelation(await store.collection(collection).aggregate(pipeline), parentIds);
 
+  const { skip, limit } = query!.page;
+  const perKey = limit === 0
+    ? new Map()
+    : await store.collection(query!.collection).findPerKey(query!.parentPath, parentIds, query!.childPlan.match, { sort: query!.sort, skip, limit });
+
   const ids = (pages: Map<string, Array<{ _id: string }>>) => parentIds.map((id) => (pages.get(id) ?? []).map((child) => child._id));
   expect(ids(found)).toEqual(ids(grouped));
+  expect(ids(perKey)).toEqual(ids(found));
   // Not vacuous: some parent has children unless the case pages them all away.
   if (args.first !== 0) expect(ids(found).some((children) => children.length > 0)).toBe(true);
 });

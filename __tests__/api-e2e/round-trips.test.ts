@@ -89,9 +89,9 @@ test('a 3-level query over 100 parents costs 3 round trips (relation depth 2, + 
   const tasks = data.queryUser.flatMap((user: any) => user.tasks);
   expect(tasks).toHaveLength(USERS * TASKS_PER_USER);
   expect(tasks.every((task: any) => task.tags.length === 2)).toBe(true);
-  // One find for the users, one for every user's tasks (derived side: tasks whose owner is one of the
-  // users), one for every task's tags (stored side: the ids the tasks hold).
-  expect(byOperation).toEqual({ find: 3 });
+  // One find for the users, one findPerKey for every user's tasks (derived side: each user's page of the
+  // tasks whose owner is that user), one find for every task's tags (stored side: the ids the tasks hold).
+  expect(byOperation).toEqual({ find: 2, findPerKey: 1 });
   expect(count).toBe(3);
 });
 
@@ -129,8 +129,9 @@ test('four levels with a back edge, nested filters and pages, and a relation agg
       ],
     });
     // 1 for the users + 1 per relation field (tasks, owner, tags) + 1 per aggregate field (tasksAggregate,
-    // tagsAggregate); owner and tags are side by side at the third level, each one batch for all tasks.
-    expect(byOperation).toEqual({ find: 4, aggregate: 2 });
+    // a grouping pipeline; tagsAggregate, a projected find of the tags the tasks hold); owner and tags are
+    // side by side at the third level, each one batch for all tasks.
+    expect(byOperation).toEqual({ find: 4, findPerKey: 1, aggregate: 1 });
     expect(count).toBe(6);
   }
 });

@@ -9,7 +9,7 @@ export interface StoreWithOutage {
   up(): void;
 }
 
-const COLLECTION_OPERATIONS = ['find', 'count', 'aggregate', 'insertMany', 'updateMany', 'deleteMany'] as const;
+const COLLECTION_OPERATIONS = ['find', 'findPerKey', 'count', 'aggregate', 'insertMany', 'updateMany', 'deleteMany'] as const;
 
 /** `store` with a switch that makes the whole store unreachable, the way the MongoDB adapter reports it. */
 export function withOutage(store: Store, { startDown = false } = {}): StoreWithOutage {

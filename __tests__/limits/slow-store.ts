@@ -1,6 +1,6 @@
 import type { Collection, OperationScope, Store } from '../../src/store/port.js';
 
-export type Operation = 'find' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
+export type Operation = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
 /**
  * A store whose chosen calls answer only after their deadline has passed: a backend too slow for the
@@ -21,6 +21,7 @@ export function slowStore(store: Store, slow: () => ((operation: Operation, coll
       find: delayed('find', (filter, options, scope) => inner.find(filter, options, scope), (args) => args[2]),
       count: delayed('count', (filter, scope) => inner.count(filter, scope), (args) => args[1]),
       aggregate: delayed('aggregate', (pipeline, scope) => inner.aggregate(pipeline, scope), (args) => args[1]),
+      findPerKey: delayed('findPerKey', (field, keys, filter, page, scope) => inner.findPerKey(field, keys, filter, page, scope), (args) => args[4]),
       insertMany: delayed('insertMany', (documents, scope) => inner.insertMany(documents, scope), (args) => args[1]),
       updateMany: delayed('updateMany', (filter, update, scope) => inner.updateMany(filter, update, scope), (args) => args[2]),
       deleteMany: delayed('deleteMany', (filter, scope) => inner.deleteMany(filter, scope), (args) => args[1]),

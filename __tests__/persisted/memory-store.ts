@@ -94,6 +94,9 @@ export class MemoryCollection implements Collection {
     }
   }
 
+  findPerKey(): never {
+    throw new Error('MemoryCollection.findPerKey is not implemented by the test double');
+  }
   count(): never {
     throw new Error('MemoryCollection.count is not implemented by the test double');
   }

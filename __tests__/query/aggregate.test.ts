@@ -1,4 +1,4 @@
-import { compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
+import { aggregateOutputs, aggregateProjection, aggregateRowOf, compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
 import { QueryArgumentError } from '../../src/query/errors.js';
 import { compileFilter } from '../../src/query/filter.js';
 import { model } from './fixtures.js';
@@ -56,5 +56,28 @@ describe('readAggregateResult', () => {
   test('documents matched but none had the field: Sum is null, not 0', () => {
     expect(readAggregateResult([{ _id: null, count: 2, priorityMin: null, prioritySum: 0, __priorityAvg: null, priorityAvg: null }], requested))
       .toEqual({ count: 2, priorityMin: null, prioritySum: null, priorityAvg: null });
+  });
+});
+
+describe('aggregateRowOf (what the $group of compileAggregate gives, folded in JavaScript)', () => {
+  const rows = [
+    { _id: 'a', priority: 3, score: 1.5, title: 'b', due: '2024-02-01T00:00:00.000Z' },
+    { _id: 'b', priority: null, score: 2.25, title: 'a' },
+    { _id: 'c', priority: 7, title: 'c', due: '2023-12-31T00:00:00.000Z' },
+    { _id: 'd', score: -1 },
+  ];
+  test.each<[string, string[], Array<Record<string, unknown>>, Record<string, unknown> | undefined]>([
+    ['count', ['count'], rows, { count: 4 }],
+    ['Min/Max skip null and missing', ['priorityMin', 'priorityMax', 'titleMin', 'titleMax', 'dueMin', 'dueMax'], rows,
+      { priorityMin: 3, priorityMax: 7, titleMin: 'a', titleMax: 'c', dueMin: '2023-12-31T00:00:00.000Z', dueMax: '2024-02-01T00:00:00.000Z' }],
+    ['Sum and Avg of the numbers only, with the hidden average', ['scoreSum', 'priorityAvg'], rows, { scoreSum: 2.75, __scoreAvg: 2.75 / 3, priorityAvg: 5 }],
+    ['no values: Min, Max and Avg null, Sum 0 with a null hidden average', ['sizeMin', 'sizeSum', 'sizeAvg'], rows, { sizeMin: null, sizeSum: 0, __sizeAvg: null, sizeAvg: null }],
+    ['no documents: no row', ['count', 'priorityMax'], [], undefined],
+  ])('%s', (_name, requested, documents, expected) => {
+    expect(aggregateRowOf(aggregateOutputs(model, 'Task', requested), documents)).toEqual(expected);
+  });
+
+  test('reads only the aggregated fields', () => {
+    expect(aggregateProjection(aggregateOutputs(model, 'Task', ['count', 'scoreSum', 'titleMax']))).toEqual({ score: 1, title: 1 });
   });
 });

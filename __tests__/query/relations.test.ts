@@ -1,7 +1,9 @@
 import { QueryArgumentError } from '../../src/query/errors.js';
 import {
   childIdsByParent,
+  cutToFirstChildren,
   derivedRelationPipeline,
+  isIdOrder,
   pagePerParent,
   readGroupedRelation,
   readRelationAggregates,
@@ -18,6 +20,27 @@ function schemaModelWithSingleDerived() {
     { name: 'Passport', fields: [f('id', 'ID!'), f('holder', 'Person', { ...holder.stored, hasInverse: 'passport' })] },
   ]);
 }
+
+describe('stored list pages in the default order: only the first ids are read', () => {
+  const friends = model.types.get('User')!.fieldsByName.get('friends')!;
+  test.each<[string, Record<string, unknown>, { skip: number; limit: number }, unknown]>([
+    ['the first skip + limit distinct ids in id order', { _id: 'u1', friends: ['u9', 'u3', 'u7', 'u3', 'u1'] }, { skip: 1, limit: 2 }, ['u1', 'u3', 'u7']],
+    ['all of a shorter list', { _id: 'u1', friends: ['u2'] }, { skip: 0, limit: 10 }, ['u2']],
+    ['none for first: 0', { _id: 'u1', friends: ['u2', 'u3'] }, { skip: 0, limit: 0 }, []],
+    ['none for a parent without the field', { _id: 'u1' }, { skip: 0, limit: 3 }, []],
+  ])('%s', (_name, parent, page, expected) => {
+    expect(cutToFirstChildren(friends, [parent], page)).toEqual([{ ...parent, friends: expected }]);
+  });
+
+  test.each<[Record<string, 1 | -1>, boolean]>([
+    [{ _id: 1 }, true],
+    [{ _id: -1 }, false],
+    [{ age: 1, _id: 1 }, false],
+    [{}, false],
+  ])('isIdOrder(%j) is %s', (sort, expected) => {
+    expect(isIdOrder(sort)).toBe(expected);
+  });
+});
 
 describe('stored relations: one find per target collection', () => {
   test('single: the ids the parents hold, with the field filter', () => {

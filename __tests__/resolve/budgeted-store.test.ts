@@ -18,6 +18,7 @@ function recordingStore(answer: () => Promise<unknown> = async () => []): { stor
     find: (_filter, _options, scope) => record('find', scope),
     count: (_filter, scope) => record('count', scope),
     aggregate: (_pipeline, scope) => record('aggregate', scope),
+    findPerKey: (_field, _keys, _filter, _page, scope) => record('findPerKey', scope),
     insertMany: (_documents, scope) => record('insertMany', scope),
     updateMany: (_filter, _update, scope) => record('updateMany', scope),
     deleteMany: (_filter, scope) => record('deleteMany', scope),

@@ -245,6 +245,67 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
       });
     });
 
+    describe('findPerKey', () => {
+      /** The generic way: one `find` per key. */
+      async function findEachKey(name: string, field: string, keys: string[], filter: Record<string, unknown>, page: { sort?: Record<string, 1 | -1>; skip?: number; limit?: number }) {
+        const pages = new Map<string, StoredDocument[]>();
+        for (const key of new Set(keys)) pages.set(key, await store.collection(name).find({ $and: [filter, { [field]: key }] }, page));
+        return pages;
+      }
+
+      it('gives each key its page of matching documents, in order, with every key present', async () => {
+        const name = await seedBooks();
+        const pages = await store.collection(name).findPerKey('author', ['a1', 'a2', 'nobody', 'a1'], {}, { sort: { title: -1 } });
+        expect([...pages.keys()]).toEqual(['a1', 'a2', 'nobody']);
+        expect(Object.fromEntries([...pages].map(([key, documents]) => [key, ids(documents)]))).toEqual({ a1: ['b3', 'b1'], a2: ['b2'], nobody: [] });
+        expect(pages.get('a2')).toEqual([BOOKS[1]]);
+      });
+
+      it('matches a key held in an array field, and skips and limits per key', async () => {
+        const name = await seedBooks();
+        const pages = await store.collection(name).findPerKey('tags', ['sci', 'poetry', 'space'], { rank: { $gte: 1 } }, { sort: { rank: 1, _id: 1 }, skip: 1, limit: 1 });
+        expect(Object.fromEntries([...pages].map(([key, documents]) => [key, ids(documents)]))).toEqual({ sci: ['b4'], poetry: [], space: ['b1'] });
+      });
+
+      it.each([
+        ['no index', false],
+        ['an index on the field', true],
+      ])('gives what one find per key gives (%s)', async (_label, indexed) => {
+        const name = await seedBooks();
+        const more: StoredDocument[] = Array.from({ length: 30 }, (_, i) => ({ _id: `m${String(i).padStart(2, '0')}`, title: `T${(i * 7) % 30}`, rank: i % 4, author: `a${i % 3}`, tags: i % 2 ? ['sci'] : ['space', 'sci'] }));
+        await store.collection(name).insertMany(more);
+        if (indexed) {
+          await store.syncIndexes(name, [{ name: 'test_author', keys: { author: 1 } }, { name: 'test_tags', keys: { tags: 1 } }], 'test_');
+        }
+        const cases: Array<[string, string[], Record<string, unknown>, { sort?: Record<string, 1 | -1>; skip?: number; limit?: number }]> = [
+          ['author', ['a0', 'a1', 'a2', 'a3'], {}, { sort: { _id: 1 } }],
+          ['author', ['a1', 'a2'], { rank: { $in: [1, 3] } }, { sort: { title: 1, _id: 1 }, limit: 3 }],
+          ['author', ['a0', 'a2'], { title: { $regex: '^T1' } }, { sort: { rank: -1, _id: 1 }, skip: 2, limit: 2 }],
+          ['author', ['a0'], { $or: [{ rank: 0 }, { tags: 'space' }] }, { sort: { title: -1, _id: 1 }, skip: 20 }],
+          ['tags', ['sci', 'space', 'poetry'], { rank: { $ne: 2 } }, { sort: { rank: 1, title: 1, _id: 1 }, skip: 1, limit: 4 }],
+          ['_id', ['m01', 'm02', 'b1', 'zz'], { rank: { $gte: 1 } }, { sort: { _id: 1 } }],
+          ['author', ['a0', 'a1'], { rank: { $gte: 1 } }, { sort: { _id: -1 }, skip: 1, limit: 3 }],
+          ['tags', ['space', 'sci'], {}, { sort: { _id: 1 }, skip: 3, limit: 5 }],
+          ['author', ['a2', 'a1'], { rank: { $lt: 3 } }, { skip: 1, limit: 4 }],
+        ];
+        for (const [field, keys, filter, page] of cases) {
+          const perKey = await store.collection(name).findPerKey(field, keys, filter, page);
+          expect(perKey).toEqual(await findEachKey(name, field, keys, filter, page));
+        }
+      });
+
+      it('sees the writes of its own transaction', async () => {
+        const name = await seedBooks();
+        await store.transaction(async (tx) => {
+          const books = store.collection(name);
+          await books.insertMany([{ _id: 'b6', title: 'Zeta', author: 'a2' }], { tx });
+          await books.updateMany({ _id: 'b2' }, { $set: { author: 'a1' } }, { tx });
+          const pages = await books.findPerKey('author', ['a1', 'a2'], {}, { sort: { _id: 1 } }, { tx });
+          expect(Object.fromEntries([...pages].map(([key, documents]) => [key, ids(documents)]))).toEqual({ a1: ['b1', 'b2', 'b3'], a2: ['b6'] });
+        });
+      });
+    });
+
     describe('updateMany and deleteMany', () => {
       it('applies $set, $unset, $inc, $push, $addToSet and $pull, counting matched and modified', async () => {
         const name = await seedBooks();

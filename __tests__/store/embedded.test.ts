@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   CorruptLogError,
   DataDirectoryLockedError,
+  type CompactionReport,
   InvalidDocumentError,
   openEmbeddedStore,
   StoreClosedError,
@@ -13,6 +14,7 @@ import { DeadlineExceededError, DuplicateKeyError, type Filter, type SortSpec, t
 import { Query } from 'mingo';
 import { CHECK_EVERY, YIELD_AFTER_MS } from '../../src/store/embedded/scan-deadline.js';
 import { describeStoreContract } from './contract.js';
+import { until } from '../helpers/wait.js';
 
 const folders: string[] = [];
 
@@ -29,8 +31,8 @@ afterAll(() => {
 /** The files a crash would leave behind (everything but the lock), copied while the store is still open. */
 function copyAsCrashed(from: string): string {
   const to = tempFolder();
-  for (const file of ['wal.log', 'snapshot.jsonl']) {
-    if (fs.existsSync(path.join(from, file))) fs.copyFileSync(path.join(from, file), path.join(to, file));
+  for (const file of fs.readdirSync(from)) {
+    if (file !== 'LOCK') fs.copyFileSync(path.join(from, file), path.join(to, file));
   }
   return to;
 }
@@ -153,20 +155,25 @@ describe('embedded store', () => {
   });
 
   describe('compaction', () => {
-    it('moves the log into a snapshot past the threshold and on close, keeping data and indexes', async () => {
+    it('moves the log into a snapshot past the threshold (in the background) and on close, keeping data and indexes', async () => {
       const folder = tempFolder();
-      const store = await openEmbeddedStore(folder, { compactAfterBytes: 2048 });
+      const compactions: CompactionReport[] = [];
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 2048, onCompacted: (report) => compactions.push(report) });
       await store.syncIndexes('Compact', [{ name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true }], 'ag_');
       const compact = store.collection('Compact');
       for (let i = 0; i < 100; i++) await compact.insertMany([{ _id: `k${String(i).padStart(3, '0')}`, code: `c${i}`, n: i }]);
       await compact.updateMany({ n: { $lt: 10 } }, { $inc: { n: 1000 } });
       await compact.deleteMany({ n: { $gte: 90, $lt: 100 } });
 
+      // No compaction may still be writing while the files are copied one by one (a crash is one instant, a copy is not).
+      await until(() => compactions.length > 0 && !fs.existsSync(path.join(folder, 'wal.previous.log')));
       expect(fs.existsSync(path.join(folder, 'snapshot.jsonl'))).toBe(true);
-      expect(fs.statSync(path.join(folder, 'wal.log')).size).toBeLessThanOrEqual(2048 + 1024);
+      expect(compactions[0]!.documents).toBeGreaterThan(0);
+      expect(compactions[0]!.blockedMs).toBeLessThanOrEqual(compactions[0]!.totalMs);
       const crashed = copyAsCrashed(folder);
       await store.close();
       expect(fs.statSync(path.join(folder, 'wal.log')).size).toBe(0);
+      expect(fs.existsSync(path.join(folder, 'wal.previous.log'))).toBe(false);
 
       for (const source of [folder, crashed]) {
         const reopened = await openEmbeddedStore(source);
@@ -177,6 +184,43 @@ describe('embedded store', () => {
         await expect(reopened.collection('Compact').insertMany([{ _id: 'x', code: 'c5' }])).rejects.toBeInstanceOf(DuplicateKeyError);
         await reopened.close();
       }
+    });
+  });
+
+  describe('compaction interrupted by a crash', () => {
+    it('recovers every acknowledged write from the old snapshot, the rotated log and the log', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 2048 });
+      await store.syncIndexes('Rotated', [{ name: 'ag_id_code', keys: { code: 1 }, unique: true }], 'ag_');
+      const rotated = store.collection('Rotated');
+      const acknowledged: string[] = [];
+      let crashed: string | undefined;
+      // A commit past the threshold rotates the log at once and writes the snapshot afterwards, off the
+      // request path: right after that commit, a crash leaves the rotated log beside the old files.
+      for (let i = 0; crashed === undefined; i++) {
+        await rotated.insertMany([{ _id: `r${i}`, code: `c${i}` }]);
+        acknowledged.push(`r${i}`);
+        if (fs.existsSync(path.join(folder, 'wal.previous.log'))) crashed = copyAsCrashed(folder);
+      }
+      await rotated.insertMany([{ _id: 'after', code: 'after' }]);
+      await store.close();
+      expect(fs.existsSync(path.join(folder, 'wal.previous.log'))).toBe(false);
+
+      expect(fs.existsSync(path.join(crashed, 'wal.previous.log'))).toBe(true);
+      const reopened = await openEmbeddedStore(crashed);
+      const ids = (await reopened.collection('Rotated').find({}, { sort: { _id: 1 } })).map((document) => document._id);
+      expect(ids).toEqual([...acknowledged].sort());
+      await expect(reopened.collection('Rotated').insertMany([{ _id: 'dup', code: 'c0' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+      await reopened.collection('Rotated').insertMany([{ _id: 'later', code: 'later' }]);
+      await reopened.close();
+      expect(fs.existsSync(path.join(crashed, 'wal.previous.log'))).toBe(false);
+
+      const again = await openEmbeddedStore(crashed);
+      expect(await again.collection('Rotated').count({})).toBe(acknowledged.length + 1);
+      await again.close();
+      const original = await openEmbeddedStore(folder);
+      expect(await original.collection('Rotated').count({})).toBe(acknowledged.length + 1);
+      await original.close();
     });
   });
 
@@ -245,6 +289,33 @@ describe('embedded store', () => {
       }
       await running;
       expect(await items.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', v: 2 }, { _id: 'c', v: 1 }]);
+    });
+
+    it('keeps uncommitted writes invisible to findPerKey through an index, including moves between keys', async () => {
+      const items = store.collection('IsoPerKey');
+      await store.syncIndexes('IsoPerKey', [{ name: 'test_owner', keys: { owner: 1 } }], 'test_');
+      await items.insertMany([{ _id: 'a', owner: 'x' }, { _id: 'b', owner: 'x' }, { _id: 'd', owner: 'y' }]);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+
+      const running = store.transaction(async (tx) => {
+        await items.insertMany([{ _id: 'c', owner: 'x' }], { tx });
+        await items.updateMany({ _id: 'a' }, { $set: { owner: 'y' } }, { tx });
+        await items.deleteMany({ _id: 'd' }, { tx });
+        wrote();
+        await gate;
+      });
+      await written;
+      const byKey = async () => Object.fromEntries([...(await items.findPerKey('owner', ['x', 'y'], {}, { sort: { _id: 1 } }))].map(([key, documents]) => [key, documents.map((document) => document._id)]));
+      try {
+        expect(await byKey()).toEqual({ x: ['a', 'b'], y: ['d'] });
+      } finally {
+        release();
+      }
+      await running;
+      expect(await byKey()).toEqual({ x: ['b', 'c'], y: ['a'] });
     });
 
     it('makes writes without a handle wait for the running transaction', async () => {

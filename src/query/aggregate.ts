@@ -4,6 +4,7 @@ import { QueryArgumentError } from './errors.js';
 import { planStages, type FilterPlan } from './filter.js';
 import { isOrderable } from './order.js';
 import { storedPath, typeOf } from './schema-facts.js';
+import { compareValues } from './sort-compare.js';
 
 /**
  * `TAggregateResult { count, <f>Min, <f>Max, <f>Sum, <f>Avg }`: Min/Max for single String, Int, Int64,
@@ -88,4 +89,50 @@ export function aggregateResultOf(row: Record<string, unknown> | undefined, requ
 /** The output of `compileAggregate` → the GraphQL `TAggregateResult`. */
 export function readAggregateResult(rows: readonly Record<string, unknown>[], requested: readonly string[]): Record<string, unknown> {
   return aggregateResultOf(rows[0], requested);
+}
+
+/** The fields `outputs` read, as an inclusion projection (`_id` comes anyway). */
+export function aggregateProjection(outputs: readonly AggregateOutput[]): Record<string, 1> {
+  const projection: Record<string, 1> = {};
+  for (const { path } of outputs) if (path !== undefined) projection[path] = 1;
+  return projection;
+}
+
+/**
+ * What `{ $group: groupAccumulators(outputs) }` gives over `documents`, computed in one pass per output
+ * over the documents as they are (no copies): `$sum`/`$avg` of the numbers in document order, `$min`/`$max`
+ * of the values present in MongoDB's order. No documents: no row, as `$group` gives none.
+ */
+export function aggregateRowOf(outputs: readonly AggregateOutput[], documents: readonly Record<string, unknown>[]): Record<string, unknown> | undefined {
+  if (documents.length === 0) return undefined;
+  const row: Record<string, unknown> = {};
+  for (const { name, operation, path } of outputs) {
+    if (operation === 'count') {
+      row[name] = documents.length;
+      continue;
+    }
+    if (operation === 'sum' || operation === 'avg') {
+      let total = 0;
+      let numbers = 0;
+      for (const document of documents) {
+        const value = document[path!];
+        if (typeof value === 'number') {
+          total += value;
+          numbers++;
+        }
+      }
+      row[name] = operation === 'sum' ? total : numbers === 0 ? null : total / numbers;
+      continue;
+    }
+    let best: unknown = null;
+    for (const document of documents) {
+      const value = document[path!];
+      if (value === null || value === undefined) continue;
+      // Like `$group`: the first of equal smallest values, the last of equal largest ones.
+      const order = best === null ? (operation === 'min' ? -1 : 1) : compareValues(value, best);
+      if (operation === 'min' ? order < 0 : order >= 0) best = value;
+    }
+    row[name] = best;
+  }
+  return row;
 }

@@ -1,6 +1,6 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.js';
-import { aggregateOutputs, aggregateResultOf, groupAccumulators } from './aggregate.js';
+import { aggregateOutputs, aggregateProjection, aggregateResultOf, aggregateRowOf, groupAccumulators, type AggregateOutput } from './aggregate.js';
 import { allOf, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan, type RelatedScope } from './filter.js';
@@ -16,8 +16,8 @@ import { compareBySort } from './sort-compare.js';
  * | relation field                | load with                                                    | store call per result               |
  * |-------------------------------|--------------------------------------------------------------|-------------------------------------|
  * | stored here, single or list   | `storedRelationQueries`, then `pagePerParent` for lists      | `find(plan.match, { sort })` (or `aggregate([...plan.lookups, {$match}, {$sort}])` when `plan.lookups` is not empty) |
- * | derived (`storedHere: false`) | `derivedRelationQuery`, then `pageDerivedChildren`; when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
- * | `<field>Aggregate(filter)`    | `relationAggregatePipeline`, then `readRelationAggregates`   | `aggregate(pipeline)` on `collection` |
+ * | derived (`storedHere: false`) | `derivedRelationQuery`, then `findPerKey` with its `childPlan` (or `pageDerivedChildren` over a `find` of its `plan`); when it gives no query (interface target, filter with lookups): `derivedRelationPipeline`, then `readGroupedRelation` | `find(plan.match, { sort })`, or `aggregate(pipeline)` on `collection` |
+ * | `<field>Aggregate(filter)`    | derived: `relationAggregatePipeline`, then `readRelationAggregates`; stored here: `storedAggregateQueries`, then `foldStoredAggregates` | `aggregate(pipeline)` on `collection`; stored: `find(plan.match, { projection })` per target collection |
  *
  * A relation to an interface reads every implementing type's collection: stored relations give one query
  * per collection, pipelines union them with `$unionWith`.
@@ -107,6 +107,23 @@ export function pagePerParent(childIds: ReadonlyMap<string, readonly string[]>, 
   return pages;
 }
 
+/** Whether `sort` is the default order (by id), the order in which `cutToFirstChildren` can pick a page's children. */
+export function isIdOrder(sort: SortSpec): boolean {
+  const keys = Object.keys(sort);
+  return keys.length === 1 && keys[0] === '_id' && sort._id === 1;
+}
+
+/**
+ * A stored list relation read in the default order without a filter (nor a rule on the children): each
+ * parent's page can only hold its first `skip + limit` distinct child ids in id order, provided they all
+ * exist. The parents with their id lists cut to those, so that only they are read; a parent whose cut list
+ * was not all found (an id naming no object) must be read again with its whole list.
+ */
+export function cutToFirstChildren<T extends Record<string, unknown>>(field: FieldModel, parents: readonly T[], page: Page): T[] {
+  const path = storedPath(field);
+  return parents.map((parent) => ({ ...parent, [path]: [...new Set(childIdsOf(field, parent))].sort().slice(0, page.skip + page.limit) }));
+}
+
 /** Runs `stagesFor` on each type's collection and unions the results into one stream (or none for no types). */
 function unionOf(types: readonly TypeModel[], fallbackCollection: string, stagesFor: (type: TypeModel) => Pipeline, rest: Pipeline): CollectionPipeline {
   const [first, ...others] = types;
@@ -183,6 +200,8 @@ export function readGroupedRelation(rows: readonly Record<string, unknown>[], pa
 export interface DerivedRelationQuery extends CollectionQuery {
   /** Stored path of the inverse field in the children: the parent's id, or a list of parent ids. */
   parentPath: string;
+  /** `plan` without its "inverse field in `parentIds`" part: what each parent's children must match (for `findPerKey`). */
+  childPlan: FilterPlan;
   /** Per parent: the field's offset/first for a list, the first child for a single relation. */
   page: Page;
 }
@@ -200,11 +219,13 @@ export function derivedRelationQuery(model: SchemaModel, parentTypeName: string,
   const targets = concreteTypesOf(model, relation.target);
   if (targets.length !== 1 || targets[0]!.name !== relation.target) return undefined;
   const inverse = inverseFieldOf(model, relation.parent, relation.field);
-  const plan = withConstraint(compileFilter(model, relation.target, args.filter, scope), { [storedPath(inverse)]: { $in: [...parentIds] } });
+  const childPlan = compileFilter(model, relation.target, args.filter, scope);
+  const plan = withConstraint(childPlan, { [storedPath(inverse)]: { $in: [...parentIds] } });
   if (plan.lookups.length > 0) return undefined;
   return {
     collection: relation.target,
     plan,
+    childPlan,
     sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined),
     parentPath: storedPath(inverse),
     page: relation.field.list ? compilePage(args, limits) : { skip: 0, limit: 1 },
@@ -278,4 +299,54 @@ export function relationAggregatePipeline(model: SchemaModel, parentTypeName: st
 export function readRelationAggregates(rows: readonly Record<string, unknown>[], parentIds: readonly string[], requested: readonly string[]): Map<string, Record<string, unknown>> {
   const rowsByParent = new Map(rows.map((row) => [String(row._id), row]));
   return new Map(parentIds.map((id) => [id, aggregateResultOf(rowsByParent.get(id), requested)]));
+}
+
+/** `<field>Aggregate` of a relation stored on the parents' side: the reads of the children and what to compute. */
+export interface StoredAggregateQueries {
+  /** One per target collection: the children of all parents that match the filter. */
+  queries: CollectionQuery[];
+  /** Only the fields the outputs read. */
+  projection: Record<string, 1>;
+  outputs: AggregateOutput[];
+}
+
+/**
+ * `<field>Aggregate(filter)` of a list relation stored on the parents' side, for every parent: the
+ * children are read once (by the ids the parents hold, projected to the aggregated fields) and folded
+ * per parent with `foldStoredAggregates`. It gives what `relationAggregatePipeline` gives, without that
+ * pipeline's per-child test against every parent's id list.
+ */
+export function storedAggregateQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], filter: Record<string, unknown> | null | undefined, requested: readonly string[], scope?: RelatedScope): StoredAggregateQueries {
+  const relation = relationOf(model, parentTypeName, fieldName);
+  if (!relation.field.list) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is not a list, so it has no ${fieldName}Aggregate`);
+  const outputs = aggregateOutputs(model, relation.target, requested);
+  const queries = storedRelationQueries(model, parentTypeName, fieldName, parents, { filter }, scope);
+  return { queries, projection: aggregateProjection(outputs), outputs };
+}
+
+/**
+ * The children read by `storedAggregateQueries` (in the order the store gave them) → each parent's
+ * aggregate row, as `relationAggregatePipeline`'s rows (no row for a parent none of whose children matched);
+ * read them with `readRelationAggregates`. A child listed twice by one parent counts once.
+ */
+export function foldStoredAggregates(field: FieldModel, parents: readonly Record<string, unknown>[], children: readonly StoredDocument[], outputs: readonly AggregateOutput[]): Record<string, unknown>[] {
+  const parentsOfChild = new Map<string, string[]>();
+  for (const parent of parents) {
+    for (const childId of new Set(childIdsOf(field, parent))) {
+      const holders = parentsOfChild.get(childId);
+      if (holders) holders.push(String(parent._id));
+      else parentsOfChild.set(childId, [String(parent._id)]);
+    }
+  }
+  const childrenOfParent = new Map<string, StoredDocument[]>();
+  for (const child of children) {
+    for (const parentId of parentsOfChild.get(child._id) ?? []) {
+      const held = childrenOfParent.get(parentId);
+      if (held) held.push(child);
+      else childrenOfParent.set(parentId, [child]);
+    }
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (const [parentId, held] of childrenOfParent) rows.push({ _id: parentId, ...aggregateRowOf(outputs, held) });
+  return rows;
 }

@@ -14,7 +14,8 @@ function typeRank(value: unknown): number {
   return 6;
 }
 
-function compareValues(a: unknown, b: unknown): number {
+/** Two stored values in MongoDB's order. */
+export function compareValues(a: unknown, b: unknown): number {
   const rankDifference = typeRank(a) - typeRank(b);
   if (rankDifference !== 0) return rankDifference;
   if (typeof a === 'number' && typeof b === 'number') return a - b;

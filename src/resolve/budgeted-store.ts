@@ -13,6 +13,7 @@ import {
   type Filter,
   type FindOptions,
   type OperationScope,
+  type PerKeyPage,
   type Pipeline,
   type Store,
   type StoredDocument,
@@ -54,6 +55,10 @@ class BudgetedCollection implements Collection {
 
   aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
     return this.read(scope, (budgeted) => this.inner.aggregate(pipeline, budgeted));
+  }
+
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    return this.read(scope, (budgeted) => this.inner.findPerKey(field, keys, filter, page, budgeted));
   }
 
   insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {

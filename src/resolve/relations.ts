@@ -4,13 +4,15 @@ import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
 import {
-  childIdsByParent, derivedRelationPipeline, derivedRelationQuery, pageDerivedChildren, pagePerParent, readGroupedRelation,
-  readRelationAggregates, relationAggregatePipeline, storedRelationQueries, type RelationArgs,
+  childIdsByParent, childIdsOf, cutToFirstChildren, derivedRelationPipeline, derivedRelationQuery, foldStoredAggregates,
+  isIdOrder, pageDerivedChildren, pagePerParent, readGroupedRelation, readRelationAggregates, relationAggregatePipeline,
+  storedAggregateQueries, storedRelationQueries, type DerivedRelationQuery, type RelationArgs,
 } from '../query/relations.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import type { StoredDocument } from '../store/port.js';
+import { planStages, type FilterPlan } from '../query/filter.js';
+import type { Collection, Filter, Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
-import { authConstraints, restrictPipeline, restrictPlan } from './authorize.js';
+import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
 
@@ -24,23 +26,42 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
 }
 
-/** The parents hold the child ids: one `$in` read of the children for the whole level. */
+/**
+ * The parents hold the child ids: one `$in` read of the children for the whole level. A list in the
+ * default order without a filter or rule reads only each parent's first `offset + first` ids (and, only
+ * when one of those names no object, that parent's whole list in a second read).
+ */
 function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
-      const children = (await Promise.all(queries.map(async (query) =>
-        tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+      const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
+        const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
+        return (await Promise.all(reads.map(async (query) =>
+          tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+      };
       if (!field.list) {
-        const byId = new Map(children.map((child) => [child._id, child]));
+        const byId = new Map((await readChildren(parents)).map((child) => [child._id, child]));
         return parents.map((one) => {
           const child = byId.get(String(one[field.name]));
           return child ? [child] : [];
         });
       }
       const sort = queries[0]?.sort ?? { _id: 1 };
-      const pages = pagePerParent(childIdsByParent(field, parents), children, sort, compilePage(args));
+      const page = compilePage(args);
+      const unfiltered = !args.filter || Object.keys(args.filter).length === 0;
+      const cut = unfiltered && isIdOrder(sort) && queries.every((query) => auth(query.collection) === undefined);
+      const holders = cut ? cutToFirstChildren(field, parents, page) : parents;
+      const children = await readChildren(holders);
+      const pages = pagePerParent(childIdsByParent(field, holders), children, sort, page);
+      if (cut) {
+        const found = new Set(children.map((child) => child._id));
+        const short = parents.filter((_, i) => childIdsOf(field, holders[i]!).some((id) => !found.has(id)));
+        if (short.length > 0) {
+          for (const [id, again] of pagePerParent(childIdsByParent(field, short), await readChildren(short), sort, page)) pages.set(id, again);
+        }
+      }
       return parents.map((one) => (pages.get(one._id) ?? []) as GraphObject[]);
     }, { cacheKeyFn: (one) => one._id }));
     const children = await loader.load(parent);
@@ -48,9 +69,18 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
   };
 }
 
+/** Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the pages hold. */
+async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[]): Promise<Map<string, StoredDocument[]>> {
+  // `first: 0` asks for nothing; the store would read a limit of 0 as "no limit".
+  if (query.page.limit === 0) return new Map();
+  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit });
+}
+
 /**
- * The partner type stores the edge: one read for the children of all parents — a `find` paged per parent
- * here when the target is one object type (cheaper on the embedded store), else a grouped pipeline.
+ * The partner type stores the edge: one read for the children of all parents. When the target is one
+ * object type and the filter (with the auth rule) needs no other collection, `findPerKey` reads each
+ * parent's page; with a rule that needs a lookup, a `find` paged per parent here; for an interface
+ * target or a filter with lookups, a grouped pipeline.
  */
 function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
@@ -58,6 +88,11 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
       const auth = authConstraints(context, model, 'query');
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
+        const childPlan = restrictPlan(query.childPlan, auth(query.collection));
+        if (childPlan.lookups.length === 0) {
+          const pages = await pagesPerParent(context.store, query, childPlan.match, parentIds);
+          return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
+        }
         const children = await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
@@ -71,16 +106,43 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
   };
 }
 
-/** `<field>Aggregate(filter)`: one pipeline for every parent of the level. */
+type AggregateRowsReader = (
+  store: Store, model: SchemaModel, type: TypeModel, field: FieldModel, parents: readonly GraphObject[],
+  filter: Record<string, unknown> | null | undefined, requested: readonly string[], auth: TypeConstraint,
+) => Promise<Record<string, unknown>[]>;
+
+/** Derived relation: one grouping pipeline over the children of every parent. */
+const derivedAggregateRows: AggregateRowsReader = async (store, model, type, field, parents, filter, requested, auth) => {
+  const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, filter, requested, auth);
+  return store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth));
+};
+
+/** Stored list relation: one projected read of the children per target collection, folded per parent. */
+const storedAggregateRows: AggregateRowsReader = async (store, model, type, field, parents, filter, requested, auth) => {
+  const { queries, projection, outputs } = storedAggregateQueries(model, type.name, field.name, parents, filter, requested, auth);
+  const children = await Promise.all(queries.map((query) =>
+    readProjected(store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), projection)));
+  return foldStoredAggregates(field, parents, children.flat(), outputs);
+};
+
+/** The documents `plan` selects, in natural order, with only the fields of `projection` (and `_id`). */
+async function readProjected(collection: Collection, plan: FilterPlan, projection: Record<string, 1>): Promise<StoredDocument[]> {
+  if (plan.lookups.length === 0) return collection.find(plan.match, { projection });
+  const rows = await collection.aggregate([...planStages(plan), { $project: projection }]);
+  return rows as StoredDocument[];
+}
+
+/** `<field>Aggregate(filter)`: one store call per level (per target collection for a stored list). */
 function relationAggregate(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: { filter?: Record<string, unknown> | null }, context: RequestContext, info: GraphQLResolveInfo) => {
     const requested = selectedFieldNames(info);
     const loader = loaderFor(context, loaderKey('aggregate', type, field, { args, requested }), () => new DataLoader<GraphObject, Record<string, unknown>, string>(async (parents) => {
       const auth = authConstraints(context, model, 'query');
-      const { collection, pipeline } = relationAggregatePipeline(model, type.name, field.name, parents, args.filter, requested, auth);
       const parentIds = parents.map((one) => one._id);
-      const restricted = restrictPipeline(collection, pipeline, auth);
-      const results = readRelationAggregates(await context.store.collection(collection).aggregate(restricted), parentIds, requested);
+      const rows = field.storedHere === false
+        ? await derivedAggregateRows(context.store, model, type, field, parents, args.filter, requested, auth)
+        : await storedAggregateRows(context.store, model, type, field, parents, args.filter, requested, auth);
+      const results = readRelationAggregates(rows, parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));
     return loader.load(parent);

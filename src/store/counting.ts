@@ -1,5 +1,5 @@
 /**
- * A Store decorator that counts round trips: every Collection call (find, count, aggregate, insertMany,
+ * A Store decorator that counts round trips: every Collection call (find, findPerKey, count, aggregate, insertMany,
  * updateMany, deleteMany) is one. Tests use it to prove that a request costs a bounded number of store
  * calls however many objects it returns (no N+1).
  */
@@ -13,7 +13,7 @@ export interface RoundTripCounter {
   reset(): void;
 }
 
-const COUNTED_OPERATIONS = ['find', 'count', 'aggregate', 'insertMany', 'updateMany', 'deleteMany'] as const;
+const COUNTED_OPERATIONS = ['find', 'findPerKey', 'count', 'aggregate', 'insertMany', 'updateMany', 'deleteMany'] as const;
 
 export function countRoundTrips(store: Store): { store: Store; counter: RoundTripCounter } {
   const counter: RoundTripCounter = {

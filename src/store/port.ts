@@ -61,11 +61,25 @@ export interface OperationScope {
   deadline?: number;
 }
 
+/** The page `findPerKey` returns for each key: in `sort` order, `skip` then at most `limit` (0 or absent: all). */
+export interface PerKeyPage {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
 export interface Collection {
   readonly name: string;
   find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]>;
   count(filter: Filter, scope?: OperationScope): Promise<number>;
   aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]>;
+  /**
+   * For each distinct key of `keys`, the page of the documents matching `filter` whose `field` equals the
+   * key (or, for an array, holds it), as `find({ $and: [filter, { [field]: key }] }, page)` would give
+   * it: one call for many keys (say, the first 10 tasks of each of 100 users). Every key of `keys` has an
+   * entry, empty when nothing matched. `filter` is a plain query document (no `$lookup` needed).
+   */
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>>;
   /** All or nothing: a duplicate `_id` or unique-index violation throws `DuplicateKeyError`, writing none. */
   insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void>;
   updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult>;

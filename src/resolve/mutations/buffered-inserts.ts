@@ -42,6 +42,7 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
     return {
       name: inner.name,
       find: afterFlush((filter, options, scope) => inner.find(filter, options, scope)),
+      findPerKey: afterFlush((field, keys, filter, page, scope) => inner.findPerKey(field, keys, filter, page, scope)),
       count: afterFlush((filter, scope) => inner.count(filter, scope)),
       aggregate: afterFlush((pipeline, scope) => inner.aggregate(pipeline, scope)),
       updateMany: afterFlush((filter, update, scope) => inner.updateMany(filter, update, scope)),

@@ -3,8 +3,9 @@ import type {
   Collection,
   Filter,
   FindOptions,
-  Pipeline,
   OperationScope,
+  PerKeyPage,
+  Pipeline,
   StoredDocument,
   Transaction,
   UpdateDocument,
@@ -12,6 +13,7 @@ import type {
 } from '../port.js';
 import type { CollectionState } from './collection-state.js';
 import { countDocuments, findDocuments } from './find-documents.js';
+import { findPerKey } from './find-per-key.js';
 import { runPipeline, type ViewResolver } from './pipeline-runner.js';
 import { scanDeadline } from './scan-deadline.js';
 import { deleteDocuments, insertDocuments, updateDocuments } from './write-operations.js';
@@ -37,6 +39,10 @@ export class EmbeddedCollection implements Collection {
   async count(filter: Filter, scope?: OperationScope): Promise<number> {
     const deadline = scanDeadline(scope?.deadline, `count on ${this.name}`);
     return this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter, deadline));
+  }
+
+  async findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    return this.core.read(scope?.tx, (viewOf) => findPerKey(viewOf(this.name), this.name, field, keys, filter, page));
   }
 
   async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {

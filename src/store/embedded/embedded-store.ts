@@ -12,16 +12,18 @@ import type { DirectoryLock } from './directory-lock.js';
 import { EmbeddedCollection, type StoreCore } from './embedded-collection.js';
 import type { LogOperation } from './log-records.js';
 import type { ViewResolver } from './pipeline-runner.js';
-import { writeSnapshot } from './snapshot.js';
+import { Compactor, type CompactionReport } from './compactor.js';
 import { TransactionManager } from './transaction-manager.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
 import type { WriteScope } from './write-scope.js';
 
 export interface EmbeddedStoreOptions {
-  /** Compact the log into a snapshot once it grows past this many bytes (default 32 MiB). */
+  /** Compact the log into a snapshot once it grows past this many bytes (default 32 MiB); see compactor.ts. */
   compactAfterBytes?: number;
   /** Told about failures that cannot fail the request that caused them (a compaction after a commit). */
   onBackgroundError?: (error: Error) => void;
+  /** Told after each compaction: how many documents the snapshot holds and how long it took. */
+  onCompacted?: (report: CompactionReport) => void;
 }
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
@@ -37,16 +39,26 @@ export class EmbeddedStore implements Store, StoreCore {
   readonly kind = 'embedded';
   private readonly transactions = new TransactionManager();
   private readonly handles = new Map<string, EmbeddedCollection>();
+  private readonly compactor: Compactor;
   private closed = false;
 
+  /** `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it. */
   constructor(
     readonly dataDir: string,
     private readonly database: Database,
     private readonly log: WriteAheadLog,
     private readonly lock: DirectoryLock,
     private lastSeq: number,
-    private readonly options: EmbeddedStoreOptions,
-  ) {}
+    options: EmbeddedStoreOptions,
+    previousLogExists = false,
+  ) {
+    const report = options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
+    this.compactor = new Compactor(dataDir, database, log, {
+      thresholdBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
+      onError: report,
+      onCompacted: options.onCompacted,
+    }, previousLogExists);
+  }
 
   collection(name: string): Collection {
     assertCollectionName(name);
@@ -105,7 +117,7 @@ export class EmbeddedStore implements Store, StoreCore {
     let undo: () => void = () => undefined;
     return this.transactions.run(
       `syncIndexes on ${collection}`,
-      () => {
+      async () => {
         this.assertOpen();
         const state = this.database.ensure(collection);
         const wanted = new Map(specs.map((spec) => [spec.name, copySpec(spec)]));
@@ -132,7 +144,7 @@ export class EmbeddedStore implements Store, StoreCore {
           ...obsolete.map((spec): LogOperation => ({ op: 'dropIndex', collection, name: spec.name })),
           ...missing.map((spec): LogOperation => ({ op: 'createIndex', collection, spec })),
         ];
-        if (operations.length > 0) this.append(operations);
+        if (operations.length > 0) await this.append(operations);
         return { created: missing.map((spec) => spec.name), dropped: obsolete.map((spec) => spec.name) };
       },
       () => undefined,
@@ -153,11 +165,12 @@ export class EmbeddedStore implements Store, StoreCore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.transactions.drain(() => {
+    await this.transactions.drain(async () => {
       if (this.closed) return;
       this.closed = true;
       try {
-        if (this.log.sizeBytes > 0) this.compact();
+        await this.compactor.idle();
+        if (this.log.sizeBytes > 0 || this.compactor.hasPreviousLog) this.compact();
       } finally {
         this.log.close();
         this.lock.release();
@@ -165,38 +178,22 @@ export class EmbeddedStore implements Store, StoreCore {
     });
   }
 
-  /** Writes everything into a new snapshot and empties the log. Runs only between units of work. */
+  /** Writes everything into a new snapshot and empties the logs, at once. Runs only between units of work. */
   compact(): void {
-    writeSnapshot(this.dataDir, {
-      seq: this.lastSeq,
-      collections: this.database.all().map((state) => ({
-        name: state.name,
-        indexes: state.indexSpecs(),
-        documents: state.all(),
-      })),
-    });
-    this.log.clear();
+    this.compactor.compactNow(this.lastSeq);
   }
 
-  private commit(scope: WriteScope): void {
+  private async commit(scope: WriteScope): Promise<void> {
     if (scope.touchedNothing) return;
-    this.append(scope.logOperations(this.database));
+    await this.append(scope.logOperations(this.database));
   }
 
-  /** Appends one durable log record; compacts afterwards if the log has grown past the threshold. */
-  private append(operations: LogOperation[]): void {
+  /** Appends one durable log record; the compactor then compacts if the log has grown past the threshold. */
+  private async append(operations: LogOperation[]): Promise<void> {
     const seq = this.lastSeq + 1;
-    this.log.append({ seq, ops: operations });
+    await this.log.append({ seq, ops: operations });
     this.lastSeq = seq;
-    const threshold = this.options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES;
-    if (this.log.sizeBytes <= threshold) return;
-    try {
-      this.compact();
-    } catch (error) {
-      // The record is durable already; the log simply stays long until a later compaction succeeds.
-      const report = this.options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
-      report(error as Error);
-    }
+    this.compactor.afterCommit(seq);
   }
 
   private assertOpen(): void {

@@ -8,11 +8,12 @@ import type { Store } from '../port.js';
 import { Database } from './database.js';
 import { acquireDirectoryLock } from './directory-lock.js';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
-import { CorruptLogError, WriteAheadLog } from './write-ahead-log.js';
+import { CorruptLogError, PREVIOUS_WAL_FILE, readPreviousLog, WriteAheadLog } from './write-ahead-log.js';
 import { SNAPSHOT_FILE, readSnapshot } from './snapshot.js';
 
 export { DataDirectoryLockedError } from './directory-lock.js';
 export { StoreClosedError, DEFAULT_COMPACT_AFTER_BYTES, type EmbeddedStoreOptions } from './embedded-store.js';
+export type { CompactionReport } from './compactor.js';
 export { CorruptLogError } from './write-ahead-log.js';
 export { CorruptSnapshotError } from './snapshot.js';
 export { InvalidDocumentError } from './json-values.js';
@@ -38,21 +39,27 @@ export async function openEmbeddedStore(dataDir: string, options: EmbeddedStoreO
       }
       lastSeq = snapshot.seq;
     }
+    // A compaction interrupted by a crash left the log's earlier part aside: it comes first.
+    const previousFile = path.join(directory, PREVIOUS_WAL_FILE);
+    const previousRecords = readPreviousLog(directory);
+    const previousLogExists = fs.existsSync(previousFile);
     const { log, records } = WriteAheadLog.open(directory);
     try {
-      for (const [i, record] of records.entries()) {
-        if (record.seq <= lastSeq) continue; // already in the snapshot (a crash came before the log was emptied)
-        if (record.seq !== lastSeq + 1) {
-          throw new CorruptLogError(log.file, i + 1, `record ${record.seq} follows ${lastSeq}: records are missing`);
+      for (const [file, logRecords] of [[previousFile, previousRecords], [log.file, records]] as const) {
+        for (const [i, record] of logRecords.entries()) {
+          if (record.seq <= lastSeq) continue; // already in the snapshot (a crash came before the log was emptied)
+          if (record.seq !== lastSeq + 1) {
+            throw new CorruptLogError(file, i + 1, `record ${record.seq} follows ${lastSeq}: records are missing`);
+          }
+          for (const operation of record.ops) database.apply(operation);
+          lastSeq = record.seq;
         }
-        for (const operation of record.ops) database.apply(operation);
-        lastSeq = record.seq;
       }
     } catch (error) {
       log.close();
       throw error;
     }
-    return new EmbeddedStore(directory, database, log, lock, lastSeq, options);
+    return new EmbeddedStore(directory, database, log, lock, lastSeq, options, previousLogExists);
   } catch (error) {
     lock.release();
     throw error;

@@ -5,7 +5,7 @@
  * the indexes, and a `$lookup` that joins on equality (localField/foreignField, or a `let` variable compared
  * with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign documents whose key occurs
  * in the input, found through `_id` or an index. A `$group` of all rows over top-level fields is computed
- * by group-all.ts. Results are always copies.
+ * by group-all.ts, and one by a top-level string field (a parent id) by group-by-key.ts. Results are always copies.
  */
 import { aggregate } from 'mingo';
 import type { Options } from 'mingo/types';
@@ -14,6 +14,7 @@ import type { CollectionView } from './collection-view.js';
 import { countDocuments, readMatchingDocuments } from './find-documents.js';
 import { countGroup, groupAll } from './group-all.js';
 import { groupFromIndexes } from './index-aggregates.js';
+import { groupByKey } from './group-by-key.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
@@ -94,7 +95,7 @@ export async function runPipeline(collection: string, givenPipeline: Pipeline, v
   for (const stage of rest) {
     if ('$group' in stage) {
       flush();
-      rows = groupAll(rows, stage) ?? run(collection, rows, [stage], options, deadline);
+      rows = groupAll(rows, stage) ?? groupByKey(rows, stage) ?? run(collection, rows, [stage], options, deadline);
       continue;
     }
     const join = equalityJoinOf(stage);

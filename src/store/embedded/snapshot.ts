@@ -33,36 +33,65 @@ export class CorruptSnapshotError extends Error {
   }
 }
 
+/** The snapshot's lines, one value at a time (the documents are read only when their turn comes). */
+function* snapshotLines(snapshot: Snapshot): Generator<string> {
+  yield `${JSON.stringify({ format: FORMAT, version: VERSION, seq: snapshot.seq, collections: snapshot.collections.length })}\n`;
+  for (const collection of snapshot.collections) {
+    yield `${JSON.stringify({ collection: collection.name, indexes: collection.indexes, count: collection.documents.length })}\n`;
+    for (const document of collection.documents) yield `${JSON.stringify(document)}\n`;
+  }
+  yield `${JSON.stringify({ end: FORMAT })}\n`;
+}
+
+/** The lines joined into chunks of about WRITE_CHUNK_BYTES. */
+function* snapshotChunks(snapshot: Snapshot): Generator<Buffer> {
+  let chunk: string[] = [];
+  let chunkLength = 0;
+  for (const line of snapshotLines(snapshot)) {
+    chunk.push(line);
+    chunkLength += line.length;
+    if (chunkLength >= WRITE_CHUNK_BYTES) {
+      yield Buffer.from(chunk.join(''), 'utf8');
+      chunk = [];
+      chunkLength = 0;
+    }
+  }
+  if (chunk.length > 0) yield Buffer.from(chunk.join(''), 'utf8');
+}
+
 export function writeSnapshot(dataDir: string, snapshot: Snapshot): void {
   const file = path.join(dataDir, SNAPSHOT_FILE);
   const temporary = `${file}.tmp`;
   const fd = fs.openSync(temporary, 'w');
   try {
-    let chunk: string[] = [];
-    let chunkLength = 0;
-    const write = (value: unknown): void => {
-      const line = `${JSON.stringify(value)}\n`;
-      chunk.push(line);
-      chunkLength += line.length;
-      if (chunkLength >= WRITE_CHUNK_BYTES) flush();
-    };
-    const flush = (): void => {
-      writeFully(fd, Buffer.from(chunk.join(''), 'utf8'));
-      chunk = [];
-      chunkLength = 0;
-    };
-    write({ format: FORMAT, version: VERSION, seq: snapshot.seq, collections: snapshot.collections.length });
-    for (const collection of snapshot.collections) {
-      write({ collection: collection.name, indexes: collection.indexes, count: collection.documents.length });
-      for (const document of collection.documents) write(document);
-    }
-    write({ end: FORMAT });
-    flush();
+    for (const chunk of snapshotChunks(snapshot)) writeFully(fd, chunk);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
   fs.renameSync(temporary, file);
+  fsyncDirectory(dataDir);
+}
+
+/**
+ * `writeSnapshot` without holding the event loop: each chunk (about 1 MiB of lines) is serialised
+ * between asynchronous writes, and the fsync runs off the loop, so requests keep being served while a
+ * large snapshot is written. `snapshot` must not change meanwhile (pass frozen document arrays).
+ */
+export async function writeSnapshotInBackground(dataDir: string, snapshot: Snapshot): Promise<void> {
+  const file = path.join(dataDir, SNAPSHOT_FILE);
+  const temporary = `${file}.tmp`;
+  const handle = await fs.promises.open(temporary, 'w');
+  try {
+    for (const chunk of snapshotChunks(snapshot)) {
+      let offset = 0;
+      while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(temporary, file);
   fsyncDirectory(dataDir);
 }
 

@@ -21,12 +21,14 @@ export class TransactionManager {
 
   /**
    * Waits for its turn, then runs `work` in a fresh scope and `commit` after it; if either throws,
-   * `rollback` undoes the scope and the error is rethrown.
+   * `rollback` undoes the scope and the error is rethrown. The unit stays the running one until `commit`
+   * has settled (its record durable), so until then other readers still see the state before it and the
+   * next unit waits.
    */
   async run<T>(
     what: string,
     work: (scope: WriteScope) => Promise<T> | T,
-    commit: (scope: WriteScope) => void,
+    commit: (scope: WriteScope) => Promise<void> | void,
     rollback: (scope: WriteScope) => void,
   ): Promise<T> {
     const enclosing = this.context.getStore();
@@ -41,7 +43,7 @@ export class TransactionManager {
     this.running = scope;
     try {
       const result = await this.context.run(scope, () => work(scope));
-      commit(scope);
+      await commit(scope);
       return result;
     } catch (error) {
       rollback(scope);
@@ -57,10 +59,10 @@ export class TransactionManager {
   }
 
   /** Waits until every unit queued so far has finished (used by close). */
-  async drain<T>(then: () => T): Promise<T> {
+  async drain<T>(then: () => Promise<T> | T): Promise<T> {
     const release = await this.nextTurn();
     try {
-      return then();
+      return await then();
     } finally {
       release();
     }

@@ -1,14 +1,20 @@
 /**
  * The append-only write-ahead log: one JSON line per committed unit of work, appended and fsynced before
- * the write is acknowledged. On open it is read back; a torn last line (a crash during the append) is
- * ignored and cut off so that later appends start on a clean line.
+ * the write is acknowledged (and, see TransactionManager, before any other reader can see it). On open it
+ * is read back; a torn last line (a crash during the append) is ignored and cut off so that later appends
+ * start on a clean line.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFully } from './durable-file.js';
+import { fsyncDirectory, writeFully } from './durable-file.js';
 import { isLogRecord, type LogRecord } from './log-records.js';
 
 export const WAL_FILE = 'wal.log';
+/**
+ * The log's earlier part while a background compaction writes the snapshot that will hold it: moved
+ * aside by `rotate`, deleted once that snapshot is in place. On open it is replayed before `WAL_FILE`.
+ */
+export const PREVIOUS_WAL_FILE = 'wal.previous.log';
 
 export class CorruptLogError extends Error {
   constructor(file: string, line: number, reason: string) {
@@ -20,7 +26,7 @@ export class CorruptLogError extends Error {
 export class WriteAheadLog {
   private constructor(
     readonly file: string,
-    private readonly fd: number,
+    private fd: number,
     private size: number,
   ) {}
 
@@ -41,21 +47,44 @@ export class WriteAheadLog {
     return this.size;
   }
 
-  /** Appends one record durably; if that fails, the log is cut back so no partial line remains. */
-  append(record: LogRecord): void {
+  /**
+   * Appends one record and resolves once it is durable; if that fails, the log is cut back so no partial
+   * line remains. The fsync runs off the event loop, so other requests are parsed and executed meanwhile
+   * (TransactionManager keeps the unit invisible until then). Do not append again before this settles.
+   */
+  async append(record: LogRecord): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    const fd = this.fd;
     try {
-      writeFully(this.fd, line);
-      fs.fsyncSync(this.fd);
+      writeFully(fd, line);
+      await new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
     } catch (error) {
       try {
-        fs.ftruncateSync(this.fd, this.size);
+        fs.ftruncateSync(fd, this.size);
       } catch {
         // The original error is the one worth reporting.
       }
       throw error;
     }
     this.size += line.length;
+  }
+
+  /**
+   * Moves every record so far aside into PREVIOUS_WAL_FILE (which must not exist) and continues in an
+   * empty log. Every record was fsynced when appended, so only the directory needs syncing.
+   */
+  rotate(): void {
+    const dataDir = path.dirname(this.file);
+    const previous = path.join(dataDir, PREVIOUS_WAL_FILE);
+    if (fs.existsSync(previous)) throw new Error(`cannot rotate the write-ahead log: ${previous} still exists`);
+    fs.closeSync(this.fd);
+    try {
+      fs.renameSync(this.file, previous);
+    } finally {
+      this.fd = fs.openSync(this.file, 'a');
+    }
+    fsyncDirectory(dataDir);
+    this.size = 0;
   }
 
   /** Empties the log once a snapshot holds everything in it. */
@@ -68,6 +97,21 @@ export class WriteAheadLog {
   close(): void {
     fs.closeSync(this.fd);
   }
+}
+
+/** The records of PREVIOUS_WAL_FILE in `dataDir` (none when it does not exist). */
+export function readPreviousLog(dataDir: string): LogRecord[] {
+  const file = path.join(dataDir, PREVIOUS_WAL_FILE);
+  if (!fs.existsSync(file)) return [];
+  return parseLog(file, fs.readFileSync(file)).records;
+}
+
+/** Deletes PREVIOUS_WAL_FILE once a durable snapshot holds all its records. */
+export function removePreviousLog(dataDir: string): void {
+  const file = path.join(dataDir, PREVIOUS_WAL_FILE);
+  if (!fs.existsSync(file)) return;
+  fs.rmSync(file);
+  fsyncDirectory(dataDir);
 }
 
 function parseLog(file: string, content: Buffer): { records: LogRecord[]; intactBytes: number } {

@@ -3,8 +3,9 @@ import type {
   Collection,
   Filter,
   FindOptions,
-  Pipeline,
   OperationScope,
+  PerKeyPage,
+  Pipeline,
   StoredDocument,
   Transaction,
   UpdateDocument,
@@ -12,6 +13,7 @@ import type {
 } from '../port.js';
 import { isDuplicateKeyError } from './errors.js';
 import { timeLimitOf } from './time-limit.js';
+import { perKeyPipeline, readPerKeyRows } from './per-key-pipeline.js';
 
 /** What a collection needs from its store: error translation, sessions and transactions. */
 export interface OperationRunner {
@@ -56,6 +58,17 @@ export class MongoCollection implements Collection {
   async count(filter: Filter, scope?: OperationScope): Promise<number> {
     const timeLimit = timeLimitOf(scope, `count on ${this.name}`);
     return this.runner.run(this.name, scope?.tx, (collection, session) => collection.countDocuments(filter, { session, ...timeLimit }));
+  }
+
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    checkWindow(this.name, page);
+    const timeLimit = timeLimitOf(scope, `findPerKey on ${this.name}`);
+    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
+      const rows = await collection.db.aggregate(perKeyPipeline(this.name, field, keys, filter, page), { session, ...timeLimit }).toArray();
+      const pages = readPerKeyRows(rows, keys);
+      for (const documents of pages.values()) documents.forEach((document) => asStoredDocument(this.name, document));
+      return pages;
+    });
   }
 
   async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
@@ -106,7 +119,7 @@ export class MongoCollection implements Collection {
   }
 }
 
-function checkWindow(collection: string, options: FindOptions): void {
+function checkWindow(collection: string, options: Pick<FindOptions, 'skip' | 'limit'>): void {
   for (const key of ['skip', 'limit'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
