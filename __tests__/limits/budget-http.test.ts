@@ -84,7 +84,7 @@ const MISSIONS_DATA = {
 describe('request time limit', () => {
   it.each<[string, string, (operation: Operation, collection: string) => boolean]>([
     ['a query whose read is too slow', '{ queryMission { designation } }', (operation, collection) => operation === 'find' && collection === 'Mission'],
-    ['a relation load that is too slow', MISSIONS, (operation, collection) => operation === 'find' && collection === 'Astronaut'],
+    ['a relation load that is too slow', MISSIONS, (operation, collection) => (operation === 'find' || operation === 'findPerKey') && collection === 'Astronaut'],
     ['an aggregate that is too slow', '{ aggregateMission { count } }', (operation) => operation === 'aggregate'],
   ])('ends %s with REQUEST_TIMEOUT, then serves the next request', async (_label, query, slowCalls) => {
     slow = slowCalls;
