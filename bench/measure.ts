@@ -1,0 +1,130 @@
+/**
+ * The API benchmark's harness: loads services over HTTP with the load generator in alternating rounds and
+ * sums up each one's requests/s, latency, CPU time per request and store round trips per request.
+ */
+import type autocannon from 'autocannon';
+import type { RoundTripCounter } from '../src/store/counting.js';
+import { generateLoad, median, type LoadResult } from './load-generator.js';
+
+export interface Service {
+  label: string;
+  url: string;
+}
+
+/** One timed run of the load generator against one service. */
+export interface Run extends LoadResult {
+  /** CPU time of this process (the services; the load generator is another process) until the run's requests were all answered. */
+  cpuMicros: number;
+}
+
+export interface Measurement {
+  /** Completed requests over the runs' total time. */
+  requestsPerSecond: number;
+  /** Medians over the runs. */
+  p50: number;
+  p99: number;
+  /** CPU time per request sent: what one request costs the service, whatever else the machine is doing. */
+  cpuMsPerRequest: number;
+  /** Store round trips of one request sent alone. */
+  roundTrips: number;
+  failures: number;
+  runs: Run[];
+}
+
+export interface LoadSettings {
+  warmUpSeconds: number;
+  /** Measured seconds per service, split over the rounds. */
+  seconds: number;
+  rounds: number;
+  connections: number;
+}
+
+export async function post(url: string, body: unknown): Promise<{ data?: unknown; errors?: unknown }> {
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as { data?: unknown; errors?: unknown };
+}
+
+/** Waits until no request is left over from a load run (autocannon stops sending, the service keeps working). */
+export async function settle(counter: RoundTripCounter): Promise<void> {
+  for (;;) {
+    counter.reset();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (counter.count === 0) return;
+  }
+}
+
+/** One request alone, to count its store round trips exactly. */
+async function countRoundTripsOf(url: string, counter: RoundTripCounter, body: unknown): Promise<number> {
+  await settle(counter);
+  const answer = await post(url, body);
+  const roundTrips = counter.count;
+  if (answer.errors) throw new Error(`${url}: the request failed: ${JSON.stringify(answer)}`);
+  return roundTrips;
+}
+
+function loadOptions(url: string, bodies: unknown[], duration: number, connections: number): autocannon.Options {
+  return {
+    url: `${url}/graphql`,
+    connections,
+    duration,
+    // Seconds; a slow answer is measured, not dropped.
+    timeout: 60,
+    requests: bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+  } as autocannon.Options;
+}
+
+/** Loads one service for `seconds`, then waits until every request sent has been answered. */
+async function run(url: string, counter: RoundTripCounter, bodies: unknown[], seconds: number, connections: number): Promise<Run> {
+  const cpuBefore = process.cpuUsage();
+  const load = await generateLoad(loadOptions(url, bodies, seconds, connections));
+  await settle(counter);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ...load, cpuMicros: cpu.user + cpu.system };
+}
+
+function summarize(runs: Run[], roundTrips: number): Measurement {
+  const total = (pick: (run: Run) => number) => runs.reduce((sum, one) => sum + pick(one), 0);
+  return {
+    requestsPerSecond: total((one) => one.requests) / total((one) => one.seconds),
+    p50: median(runs.map((one) => one.p50)),
+    p99: median(runs.map((one) => one.p99)),
+    cpuMsPerRequest: total((one) => one.cpuMicros) / 1000 / Math.max(1, total((one) => one.sent)),
+    roundTrips,
+    failures: total((one) => one.failures),
+    runs,
+  };
+}
+
+/**
+ * Measures every service in `rounds` runs of `seconds / rounds` each (after a warm-up of each), the order
+ * rotating from round to round (starting at `firstIndex`), so that a change in machine load falls on all
+ * alike. Measurements come back in the order of `services`.
+ */
+export async function measureAlternating(
+  services: readonly Service[],
+  counter: RoundTripCounter,
+  bodies: unknown[],
+  settings: LoadSettings,
+  firstIndex: number,
+): Promise<Measurement[]> {
+  const roundTrips: number[] = [];
+  for (const service of services) roundTrips.push(await countRoundTripsOf(service.url, counter, bodies[0]));
+  for (const service of services) {
+    await generateLoad(loadOptions(service.url, bodies, settings.warmUpSeconds, settings.connections));
+    await settle(counter);
+  }
+  const runs: Run[][] = services.map(() => []);
+  for (let round = 0; round < settings.rounds; round++) {
+    for (let turn = 0; turn < services.length; turn++) {
+      const index = (firstIndex + round + turn) % services.length;
+      runs[index]!.push(await run(services[index]!.url, counter, bodies, settings.seconds / settings.rounds, settings.connections));
+    }
+  }
+  return runs.map((serviceRuns, index) => summarize(serviceRuns, roundTrips[index]!));
+}
+
+/** How many times `slower`'s requests/s go into `faster`'s: the median over the rounds of their ratio. */
+export function slowdown(slower: Measurement, faster: Measurement): number {
+  const rate = (one: Run) => one.requests / one.seconds;
+  return median(slower.runs.map((run, round) => rate(faster.runs[round]!) / rate(run)));
+}
