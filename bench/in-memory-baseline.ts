@@ -152,24 +152,33 @@ function loaders(tables: InMemoryTables): Context {
   };
 }
 
+/** A request the service cannot run: its errors, each with the code Apollo Server gives the same mistake. */
+interface Rejected {
+  errors: ReadonlyArray<{ message: string; locations?: unknown; extensions: { code: string } }>;
+}
+
+const rejected = (errors: readonly GraphQLError[], code: string): Rejected => ({
+  errors: errors.map((error) => ({ message: error.message, locations: error.locations, extensions: { code } })),
+});
+
 /** Parsed and validated documents by query text; a handful of texts in a benchmark, bounded all the same. */
 class DocumentCache {
   private readonly documents = new Map<string, DocumentNode>();
   constructor(private readonly schema: GraphQLSchema, private readonly maxEntries = 1000) {}
 
   /** The document, or the syntax or validation errors of the text. */
-  prepare(query: string): DocumentNode | readonly GraphQLError[] {
+  prepare(query: string): DocumentNode | Rejected {
     const cached = this.documents.get(query);
     if (cached) return cached;
     let document: DocumentNode;
     try {
       document = parse(query);
     } catch (error) {
-      if (error instanceof GraphQLError) return [error];
+      if (error instanceof GraphQLError) return rejected([error], 'GRAPHQL_PARSE_FAILED');
       throw error;
     }
     const errors = validate(this.schema, document);
-    if (errors.length > 0) return errors;
+    if (errors.length > 0) return rejected(errors, 'GRAPHQL_VALIDATION_FAILED');
     if (this.documents.size >= this.maxEntries) this.documents.clear();
     this.documents.set(query, document);
     return document;
@@ -213,8 +222,8 @@ async function answer(schema: GraphQLSchema, documents: DocumentCache, tables: I
     return;
   }
   const prepared = documents.prepare(body.query);
-  if (!('kind' in prepared)) {
-    send(response, 400, { errors: prepared.map((error) => error.toJSON()) });
+  if ('errors' in prepared) {
+    send(response, 400, prepared);
     return;
   }
   const result = (await execute({
@@ -224,7 +233,9 @@ async function answer(schema: GraphQLSchema, documents: DocumentCache, tables: I
     operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
     contextValue: loaders(tables),
   })) as ExecutionResult;
-  send(response, 200, result);
+  // No `data` at all: the variables did not fit their types, so nothing ran.
+  if (!('data' in result)) send(response, 400, rejected(result.errors ?? [], 'BAD_USER_INPUT'));
+  else send(response, 200, result);
 }
 
 export interface InMemoryBaseline {
