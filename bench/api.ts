@@ -80,7 +80,7 @@ function printFacts(facts: SizeFacts, inMemory: { fillSeconds: number; rss: numb
       `(${mib(perHundredThousand)} per 100,000 objects), after restart ${mib(facts.rssRestarted)}`,
   );
   console.log(`  restart (close the store, reopen the folder, until the first query is answered): ${facts.restartSeconds.toFixed(2)} s`);
-  console.log(`  in-memory baseline: tables filled in ${inMemory.fillSeconds.toFixed(1)} s; RSS with them too ${mib(inMemory.rss)}`);
+  console.log(`  in-memory baseline: tables filled in ${inMemory.fillSeconds.toFixed(1)} s; RSS with the tables added ${mib(inMemory.rss)}`);
   console.log(
     `  ${CONNECTIONS} connections (${HEAVY_CONNECTIONS} for the heavy scenarios), ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario in ${ROUNDS} rotating rounds`,
   );
