@@ -10,7 +10,7 @@ export interface SizeFacts {
   /** Tasks and Users. */
   objects: number;
   loadSeconds: number;
-  /** Bytes of resident memory before the store was opened, after the load, and after the restart. */
+  /** Bytes of resident memory of the service running with no data yet, after the load, and after the restart. */
   rssEmpty: number;
   rssLoaded: number;
   restartSeconds: number;
