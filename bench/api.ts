@@ -39,8 +39,10 @@ const RESTART_LIMIT_MS = 300_000;
 const seconds = (from: number): number => (performance.now() - from) / 1000;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(0)} MiB`;
 /** A ratio of requests/s as the reader says it: "2.3x slower", or "1.4x faster" below 1. */
-const slowerOrFaster = (ratio: number, digits: number): string =>
-  ratio >= 1 ? `${ratio.toFixed(digits)}x slower` : `${(1 / ratio).toFixed(digits)}x faster`;
+const slowerOrFaster = (ratio: number, digits: number): string => {
+  if (!Number.isFinite(ratio) || ratio === 0) return 'not comparable (a service completed no request)';
+  return ratio >= 1 ? `${ratio.toFixed(digits)}x slower` : `${(1 / ratio).toFixed(digits)}x faster`;
+};
 
 /** Posts `body` until it answers with data: the restarted service is up once its first query is answered. */
 async function firstAnswer(url: string, body: RequestBody): Promise<void> {
@@ -132,11 +134,13 @@ export async function runApiBench(tasks: number, names: readonly string[] = []):
       if (scenario.compareAnswers) await checkSameAnswers(scenario, services, bodies);
       const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
       const settings = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections };
-      const [ours, memory, theirs] = (await measureAlternating(services, autograph.counter, bodies, settings, index)) as [Measurement, Measurement, Measurement];
+      const measured = await measureAlternating(services, autograph.counter, bodies, settings, index);
+      const [ours, memory, theirs] = measured.measurements as [Measurement, Measurement, Measurement];
       const versusInMemory = slowdown(ours, memory);
       const versusHandWritten = slowdown(ours, theirs);
       const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
-      console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections)`);
+      const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
+      console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections${longer})`);
       console.log(row(services[0]!.label, ours));
       console.log(row(services[1]!.label, memory));
       console.log(row(services[2]!.label, theirs));

@@ -3,6 +3,7 @@
  * sums up each one's requests/s, latency, CPU time per request and store round trips per request.
  */
 import type autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
 import type { RoundTripCounter } from '../src/store/counting.js';
 import { generateLoad, median, type LoadResult } from './load-generator.js';
 
@@ -53,13 +54,26 @@ export async function settle(counter: RoundTripCounter): Promise<void> {
   }
 }
 
-/** One request alone, to count its store round trips exactly. */
-async function countRoundTripsOf(url: string, counter: RoundTripCounter, body: unknown): Promise<number> {
+/** One request alone, to count its store round trips exactly and to time it. */
+async function probe(url: string, counter: RoundTripCounter, body: unknown): Promise<{ roundTrips: number; seconds: number }> {
   await settle(counter);
+  const started = performance.now();
   const answer = await post(url, body);
+  const seconds = (performance.now() - started) / 1000;
   const roundTrips = counter.count;
   if (answer.errors) throw new Error(`${url}: the request failed: ${JSON.stringify(answer)}`);
-  return roundTrips;
+  return { roundTrips, seconds };
+}
+
+/** A run lasts at least this many times the slowest service's request sent alone, so that it completes a few. */
+const MIN_REQUESTS_PER_RUN = 5;
+
+/**
+ * Seconds of each run: the measured time split over the rounds, or longer where one request takes so long
+ * that a run would complete none or one (seconds each at a million objects), in whole seconds as autocannon counts.
+ */
+export function runSeconds(settings: LoadSettings, slowestRequestSeconds: number): number {
+  return Math.max(settings.seconds / settings.rounds, Math.ceil(MIN_REQUESTS_PER_RUN * slowestRequestSeconds));
 }
 
 function loadOptions(url: string, bodies: unknown[], duration: number, connections: number): autocannon.Options {
@@ -106,9 +120,10 @@ export async function measureAlternating(
   bodies: unknown[],
   settings: LoadSettings,
   firstIndex: number,
-): Promise<Measurement[]> {
-  const roundTrips: number[] = [];
-  for (const service of services) roundTrips.push(await countRoundTripsOf(service.url, counter, bodies[0]));
+): Promise<{ measurements: Measurement[]; runSeconds: number }> {
+  const probes: Array<{ roundTrips: number; seconds: number }> = [];
+  for (const service of services) probes.push(await probe(service.url, counter, bodies[0]));
+  const seconds = runSeconds(settings, Math.max(...probes.map((one) => one.seconds)));
   for (const service of services) {
     await generateLoad(loadOptions(service.url, bodies, settings.warmUpSeconds, settings.connections));
     await settle(counter);
@@ -117,14 +132,20 @@ export async function measureAlternating(
   for (let round = 0; round < settings.rounds; round++) {
     for (let turn = 0; turn < services.length; turn++) {
       const index = (firstIndex + round + turn) % services.length;
-      runs[index]!.push(await run(services[index]!.url, counter, bodies, settings.seconds / settings.rounds, settings.connections));
+      runs[index]!.push(await run(services[index]!.url, counter, bodies, seconds, settings.connections));
     }
   }
-  return runs.map((serviceRuns, index) => summarize(serviceRuns, roundTrips[index]!));
+  return { measurements: runs.map((serviceRuns, index) => summarize(serviceRuns, probes[index]!.roundTrips)), runSeconds: seconds };
 }
 
-/** How many times `slower`'s requests/s go into `faster`'s: the median over the rounds of their ratio. */
+/**
+ * How many times `slower`'s requests/s go into `faster`'s: the median over the rounds of their ratio, or
+ * the ratio of the totals when a run of either completed no request (a round's ratio means nothing then).
+ */
 export function slowdown(slower: Measurement, faster: Measurement): number {
   const rate = (one: Run) => one.requests / one.seconds;
-  return median(slower.runs.map((run, round) => rate(faster.runs[round]!) / rate(run)));
+  const rounds = Math.min(slower.runs.length, faster.runs.length);
+  const everyRunCompleted = [...slower.runs, ...faster.runs].every((one) => one.requests > 0);
+  if (rounds === 0 || !everyRunCompleted) return faster.requestsPerSecond / slower.requestsPerSecond;
+  return median(slower.runs.slice(0, rounds).map((run, round) => rate(faster.runs[round]!) / rate(run)));
 }

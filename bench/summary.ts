@@ -43,7 +43,9 @@ export function tableAcrossSizes(sizes: readonly SizeSummary[]): string[] {
       const found = size.scenarios.find((scenario) => scenario.name === name);
       if (!found) return cell('-', width);
       const { autograph } = found;
-      return cell(`${autograph.requestsPerSecond.toFixed(0)} req/s p50 ${autograph.p50} ms, ${found.slowdownVersusInMemory.toFixed(1)}x`, width);
+      // JSON turns an infinite ratio (no request completed) into null.
+      const ratio = Number.isFinite(found.slowdownVersusInMemory) && found.slowdownVersusInMemory !== null ? `${found.slowdownVersusInMemory.toFixed(1)}x` : 'n/a';
+      return cell(`${autograph.requestsPerSecond.toFixed(0)} req/s p50 ${autograph.p50} ms, ${ratio}`, width);
     });
     return `${name.padEnd(18)}${cells.join('')}`;
   });
