@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { RoundTripCounter } from '../src/store/counting.js';
 import { BENCH_SCHEMA, fillInMemoryTables, loadData, USERS, type LoadedData } from './api-data.js';
 import { startAutograph, type AutographService } from './autograph-service.js';
 import { startBaseline } from './baseline.js';
@@ -111,55 +112,62 @@ const row = (label: string, m: Measurement) =>
 
 const met = (value: boolean) => (value ? 'met' : 'MISSED');
 
+/** Measures one scenario on the three services and prints its figures. */
+async function runScenario(scenario: Scenario, services: readonly [Service, Service, Service], counter: RoundTripCounter, data: LoadedData, firstIndex: number): Promise<ScenarioSummary> {
+  const bodies = scenario.bodies(data);
+  if (scenario.compareAnswers) await checkSameAnswers(scenario, services, bodies);
+  const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
+  const settings = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections };
+  const measured = await measureAlternating(services, counter, bodies, settings, firstIndex);
+  const [ours, memory, theirs] = measured.measurements as [Measurement, Measurement, Measurement];
+  const versusInMemory = slowdown(ours, memory);
+  const versusHandWritten = slowdown(ours, theirs);
+  const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
+  const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
+  console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections${longer})`);
+  console.log(row(services[0].label, ours));
+  console.log(row(services[1].label, memory));
+  console.log(row(services[2].label, theirs));
+  console.log(`  Autograph ÷ in-memory: ${slowerOrFaster(versusInMemory, 1)} (over ${ROUNDS} rounds; issue 17 target ≤ ${IN_MEMORY_TARGET}x: ${met(versusInMemory <= IN_MEMORY_TARGET)})`);
+  console.log(
+    `  Autograph ÷ hand-written: ${slowerOrFaster(versusHandWritten, 2)} (target ≤ ${HAND_WRITTEN_TARGET}x: ${met(versusHandWritten <= HAND_WRITTEN_TARGET)})` +
+      (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${met(ours.roundTrips === roundTripTarget)}`) +
+      `; CPU per request Autograph ÷ hand-written ${(ours.cpuMsPerRequest / theirs.cpuMsPerRequest).toFixed(2)}x`,
+  );
+  return { name: scenario.name, autograph: ours, inMemory: memory, handWritten: theirs, slowdownVersusInMemory: versusInMemory };
+}
+
 /** Runs the named scenarios (all when `names` is empty) at `tasks` tasks. */
 export async function runApiBench(tasks: number, names: readonly string[] = []): Promise<SizeSummary> {
   const chosen = names.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => names.includes(scenario.name));
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-api-'));
-  const { service: autograph, data, facts } = await loadAndRestart(folder, tasks);
-  const fillStarted = performance.now();
-  const inMemory = await startInMemoryBaseline(fillInMemoryTables(tasks));
-  const fillSeconds = seconds(fillStarted);
-  const rssWithTables = rssAfterGarbageCollection();
-  const handWritten = await startBaseline(autograph.store);
-  const summary: SizeSummary = { facts, scenarios: [] };
+  const running: Array<{ close(): Promise<void> }> = [];
   try {
+    const { service: autograph, data, facts } = await loadAndRestart(folder, tasks);
+    running.push(autograph);
+    const fillStarted = performance.now();
+    const inMemory = await startInMemoryBaseline(fillInMemoryTables(tasks));
+    running.push(inMemory);
+    const fillSeconds = seconds(fillStarted);
+    const rssWithTables = rssAfterGarbageCollection();
+    const handWritten = await startBaseline(autograph.store);
+    running.push(handWritten);
     printFacts(facts, { fillSeconds, rss: rssWithTables });
+    const summary: SizeSummary = { facts, scenarios: [] };
     for (const [index, scenario] of chosen.entries()) {
-      const services: Service[] = [
+      const services = [
         { label: 'Autograph', url: autograph.url },
         { label: isWrite(scenario) ? 'in-memory (no durability)' : 'in-memory graphql-js', url: inMemory.url },
         { label: 'hand-written Apollo', url: handWritten.url },
-      ];
-      const bodies = scenario.bodies(data);
-      if (scenario.compareAnswers) await checkSameAnswers(scenario, services, bodies);
-      const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
-      const settings = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections };
-      const measured = await measureAlternating(services, autograph.counter, bodies, settings, index);
-      const [ours, memory, theirs] = measured.measurements as [Measurement, Measurement, Measurement];
-      const versusInMemory = slowdown(ours, memory);
-      const versusHandWritten = slowdown(ours, theirs);
-      const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
-      const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
-      console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections${longer})`);
-      console.log(row(services[0]!.label, ours));
-      console.log(row(services[1]!.label, memory));
-      console.log(row(services[2]!.label, theirs));
-      console.log(`  Autograph ÷ in-memory: ${slowerOrFaster(versusInMemory, 1)} (median of ${ROUNDS} rounds; issue 17 target ≤ ${IN_MEMORY_TARGET}x: ${met(versusInMemory <= IN_MEMORY_TARGET)})`);
-      console.log(
-        `  Autograph ÷ hand-written: ${slowerOrFaster(versusHandWritten, 2)} (target ≤ ${HAND_WRITTEN_TARGET}x: ${met(versusHandWritten <= HAND_WRITTEN_TARGET)})` +
-          (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${met(ours.roundTrips === roundTripTarget)}`) +
-          `; CPU per request Autograph ÷ hand-written ${(ours.cpuMsPerRequest / theirs.cpuMsPerRequest).toFixed(2)}x`,
-      );
-      const entry: ScenarioSummary = { name: scenario.name, autograph: ours, inMemory: memory, handWritten: theirs, slowdownVersusInMemory: versusInMemory };
-      summary.scenarios.push(entry);
+      ] as const;
+      summary.scenarios.push(await runScenario(scenario, services, autograph.counter, data, index));
     }
+    return summary;
   } finally {
-    await handWritten.close();
-    await inMemory.close();
-    await autograph.close();
+    // The baselines first: the hand-written one reads Autograph's store, which closes with Autograph.
+    for (const service of running.reverse()) await service.close();
     fs.rmSync(folder, { recursive: true, force: true });
   }
-  return summary;
 }
 
 async function main(): Promise<void> {
