@@ -73,7 +73,9 @@ const MIN_REQUESTS_PER_RUN = 5;
  * that a run would complete none or one (seconds each at a million objects), in whole seconds as autocannon counts.
  */
 export function runSeconds(settings: LoadSettings, slowestRequestSeconds: number): number {
-  return Math.max(settings.seconds / settings.rounds, Math.ceil(MIN_REQUESTS_PER_RUN * slowestRequestSeconds));
+  const planned = settings.seconds / settings.rounds;
+  const needed = MIN_REQUESTS_PER_RUN * slowestRequestSeconds;
+  return needed > planned ? Math.ceil(needed) : planned;
 }
 
 function loadOptions(url: string, bodies: unknown[], duration: number, connections: number): autocannon.Options {
