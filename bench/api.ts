@@ -24,7 +24,7 @@ import { isWrite, SCENARIOS, type RequestBody, type Scenario } from './scenarios
 import type { ScenarioSummary, SizeFacts, SizeSummary } from './summary.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Alternating runs per service and scenario; BENCH_SECONDS is split among them. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
