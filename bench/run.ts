@@ -82,7 +82,14 @@ function main(): void {
   }
   const scenarios = args.filter((name) => scenarioNames.has(name));
   const runApi = args.length === 0 || args.includes('api') || args.includes('scale') || scenarios.length > 0;
-  const sizes = sizesFrom(process.env.BENCH_SIZES, args.includes('scale') ? SCALE_SIZES : DEFAULT_SIZES);
+  let sizes: number[];
+  try {
+    sizes = sizesFrom(process.env.BENCH_SIZES, args.includes('scale') ? SCALE_SIZES : DEFAULT_SIZES);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 2;
+    return;
+  }
   const scripts = args.length === 0
     ? Object.keys(SCRIPTS).filter((name) => SCRIPTS[name]!.inDefault && fs.existsSync(path.join(__dirname, SCRIPTS[name]!.file)))
     : args.filter((name) => name in SCRIPTS);
