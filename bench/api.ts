@@ -1,269 +1,189 @@
 /**
- * The API benchmark (issue 3): the generated service and the hand-written baseline (bench/baseline.ts)
- * over the same embedded store holding 100,000 Tasks of 1,000 Users, measured over HTTP on loopback
- * with autocannon, scenario by scenario. Prints requests/s, p50/p99 latency and store round trips per
- * request of each, and the ratio hand-written ÷ generated throughput (target ≤ 1.25).
+ * The API benchmark at one data size (issues 3 and 17): Autograph, the in-memory graphql-js baseline
+ * (bench/in-memory-baseline.ts) and the hand-written Apollo baseline over Autograph's store
+ * (bench/baseline.ts), measured over HTTP on loopback with autocannon, scenario by scenario
+ * (bench/scenarios.ts). Before the scenarios: the load time, the resident memory after load and the
+ * restart time of Autograph at this size.
+ *
+ * Run by bench/run.ts as `node --expose-gc api.js <tasks> [scenario ...]`, one process per size, so that
+ * each size starts with a fresh heap and its memory figures are its own. With BENCH_SUMMARY_FILE set, it
+ * appends its figures there as one JSON line, for the table across sizes.
  */
-import type autocannon from 'autocannon';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createApp } from '../src/server/app.js';
-import { startServer } from '../src/server/listen.js';
-import { createLogger } from '../src/server/logger.js';
-import { countRoundTrips, type RoundTripCounter } from '../src/store/counting.js';
-import { openEmbeddedStore } from '../src/store/embedded/index.js';
-import { BENCH_SCHEMA, loadData, TASKS, USERS, usernameOf, type LoadedData } from './api-data.js';
+import type { RoundTripCounter } from '../src/store/counting.js';
+import { BENCH_SCHEMA, fillInMemoryTables, loadData, USERS, type LoadedData } from './api-data.js';
+import { startAutograph, type AutographService } from './autograph-service.js';
 import { startBaseline } from './baseline.js';
-import { generateLoad, median, type LoadResult } from './load-generator.js';
+import { startInMemoryBaseline } from './in-memory-baseline.js';
+import { measureAlternating, post, slowdown, type Measurement, type Service } from './measure.js';
+import { canCollectGarbage, MIB, rssAfterGarbageCollection } from './memory.js';
+import { isWrite, SCENARIOS, type RequestBody, type Scenario } from './scenarios.js';
+import type { ScenarioSummary, SizeFacts, SizeSummary } from './summary.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Alternating runs per service and scenario; BENCH_SECONDS is split among them. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 /** Connections of `heavy` scenarios (at most CONNECTIONS). */
 const HEAVY_CONNECTIONS = Math.min(2, CONNECTIONS);
-/** Round-trip target per query scenario: its relation nesting depth + 1. */
-const TARGET_RATIO = 1.25;
+/** Issue 3: hand-written ÷ Autograph requests/s over the same store. */
+const HAND_WRITTEN_TARGET = 1.25;
+/** Issue 17: Autograph at most this many times slower than the in-memory baseline. */
+const IN_MEMORY_TARGET = 1.5;
+/** How long a restarted service may take to answer its first query before the benchmark gives up. */
+const RESTART_LIMIT_MS = 300_000;
 
-interface Scenario {
-  name: string;
-  description: string;
-  /** One or more request bodies; autocannon cycles through them. */
-  bodies(data: LoadedData): Array<{ query: string; variables?: Record<string, unknown> }>;
-  /** Relation nesting depth of a query (round-trip target depth + 1); undefined for mutations. */
-  depth?: number;
-  /** Whether both services must answer the first body with the same data. */
-  compareAnswers: boolean;
-  /**
-   * Connections for a request that takes hundreds of milliseconds of CPU: more would only queue behind
-   * one another on the single-threaded service and run into the load generator's time-out.
-   */
-  heavy?: boolean;
-}
+const seconds = (from: number): number => (performance.now() - from) / 1000;
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(0)} MiB`;
+/** A ratio of requests/s as the reader says it: "2.3x slower", or "1.4x faster" below 1. */
+const slowerOrFaster = (ratio: number, digits: number): string => {
+  if (!Number.isFinite(ratio) || ratio === 0) return 'not comparable (a service completed no request)';
+  return ratio >= 1 ? `${ratio.toFixed(digits)}x slower` : `${(1 / ratio).toFixed(digits)}x faster`;
+};
 
-const ADD_BATCH = 100;
-let addRound = 0;
-
-export const SCENARIOS: Scenario[] = [
-  {
-    name: 'queryTask',
-    description: 'queryTask(filter: term + Boolean, order: desc createdAt, first: 20)',
-    depth: 0,
-    compareAnswers: true,
-    bodies: () => [{
-      query: `query { queryTask(filter: { title: { anyofterms: "urgent" }, completed: false }, order: { desc: createdAt }, first: 20) { id title priority completed createdAt } }`,
-    }],
-  },
-  {
-    name: 'getTask',
-    description: 'getTask(id) { title user { username name } }, 100 different ids',
-    depth: 1,
-    compareAnswers: true,
-    bodies: (data) => data.taskIds.filter((_, i) => i % Math.floor(data.taskIds.length / 100) === 0).slice(0, 100).map((id) => ({
-      query: 'query($id: ID!) { getTask(id: $id) { id title completed user { username name } } }',
-      variables: { id },
-    })),
-  },
-  {
-    name: 'queryUser',
-    description: 'queryUser(first: 100) { username tasks(first: 10) { title } }',
-    depth: 1,
-    compareAnswers: true,
-    heavy: true,
-    bodies: () => [{ query: '{ queryUser(first: 100) { username tasks(first: 10) { title } } }' }],
-  },
-  {
-    name: 'aggregateTask',
-    description: 'aggregateTask(filter: Boolean) { count priorityMin priorityMax priorityAvg }',
-    depth: 0,
-    compareAnswers: true,
-    heavy: true,
-    bodies: () => [{ query: '{ aggregateTask(filter: { completed: true }) { count priorityMin priorityMax priorityAvg } }' }],
-  },
-  // Last: every addTask request grows the Task collection by 100 (some 200,000 over a run), which would
-  // otherwise change the data the later scenarios read.
-  {
-    name: 'addTask',
-    description: `addTask of ${ADD_BATCH} objects, each referencing its user by @id`,
-    compareAnswers: false,
-    bodies: () => Array.from({ length: 20 }, () => {
-      addRound += 1;
-      return {
-        query: 'mutation($input: [AddTaskInput!]!) { addTask(input: $input) { numUids } }',
-        variables: {
-          input: Array.from({ length: ADD_BATCH }, (_, i) => ({
-            title: `bench added ${addRound}-${i}`,
-            priority: 1 + (i % 5),
-            completed: i % 2 === 0,
-            createdAt: '2026-01-01T00:00:00.000Z',
-            user: { username: usernameOf((addRound * ADD_BATCH + i) % USERS) },
-          })),
-        },
-      };
-    }),
-  },
-];
-
-/** One timed run of the load generator against one service. */
-interface Run extends LoadResult {
-  /** CPU time of this process (the services; the load generator is another process) until the run's requests were all answered. */
-  cpuMicros: number;
-}
-
-interface Measurement {
-  /** Completed requests over the runs' total time. */
-  requestsPerSecond: number;
-  /** Medians over the runs. */
-  p50: number;
-  p99: number;
-  /** CPU time per request sent: what one request costs the service, whatever else the machine is doing. */
-  cpuMsPerRequest: number;
-  roundTrips: number;
-  failures: number;
-  runs: Run[];
-}
-
-async function post(url: string, body: unknown): Promise<{ data?: unknown; errors?: unknown }> {
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await response.json()) as { data?: unknown; errors?: unknown };
-}
-
-/** Waits until no request is left over from a load run (autocannon stops sending, the service keeps working). */
-async function settle(counter: RoundTripCounter): Promise<void> {
+/** Posts `body` until it answers with data: the restarted service is up once its first query is answered. */
+async function firstAnswer(url: string, body: RequestBody): Promise<void> {
+  const deadline = performance.now() + RESTART_LIMIT_MS;
   for (;;) {
-    counter.reset();
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    if (counter.count === 0) return;
+    const answer = await post(url, body).catch(() => undefined);
+    if (answer?.data && !answer.errors) return;
+    if (performance.now() > deadline) throw new Error(`the restarted service did not answer within ${RESTART_LIMIT_MS} ms: ${JSON.stringify(answer)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-/** One request alone, to count its store round trips exactly and to read its answer. */
-async function probe(url: string, counter: RoundTripCounter, body: unknown): Promise<{ answer: unknown; roundTrips: number }> {
-  await settle(counter);
-  const answer = await post(url, body);
-  const roundTrips = counter.count;
-  if ((answer as { errors?: unknown }).errors) throw new Error(`${url}: the request failed: ${JSON.stringify(answer)}`);
-  return { answer, roundTrips };
+/** Loads `tasks` tasks into a new store, then restarts Autograph on it; answers the restarted service. */
+async function loadAndRestart(folder: string, tasks: number): Promise<{ service: AutographService; data: LoadedData; facts: SizeFacts }> {
+  const first = await startAutograph(folder, BENCH_SCHEMA);
+  // The service running with its schema and no data: what the data adds is measured from here.
+  const rssEmpty = rssAfterGarbageCollection();
+  const loadStarted = performance.now();
+  const data = await loadData(first.store, tasks);
+  const loadSeconds = seconds(loadStarted);
+  const rssLoaded = rssAfterGarbageCollection();
+  await first.close();
+
+  const restartStarted = performance.now();
+  const service = await startAutograph(folder);
+  await firstAnswer(service.url, { query: 'query($id: ID!) { getTask(id: $id) { id } }', variables: { id: data.taskIds[0] } });
+  const restartSeconds = seconds(restartStarted);
+  const rssRestarted = rssAfterGarbageCollection();
+  return { service, data, facts: { tasks, objects: tasks + USERS, loadSeconds, rssEmpty, rssLoaded, restartSeconds, rssRestarted } };
 }
 
-function loadOptions(url: string, bodies: unknown[], duration: number, connections: number): autocannon.Options {
-  return {
-    url: `${url}/graphql`,
-    connections,
-    duration,
-    // Seconds; a slow answer is measured, not dropped.
-    timeout: 60,
-    requests: bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
-  } as autocannon.Options;
+function printFacts(facts: SizeFacts, inMemory: { fillSeconds: number; rss: number }): void {
+  const perHundredThousand = ((facts.rssLoaded - facts.rssEmpty) / facts.objects) * 100_000;
+  console.log(`${facts.tasks.toLocaleString('en')} Tasks over ${USERS.toLocaleString('en')} Users; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`  load through the Store port (insertMany of 10,000): ${facts.loadSeconds.toFixed(1)} s`);
+  console.log(
+    `  RSS${canCollectGarbage ? '' : ' (no --expose-gc: garbage not collected first)'}: serving with no data ${mib(facts.rssEmpty)}, after load ${mib(facts.rssLoaded)} ` +
+      `(${mib(perHundredThousand)} per 100,000 objects), after restart ${mib(facts.rssRestarted)}`,
+  );
+  console.log(`  restart (close the store, reopen the folder, until the first query is answered): ${facts.restartSeconds.toFixed(2)} s`);
+  console.log(`  in-memory baseline: tables filled in ${inMemory.fillSeconds.toFixed(1)} s; RSS with the tables added ${mib(inMemory.rss)}`);
+  console.log(
+    `  ${CONNECTIONS} connections (${HEAVY_CONNECTIONS} for the heavy scenarios), ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario in ${ROUNDS} rotating rounds`,
+  );
 }
 
-/** Loads one service for `seconds`, then waits until every request sent has been answered. */
-async function run(url: string, counter: RoundTripCounter, bodies: unknown[], seconds: number, connections: number): Promise<Run> {
-  const cpuBefore = process.cpuUsage();
-  const load = await generateLoad(loadOptions(url, bodies, seconds, connections));
-  await settle(counter);
-  const cpu = process.cpuUsage(cpuBefore);
-  return { ...load, cpuMicros: cpu.user + cpu.system };
-}
-
-function summarize(runs: Run[], roundTrips: number): Measurement {
-  const total = (pick: (run: Run) => number) => runs.reduce((sum, one) => sum + pick(one), 0);
-  return {
-    requestsPerSecond: total((one) => one.requests) / total((one) => one.seconds),
-    p50: median(runs.map((one) => one.p50)),
-    p99: median(runs.map((one) => one.p99)),
-    cpuMsPerRequest: total((one) => one.cpuMicros) / 1000 / Math.max(1, total((one) => one.sent)),
-    roundTrips,
-    failures: total((one) => one.failures),
-    runs,
-  };
-}
-
-/**
- * Measures both services in ROUNDS alternating runs of SECONDS / ROUNDS each (after a warm-up of each), so
- * that a change in machine load falls on both alike; the ratio is the median of the rounds' ratios.
- */
-async function compare(
-  services: { generated: string; baseline: string },
-  counter: RoundTripCounter,
-  bodies: unknown[],
-  connections: number,
-  generatedFirst: boolean,
-): Promise<{ ours: Measurement; theirs: Measurement; ratio: number }> {
-  const roundTrips = { generated: (await probe(services.generated, counter, bodies[0])).roundTrips, baseline: (await probe(services.baseline, counter, bodies[0])).roundTrips };
-  for (const url of [services.generated, services.baseline]) {
-    await generateLoad(loadOptions(url, bodies, WARM_UP_SECONDS, connections));
-    await settle(counter);
+/** Every service must answer each body of the scenario with the very same JSON. */
+async function checkSameAnswers(scenario: Scenario, services: readonly Service[], bodies: RequestBody[]): Promise<void> {
+  for (const body of bodies) {
+    const answers = await Promise.all(services.map(async (service) => JSON.stringify(await post(service.url, body))));
+    const differing = services.findIndex((_, index) => answers[index] !== answers[0]);
+    if (differing > 0) {
+      throw new Error(
+        `${scenario.name}: the services answer ${JSON.stringify(body).slice(0, 300)} differently:\n` +
+          services.map((service, index) => ` ${service.label}: ${answers[index]!.slice(0, 500)}`).join('\n'),
+      );
+    }
   }
-  const seconds = SECONDS / ROUNDS;
-  const runs: { generated: Run[]; baseline: Run[] } = { generated: [], baseline: [] };
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order: Array<'generated' | 'baseline'> = (round % 2 === 0) === generatedFirst ? ['generated', 'baseline'] : ['baseline', 'generated'];
-    for (const side of order) runs[side].push(await run(services[side], counter, bodies, seconds, connections));
-    const rate = (one: Run) => one.requests / one.seconds;
-    ratios.push(rate(runs.baseline[round]!) / rate(runs.generated[round]!));
-  }
-  return { ours: summarize(runs.generated, roundTrips.generated), theirs: summarize(runs.baseline, roundTrips.baseline), ratio: median(ratios) };
 }
 
 const row = (label: string, m: Measurement) =>
-  `  ${label.padEnd(13)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   ` +
-  `CPU ${m.cpuMsPerRequest.toFixed(m.cpuMsPerRequest < 10 ? 2 : 0).padStart(6)} ms/request   round trips/request ${String(m.roundTrips).padStart(3)}` +
+  `  ${label.padEnd(26)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(5)} ms   p99 ${String(m.p99).padStart(5)} ms   ` +
+  `CPU ${m.cpuMsPerRequest.toFixed(m.cpuMsPerRequest < 10 ? 2 : 0).padStart(6)} ms/request   round trips ${String(m.roundTrips).padStart(3)}` +
   `   (req/s per run: ${m.runs.map((one) => (one.requests / one.seconds).toFixed(0)).join(', ')})` +
   (m.failures > 0 ? `   ${m.failures} failed requests!` : '');
 
-/** Runs the named scenarios (all when `names` is empty). Returns false when a target was missed. */
-export async function runApiBench(names: readonly string[] = []): Promise<boolean> {
+const met = (value: boolean) => (value ? 'met' : 'MISSED');
+
+/** Measures one scenario on the three services and prints its figures. */
+async function runScenario(scenario: Scenario, services: readonly [Service, Service, Service], counter: RoundTripCounter, data: LoadedData, firstIndex: number): Promise<ScenarioSummary> {
+  const bodies = scenario.bodies(data);
+  if (scenario.compareAnswers) await checkSameAnswers(scenario, services, bodies);
+  const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
+  const settings = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections };
+  const measured = await measureAlternating(services, counter, bodies, settings, firstIndex);
+  const [ours, memory, theirs] = measured.measurements as [Measurement, Measurement, Measurement];
+  const versusInMemory = slowdown(ours, memory);
+  const versusHandWritten = slowdown(ours, theirs);
+  const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
+  const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
+  console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections${longer})`);
+  console.log(row(services[0].label, ours));
+  console.log(row(services[1].label, memory));
+  console.log(row(services[2].label, theirs));
+  console.log(`  Autograph ÷ in-memory: ${slowerOrFaster(versusInMemory, 1)} (over ${ROUNDS} rounds; issue 17 target ≤ ${IN_MEMORY_TARGET}x: ${met(versusInMemory <= IN_MEMORY_TARGET)})`);
+  console.log(
+    `  Autograph ÷ hand-written: ${slowerOrFaster(versusHandWritten, 2)} (target ≤ ${HAND_WRITTEN_TARGET}x: ${met(versusHandWritten <= HAND_WRITTEN_TARGET)})` +
+      (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${met(ours.roundTrips === roundTripTarget)}`) +
+      `; CPU per request Autograph ÷ hand-written ${(ours.cpuMsPerRequest / theirs.cpuMsPerRequest).toFixed(2)}x`,
+  );
+  return { name: scenario.name, autograph: ours, inMemory: memory, handWritten: theirs, slowdownVersusInMemory: versusInMemory };
+}
+
+/** Runs the named scenarios (all when `names` is empty) at `tasks` tasks. */
+export async function runApiBench(tasks: number, names: readonly string[] = []): Promise<SizeSummary> {
   const chosen = names.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => names.includes(scenario.name));
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-api-'));
-  const inner = await openEmbeddedStore(folder);
-  const { store, counter } = countRoundTrips(inner);
-  const app = await createApp({ store, logger: createLogger('silent'), initialSchema: BENCH_SCHEMA });
-  const generated = await startServer({ app, port: 0, host: '127.0.0.1' });
-  const baseline = await startBaseline(store);
-  let allMet = true;
+  const running: Array<{ close(): Promise<void> }> = [];
   try {
-    const started = performance.now();
-    const data = await loadData(store);
-    console.log(
-      `loaded ${USERS} Users and ${TASKS} Tasks through the Store port (insertMany of 10,000) in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-        `${CONNECTIONS} connections (${HEAVY_CONNECTIONS} for the heavy scenarios), ${WARM_UP_SECONDS} s warm-up + ${SECONDS} s per service and scenario in ${ROUNDS} alternating runs; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
-    );
+    const { service: autograph, data, facts } = await loadAndRestart(folder, tasks);
+    running.push(autograph);
+    const fillStarted = performance.now();
+    const inMemory = await startInMemoryBaseline(fillInMemoryTables(tasks));
+    running.push(inMemory);
+    const fillSeconds = seconds(fillStarted);
+    const rssWithTables = rssAfterGarbageCollection();
+    const handWritten = await startBaseline(autograph.store);
+    running.push(handWritten);
+    printFacts(facts, { fillSeconds, rss: rssWithTables });
+    const summary: SizeSummary = { facts, scenarios: [] };
     for (const [index, scenario] of chosen.entries()) {
-      const bodies = scenario.bodies(data);
-      if (scenario.compareAnswers) {
-        const [ours, theirs] = [await post(generated.url, bodies[0]), await post(baseline.url, bodies[0])];
-        if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
-          throw new Error(`${scenario.name}: the two services answer differently:\n generated ${JSON.stringify(ours).slice(0, 500)}\n hand-written ${JSON.stringify(theirs).slice(0, 500)}`);
-        }
-      }
-      // Which side goes first alternates per scenario and per round, so drift in machine load (or a
-      // growing collection) favours neither.
-      const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
-      const { ours, theirs, ratio } = await compare({ generated: generated.url, baseline: baseline.url }, counter, bodies, connections, index % 2 === 0);
-      const cpuRatio = ours.cpuMsPerRequest / theirs.cpuMsPerRequest;
-      const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
-      const ratioMet = ratio <= TARGET_RATIO;
-      const roundTripsMet = roundTripTarget === undefined || ours.roundTrips === roundTripTarget;
-      allMet &&= ratioMet && roundTripsMet && ours.failures === 0 && theirs.failures === 0;
-      console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections)`);
-      console.log(row('generated', ours));
-      console.log(row('hand-written', theirs));
-      console.log(
-        `  ratio hand-written/generated req/s: ${ratio.toFixed(2)}x, median of ${ROUNDS} rounds (target ≤ ${TARGET_RATIO}x: ${ratioMet ? 'met' : 'MISSED'})` +
-          (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${roundTripsMet ? 'met' : 'MISSED'}`),
-      );
-      console.log(`  ratio generated/hand-written CPU per request: ${cpuRatio.toFixed(2)}x`);
+      const services = [
+        { label: 'Autograph', url: autograph.url },
+        { label: isWrite(scenario) ? 'in-memory (no durability)' : 'in-memory graphql-js', url: inMemory.url },
+        { label: 'hand-written Apollo', url: handWritten.url },
+      ] as const;
+      summary.scenarios.push(await runScenario(scenario, services, autograph.counter, data, index));
     }
+    return summary;
   } finally {
-    await baseline.close();
-    await generated.close();
-    await store.close();
+    // The baselines first: the hand-written one reads Autograph's store, which closes with Autograph.
+    for (const service of running.reverse()) await service.close();
     fs.rmSync(folder, { recursive: true, force: true });
   }
-  return allMet;
+}
+
+async function main(): Promise<void> {
+  const [size, ...names] = process.argv.slice(2);
+  const tasks = Number(size);
+  if (!Number.isInteger(tasks) || tasks < 100) throw new Error(`usage: node api.js <tasks (an integer ≥ 100)> [scenario ...]; got "${size}"`);
+  const unknown = names.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`);
+  const summary = await runApiBench(tasks, names);
+  const file = process.env.BENCH_SUMMARY_FILE;
+  if (file) fs.appendFileSync(file, `${JSON.stringify(summary)}\n`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }

@@ -20,9 +20,11 @@ import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/listen.js';
 import { createLogger } from '../src/server/logger.js';
 import { openEmbeddedStore, type CompactionReport } from '../src/store/embedded/index.js';
-import { BENCH_SCHEMA, loadData, TASKS, USERS, usernameOf } from './api-data.js';
+import { BENCH_SCHEMA, loadData, USERS, usernameOf } from './api-data.js';
 import { generateLoad } from './load-generator.js';
 
+/** Tasks loaded before the run (the store size whose growth is measured). */
+const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const COMPACT_AFTER_MIB = process.env.BENCH_COMPACT_AFTER_MIB === undefined ? undefined : Number(process.env.BENCH_COMPACT_AFTER_MIB);
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
     const loadStarted = performance.now();
     const loading = await openEmbeddedStore(folder, { compactAfterBytes: Number.MAX_SAFE_INTEGER });
     const loadingApp = await createApp({ store: loading, logger: createLogger('silent'), initialSchema: BENCH_SCHEMA });
-    await loadData(loading);
+    await loadData(loading, TASKS);
     await loadingApp.close();
     await loading.close();
     console.log(`loaded ${TASKS} Tasks over ${USERS} Users and wrote one snapshot in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);

@@ -1,9 +1,10 @@
 /**
- * `npm run bench [-- <name> ...]`: runs the benchmarks named, or all of them.
+ * `npm run bench [-- <name> ...]`: runs the benchmarks named, or the default ones.
  *
- *   npm run bench                         the API comparison (bench/api.ts), then the persisted-query one
- *   npm run bench -- api                  only the API comparison, every scenario
- *   npm run bench -- queryTask getTask    only these API scenarios
+ *   npm run bench                         the API comparison at BENCH_SIZES, then the persisted-query one
+ *   npm run bench -- api                  only the API comparison, every scenario, at BENCH_SIZES
+ *   npm run bench -- scale                the API comparison at 10,000, 100,000 and 1,000,000 tasks
+ *   npm run bench -- queryTask getTask    only these API scenarios (with `scale`: at its sizes)
  *   npm run bench -- persisted            only bench/persisted.ts
  *   npm run bench -- store                the embedded store micro-benchmark (bench/store.ts; only when named)
  *   npm run bench -- lambda               the lambda host micro-benchmark (bench/lambda.ts; only when named)
@@ -12,13 +13,16 @@
  *   npm run bench -- limits               refusing hostile operations vs an ordinary query (bench/limits.ts; only when named)
  *   npm run bench -- growth               addTask latency as the store grows (bench/mutation-growth.ts; only when named)
  *
- * Separate benchmarks run as child processes, so one's heap and timers never disturb another's numbers.
- * Durations come from the environment: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS.
+ * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
+ * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
+ * BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS; sizes from BENCH_SIZES (tasks, comma-separated).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { runApiBench, SCENARIOS } from './api.js';
+import { SCENARIOS } from './scenarios.js';
+import { tableAcrossSizes, type SizeSummary } from './summary.js';
 
 /** Benchmarks that live in their own file and run as `node <file>`; `inDefault`: part of a bare `npm run bench`. */
 const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
@@ -31,6 +35,19 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   growth: { file: 'mutation-growth.js', inDefault: false },
 };
 
+const DEFAULT_SIZES = [10_000, 100_000];
+const SCALE_SIZES = [10_000, 100_000, 1_000_000];
+/** Heap limit of an API comparison process: a million tasks live twice in it (store and in-memory tables). */
+const API_HEAP_MB = 8192;
+
+function sizesFrom(text: string | undefined, fallback: number[]): number[] {
+  if (text === undefined || text.trim() === '') return fallback;
+  const sizes = text.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
+  const wrong = sizes.find((size) => !Number.isInteger(size) || size < 100);
+  if (wrong !== undefined) throw new Error(`BENCH_SIZES must list task counts (integers ≥ 100) separated by commas, got "${text}"`);
+  return sizes;
+}
+
 function runScript(name: string): boolean {
   const file = path.join(__dirname, SCRIPTS[name]!.file);
   if (!fs.existsSync(file)) {
@@ -42,10 +59,31 @@ function runScript(name: string): boolean {
   return result.status === 0;
 }
 
-async function main(): Promise<void> {
+/** The API comparison at each size in a process of its own, then the table across the sizes. */
+function runApiSizes(sizes: readonly number[], scenarios: readonly string[]): boolean {
+  const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-summary-')), 'sizes.jsonl');
+  let ok = true;
+  for (const size of sizes) {
+    console.log(`\n=== api at ${size.toLocaleString('en')} tasks: Autograph vs in-memory graphql-js vs hand-written Apollo ===`);
+    const result = spawnSync(
+      process.execPath,
+      ['--expose-gc', `--max-old-space-size=${API_HEAP_MB}`, path.join(__dirname, 'api.js'), String(size), ...scenarios],
+      { stdio: 'inherit', env: { ...process.env, BENCH_SUMMARY_FILE: summaryFile } },
+    );
+    ok = result.status === 0 && ok;
+  }
+  if (fs.existsSync(summaryFile)) {
+    const summaries = fs.readFileSync(summaryFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as SizeSummary);
+    console.log(`\n${tableAcrossSizes(summaries).join('\n')}`);
+  }
+  fs.rmSync(path.dirname(summaryFile), { recursive: true, force: true });
+  return ok;
+}
+
+function main(): void {
   const args = process.argv.slice(2);
   const scenarioNames = new Set(SCENARIOS.map((scenario) => scenario.name));
-  const known = new Set(['api', ...Object.keys(SCRIPTS), ...scenarioNames]);
+  const known = new Set(['api', 'scale', ...Object.keys(SCRIPTS), ...scenarioNames]);
   const unknown = args.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     console.error(`unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${[...known].join(', ')}`);
@@ -53,22 +91,23 @@ async function main(): Promise<void> {
     return;
   }
   const scenarios = args.filter((name) => scenarioNames.has(name));
-  const runApi = args.length === 0 || args.includes('api') || scenarios.length > 0;
+  const runApi = args.length === 0 || args.includes('api') || args.includes('scale') || scenarios.length > 0;
+  let sizes: number[];
+  try {
+    sizes = sizesFrom(process.env.BENCH_SIZES, args.includes('scale') ? SCALE_SIZES : DEFAULT_SIZES);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 2;
+    return;
+  }
   const scripts = args.length === 0
     ? Object.keys(SCRIPTS).filter((name) => SCRIPTS[name]!.inDefault && fs.existsSync(path.join(__dirname, SCRIPTS[name]!.file)))
     : args.filter((name) => name in SCRIPTS);
 
   let ok = true;
-  if (runApi) {
-    console.log('=== api: generated service vs hand-written Apollo Server ===');
-    const met = await runApiBench(args.includes('api') ? [] : scenarios);
-    console.log(met ? '\nevery API target met' : '\nsome API target was MISSED (see above)');
-  }
+  if (runApi) ok = runApiSizes(sizes, scenarios) && ok;
   for (const name of scripts) ok = runScript(name) && ok;
   if (!ok) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+main();
