@@ -9,46 +9,7 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import DataLoader from 'dataloader';
 import { ObjectId } from 'mongodb';
 import type { Filter, SortSpec, Store, StoredDocument } from '../src/store/port.js';
-
-const typeDefs = `#graphql
-  type Task {
-    id: ID!
-    title: String!
-    priority: Int
-    completed: Boolean!
-    createdAt: String
-    user: User!
-  }
-
-  type User {
-    username: String!
-    name: String
-    tasks(first: Int, offset: Int): [Task]
-  }
-
-  input StringTermFilter { allofterms: String, anyofterms: String }
-  input IntFilter { eq: Int, le: Int, lt: Int, ge: Int, gt: Int }
-  input TaskFilter { title: StringTermFilter, completed: Boolean, priority: IntFilter }
-  enum TaskOrderable { title priority createdAt }
-  input TaskOrder { asc: TaskOrderable, desc: TaskOrderable }
-
-  type TaskAggregateResult { count: Int, priorityMin: Int, priorityMax: Int, priorityAvg: Float }
-
-  input UserRef { username: String! }
-  input AddTaskInput { title: String!, priority: Int, completed: Boolean!, createdAt: String, user: UserRef! }
-  type AddTaskPayload { numUids: Int, task: [Task] }
-
-  type Query {
-    getTask(id: ID!): Task
-    queryTask(filter: TaskFilter, order: TaskOrder, first: Int, offset: Int): [Task]
-    queryUser(first: Int, offset: Int): [User]
-    aggregateTask(filter: TaskFilter): TaskAggregateResult
-  }
-
-  type Mutation {
-    addTask(input: [AddTaskInput!]!): AddTaskPayload
-  }
-`;
+import { BASELINE_TYPE_DEFS } from './baseline-type-defs.js';
 
 type Doc = StoredDocument;
 interface Context {
@@ -157,7 +118,7 @@ export interface BaselineServer {
 }
 
 export async function startBaseline(store: Store): Promise<BaselineServer> {
-  const server = new ApolloServer<Context>({ typeDefs, resolvers: resolvers(store) });
+  const server = new ApolloServer<Context>({ typeDefs: BASELINE_TYPE_DEFS, resolvers: resolvers(store) });
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
     context: async () => loaders(store),

@@ -22,46 +22,7 @@ import { ObjectId } from 'mongodb';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { aggregateTasks, InMemoryTables, orderTasks, type OrderableTaskField, type TaskFilter, type TaskRecord, type UserRecord } from './in-memory-tables.js';
-
-const typeDefs = `
-  type Task {
-    id: ID!
-    title: String!
-    priority: Int
-    completed: Boolean!
-    createdAt: String
-    user: User!
-  }
-
-  type User {
-    username: String!
-    name: String
-    tasks(first: Int, offset: Int): [Task]
-  }
-
-  input StringTermFilter { allofterms: String, anyofterms: String }
-  input IntFilter { eq: Int, le: Int, lt: Int, ge: Int, gt: Int }
-  input TaskFilter { title: StringTermFilter, completed: Boolean, priority: IntFilter }
-  enum TaskOrderable { title priority createdAt }
-  input TaskOrder { asc: TaskOrderable, desc: TaskOrderable }
-
-  type TaskAggregateResult { count: Int, priorityMin: Int, priorityMax: Int, priorityAvg: Float }
-
-  input UserRef { username: String! }
-  input AddTaskInput { title: String!, priority: Int, completed: Boolean!, createdAt: String, user: UserRef! }
-  type AddTaskPayload { numUids: Int, task: [Task] }
-
-  type Query {
-    getTask(id: ID!): Task
-    queryTask(filter: TaskFilter, order: TaskOrder, first: Int, offset: Int): [Task]
-    queryUser(first: Int, offset: Int): [User]
-    aggregateTask(filter: TaskFilter): TaskAggregateResult
-  }
-
-  type Mutation {
-    addTask(input: [AddTaskInput!]!): AddTaskPayload
-  }
-`;
+import { BASELINE_TYPE_DEFS } from './baseline-type-defs.js';
 
 interface Context {
   userById: DataLoader<string, UserRecord | undefined>;
@@ -246,7 +207,7 @@ export interface InMemoryBaseline {
 
 /** Serves `tables` on 127.0.0.1 at a free port. */
 export async function startInMemoryBaseline(tables: InMemoryTables): Promise<InMemoryBaseline> {
-  const schema = executableSchema(typeDefs, resolvers(tables));
+  const schema = executableSchema(BASELINE_TYPE_DEFS, resolvers(tables));
   const documents = new DocumentCache(schema);
   const server = createServer((request, response) => {
     answer(schema, documents, tables, request, response).catch((error: unknown) => {

@@ -167,17 +167,21 @@ function argumentValue(walk: Walk, node: FieldNode, name: string): unknown {
   return literalOrVariable(walk, argument.value);
 }
 
+/** A variable's value: as given, else its default read by `fromDefault`, else null; undefined while variables are unknown. */
+function variableValue(walk: Walk, name: string, fromDefault: (value: ValueNode) => unknown): unknown {
+  walk.dependsOnVariables = true;
+  if (!walk.variables) return undefined;
+  const given = walk.variables[name];
+  if (given !== undefined) return given;
+  const fallback = walk.defaults.get(name);
+  return fallback ? fromDefault(fallback) : null;
+}
+
 /** A whole value, literal or from the variables, as JSON-like data; undefined while variables are unknown. */
 function literalOrVariableValue(walk: Walk, value: ValueNode): unknown {
   switch (value.kind) {
-    case Kind.VARIABLE: {
-      walk.dependsOnVariables = true;
-      if (!walk.variables) return undefined;
-      const given = walk.variables[value.name.value];
-      if (given !== undefined) return given;
-      const fallback = walk.defaults.get(value.name.value);
-      return fallback ? literalOrVariableValue(walk, fallback) : null;
-    }
+    case Kind.VARIABLE:
+      return variableValue(walk, value.name.value, (fallback) => literalOrVariableValue(walk, fallback));
     case Kind.LIST: {
       const items = value.values.map((item) => literalOrVariableValue(walk, item));
       return items.includes(undefined) ? undefined : items;
@@ -197,14 +201,8 @@ function literalOrVariable(walk: Walk, value: ValueNode): unknown {
       return Number.parseInt(value.value, 10);
     case Kind.LIST:
       return value.values;
-    case Kind.VARIABLE: {
-      walk.dependsOnVariables = true;
-      if (!walk.variables) return undefined;
-      const given = walk.variables[value.name.value];
-      if (given !== undefined) return given;
-      const fallback = walk.defaults.get(value.name.value);
-      return fallback ? literalOrVariable(walk, fallback) : null;
-    }
+    case Kind.VARIABLE:
+      return variableValue(walk, value.name.value, (fallback) => literalOrVariable(walk, fallback));
     default:
       return null;
   }
