@@ -1,6 +1,5 @@
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { GraphQLError, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
 import { canAdd } from '../api/fields.js';
 import { generateApi, originTypeAt, type GeneratedApi } from '../api/generate.js';
 import { names } from '../api/names.js';
@@ -12,6 +11,7 @@ import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
+import { buildSubgraphApiSchema } from './subgraph-schema.js';
 
 /** What the server keeps about the active schema, next to the executable schema. */
 export interface SchemaExtensions {
@@ -32,12 +32,6 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
   const api = generateApi(model);
   const { gatewaySdl } = api;
   const schema = buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
-
-  // buildSubgraphSchema answers `_service` with the full SDL; the gateway must not see the queries of
-  // extended types (it reaches those entities through `_entities`).
-  const serviceField = schema.getQueryType()?.getFields()._service;
-  if (!serviceField) throw new GraphQLError('the subgraph schema has no _service field');
-  serviceField.resolve = () => ({ sdl: gatewaySdl });
   checkEntityTypenames(schema, model);
   chargeAnswerObjects(schema);
 
@@ -47,25 +41,22 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
 }
 
 /**
- * The generated SDL as a subgraph schema. The document goes in as several documents of at most
- * DEFINITIONS_PER_DOCUMENT definitions: graphql-js's concatAST (called by buildSubgraphSchema) spreads each
- * document's definitions into one call's arguments, which overflows the stack past ~100,000 definitions
- * (a schema of 10,000 types). A failure names the user type whose generated part is at fault.
+ * The generated SDL as a subgraph schema whose `_service` answers the gateway SDL: the gateway must not see
+ * the queries of extended types (it reaches those entities through `_entities`). A failure names the user
+ * type whose generated part is at fault.
  */
 function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): GraphQLSchema {
   try {
-    const { definitions } = parse(api.sdl);
-    const documents: DocumentNode[] = [];
-    for (let start = 0; start < definitions.length; start += DEFINITIONS_PER_DOCUMENT) {
-      documents.push({ kind: Kind.DOCUMENT, definitions: definitions.slice(start, start + DEFINITIONS_PER_DOCUMENT) });
-    }
-    return buildSubgraphSchema({ typeDefs: documents, resolvers });
+    return buildSubgraphApiSchema({
+      definitions: parse(api.sdl).definitions,
+      entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.key !== undefined).map((type) => type.name),
+      resolvers,
+      serviceSdl: api.gatewaySdl,
+    });
   } catch (error) {
     throw generatedApiError(model, api, error);
   }
 }
-
-const DEFINITIONS_PER_DOCUMENT = 10_000;
 
 /** A schema sdl/ accepted but whose generated API does not build: reported at the user's type, never as generated code alone. */
 export class GeneratedApiError extends Error {
