@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { lexicographicSortSchema, parse, printSchema, type GraphQLSchema } from 'graphql';
+import { graphql, GraphQLError, lexicographicSortSchema, parse, printSchema, type GraphQLSchema } from 'graphql';
 import { generateApi } from '../../src/api/generate';
 import { DateTimeScalar, Int64Scalar } from '../../src/resolve/scalars';
 import { buildExecutableSchema } from '../../src/resolve/schema';
+import { buildSubgraphApiSchema } from '../../src/resolve/subgraph-schema';
 import { buildSchemaModel } from '../../src/sdl/build';
 import type { SchemaModel } from '../../src/sdl/model';
 import type { Store } from '../../src/store/port';
@@ -36,7 +37,10 @@ describe.each<[string, string]>([
   ].join('\n')],
 ])('%s', (_name, source) => {
   const model = modelOf(source);
-  const schema = buildExecutableSchema(model, services);
+  let schema: GraphQLSchema;
+  beforeAll(async () => {
+    schema = await buildExecutableSchema(model, services);
+  });
 
   test('prints as the schema Apollo buildSubgraphSchema builds from the same SDL', () => {
     // With the custom scalars the service attaches, which bring their descriptions.
@@ -49,5 +53,27 @@ describe.each<[string, string]>([
       const directives = schema.getType(type.name)?.astNode?.directives?.map((directive) => directive.name.value) ?? [];
       expect(directives.includes('key')).toBe(type.key !== undefined);
     }
+  });
+});
+
+describe('buildSubgraphApiSchema refuses a generated document that does not build, at the generated line', () => {
+  const pause = () => Promise.resolve();
+  test.each<[string, string, string, number[]]>([
+    ['a field declared twice (SDL validation)', 'type Query { a: Int\n  a: Int }', 'Field "Query.a" can only be defined once.', [1, 2]],
+    ['an unknown type (SDL validation)', 'type Query {\n  a: Missing }', 'Unknown type "Missing".', [2]],
+    ['an object field of an input type (schema validation)', 'input In { x: Int }\ntype Query {\n  a: In }', 'The type of Query.a must be Output Type but got: In.', [3]],
+  ])('%s', async (_name, sdl, message, lines) => {
+    const built = buildSubgraphApiSchema({ definitions: parse(sdl).definitions, entityTypeNames: [], resolvers: {}, serviceSdl: '' }, pause);
+    const error = (await built.then(() => undefined, (rejection: unknown) => rejection)) as GraphQLError;
+    expect(error).toBeInstanceOf(GraphQLError);
+    expect(error.message).toBe(message);
+    expect(error.locations?.map((location) => location.line)).toEqual(lines);
+  });
+
+  test('a valid document answers _service with the SDL given, and has no _entities without entity types', async () => {
+    const schema = await buildSubgraphApiSchema({ definitions: parse('type Query { a: Int }').definitions, entityTypeNames: [], resolvers: {}, serviceSdl: 'type Query { a: Int }' }, pause);
+    const result = await graphql({ schema, source: '{ _service { sdl } }' });
+    expect(result).toEqual({ data: { _service: { sdl: 'type Query { a: Int }' } } });
+    expect(Object.keys(schema.getQueryType()!.getFields())).toEqual(['a', '_service']);
   });
 });

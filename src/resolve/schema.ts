@@ -26,12 +26,15 @@ export function schemaExtensions(schema: GraphQLSchema): SchemaExtensions | unde
 
 /**
  * SchemaModel → the executable federation subgraph schema: generated SDL plus resolvers over the store.
- * Throws a GraphQLError when the generated SDL does not build (a bug, or a schema sdl/ let through).
+ * Rejects with a GeneratedApiError when the generated SDL does not build (a bug, or a schema sdl/ let
+ * through). Each stage of a big schema holds the event loop for a while: requests that arrived meanwhile
+ * run between stages.
  */
-export function buildExecutableSchema(model: SchemaModel, services: ResolverServices): GraphQLSchema {
+export async function buildExecutableSchema(model: SchemaModel, services: ResolverServices): Promise<GraphQLSchema> {
   const api = generateApi(model);
+  await yieldToEventLoop();
   const { gatewaySdl } = api;
-  const schema = buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
+  const schema = await buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
   checkEntityTypenames(schema, model);
   chargeAnswerObjects(schema);
 
@@ -45,14 +48,19 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
  * the queries of extended types (it reaches those entities through `_entities`). A failure names the user
  * type whose generated part is at fault.
  */
-function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): GraphQLSchema {
+async function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): Promise<GraphQLSchema> {
   try {
-    return buildSubgraphApiSchema({
-      definitions: parse(api.sdl).definitions,
-      entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.key !== undefined).map((type) => type.name),
-      resolvers,
-      serviceSdl: api.gatewaySdl,
-    });
+    const { definitions } = parse(api.sdl);
+    await yieldToEventLoop();
+    return await buildSubgraphApiSchema(
+      {
+        definitions,
+        entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.key !== undefined).map((type) => type.name),
+        resolvers,
+        serviceSdl: api.gatewaySdl,
+      },
+      yieldToEventLoop,
+    );
   } catch (error) {
     throw generatedApiError(model, api, error);
   }
@@ -74,6 +82,10 @@ export function generatedApiError(model: SchemaModel, api: GeneratedApi, error: 
   if (types.length === 0) return new GeneratedApiError(`the API generated from the schema does not build: ${message}`, []);
   const subject = types.map((type) => `type ${type.name}`).join(', ');
   return new GeneratedApiError(`the API generated for ${subject} does not build: ${message}`, types.map((type) => type.loc));
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function resolverMap(model: SchemaModel, services: ResolverServices): Record<string, Record<string, unknown>> {

@@ -12,7 +12,8 @@
  */
 import { addResolversToSchema, type GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
-import { buildASTSchema, GraphQLError, Kind, parse, validateSchema, type DefinitionNode, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, GraphQLError, Kind, parse, validateSchema, type DefinitionNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { validateSDL } from 'graphql/validation/validate.js';
 
 /** What buildSubgraphSchema declares for a Federation 1 subgraph (the same definitions, as it prints them). */
 const FEDERATION_1_DEFINITIONS = parse(`
@@ -42,20 +43,35 @@ export interface SubgraphSchemaInput {
   serviceSdl: string;
 }
 
-/** Throws the GraphQLError of the first problem when the document or the schema it builds is not valid. */
-export function buildSubgraphApiSchema(input: SubgraphSchemaInput): GraphQLSchema {
-  const definitions = [
-    ...input.definitions,
-    ...FEDERATION_1_DEFINITIONS,
-    ...(input.entityTypeNames.length > 0 ? ENTITY_DEFINITIONS(input.entityTypeNames) : []),
-  ];
-  const schema = buildASTSchema({ kind: Kind.DOCUMENT, definitions });
-  const [problem] = validateSchema(schema);
-  if (problem) throw problem instanceof GraphQLError ? problem : new GraphQLError(String(problem));
+/**
+ * Rejects with the GraphQLError of the first problem (with its location in the generated SDL) when the
+ * document or the schema it builds is not valid. `pause` runs between the stages (SDL validation, build,
+ * schema validation, resolvers), so that other work can run between them.
+ */
+export async function buildSubgraphApiSchema(input: SubgraphSchemaInput, pause: () => Promise<void>): Promise<GraphQLSchema> {
+  const document: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [
+      ...input.definitions,
+      ...FEDERATION_1_DEFINITIONS,
+      ...(input.entityTypeNames.length > 0 ? ENTITY_DEFINITIONS(input.entityTypeNames) : []),
+    ],
+  };
+  throwFirst(validateSDL(document));
+  await pause();
+  const schema = buildASTSchema(document, { assumeValidSDL: true });
+  await pause();
+  throwFirst(validateSchema(schema));
+  await pause();
 
   addResolversToSchema(schema, input.resolvers);
   addResolversToSchema(schema, federationResolvers(input.serviceSdl, input.entityTypeNames.length > 0) as GraphQLResolverMap<unknown>);
   return schema;
+}
+
+function throwFirst(problems: readonly GraphQLError[]): void {
+  const [problem] = problems;
+  if (problem) throw problem;
 }
 
 function federationResolvers(serviceSdl: string, hasEntities: boolean): Record<string, Record<string, unknown>> {

@@ -37,7 +37,7 @@ export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'c
 }
 
 export type SchemaModelBuilder = (source: string) => { model?: SchemaModel; errors: SchemaError[] };
-export type ExecutableSchemaBuilder = (model: SchemaModel, services: SchemaServices) => GraphQLSchema;
+export type ExecutableSchemaBuilder = (model: SchemaModel, services: SchemaServices) => GraphQLSchema | Promise<GraphQLSchema>;
 export type RequestContextFactory = (
   services: SchemaServices,
   request: { headers: Record<string, string | undefined> },
