@@ -80,6 +80,7 @@ describe('uploads on one server', () => {
       {
         message: 'Note.length has @lambda, but the lambda script registers no resolver for it (expected "Note.length")',
         locations: [{ line: 6, column: 3 }],
+        extensions: { code: 'BAD_SCHEMA' },
       },
     ]);
     expect((await gql(server.url, `{ queryNote { shout } }`)).body).toEqual({ data: { queryNote: [{ shout: 'HELLO!' }] } });
