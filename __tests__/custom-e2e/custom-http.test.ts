@@ -221,6 +221,7 @@ test('a schema that names a secret the service does not have is refused at uploa
     {
       message: 'Query.secretive @custom(http:): the secret header Authorization:MISSING_TOKEN needs a configured secret named MISSING_TOKEN',
       locations: [{ line: 2, column: 3 }],
+      extensions: { code: 'BAD_SCHEMA' },
     },
   ]);
 });

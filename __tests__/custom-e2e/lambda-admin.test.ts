@@ -43,12 +43,13 @@ describe('uploads on one server', () => {
     expect(body.errors).toHaveLength(1);
     expect(body.errors![0]!.message).toMatch(/SyntaxError|Unexpected/);
     expect(body.errors![0]!.locations).toEqual([{ line: expect.any(Number), column: expect.any(Number) }]);
+    expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_LAMBDA_SCRIPT' });
   });
 
   test('an empty script is refused', async () => {
     const { status, body } = await uploadLambda(server.url, '  \n');
     expect(status).toBe(400);
-    expect(body.errors).toEqual([{ message: 'the lambda script is empty: send the JavaScript text as the request body' }]);
+    expect(body.errors).toEqual([{ message: 'the lambda script is empty: send the JavaScript text as the request body', extensions: { code: 'BAD_LAMBDA_SCRIPT' } }]);
   });
 
   test('a @lambda field without a script fails at query time with what to do', async () => {
@@ -65,7 +66,7 @@ describe('uploads on one server', () => {
     const missing = await uploadLambda(server.url, `self.addGraphQLResolvers({ 'Note.other': () => 1 });`);
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([
-      { message: 'Note.shout has @lambda, but the lambda script registers no resolver for it (expected "Note.shout") (schema line 5, column 3)' },
+      { message: 'Note.shout has @lambda, but the lambda script registers no resolver for it (expected "Note.shout") (schema line 5, column 3)', extensions: { code: 'BAD_LAMBDA_SCRIPT' } },
     ]);
 
     expect(await loadLambda(server.url, SHOUT)).toEqual(['Note.shout']);
@@ -80,6 +81,7 @@ describe('uploads on one server', () => {
       {
         message: 'Note.length has @lambda, but the lambda script registers no resolver for it (expected "Note.length")',
         locations: [{ line: 6, column: 3 }],
+        extensions: { code: 'BAD_SCHEMA' },
       },
     ]);
     expect((await gql(server.url, `{ queryNote { shout } }`)).body).toEqual({ data: { queryNote: [{ shout: 'HELLO!' }] } });

@@ -2,7 +2,7 @@
 
 export interface LambdaUploadBody {
   data?: { message: string; resolvers: string[] };
-  errors?: Array<{ message: string; locations?: Array<{ line: number; column: number }> }>;
+  errors?: Array<{ message: string; locations?: Array<{ line: number; column: number }>; extensions?: { code: string } }>;
 }
 
 /** POSTs a lambda script to `${baseUrl}/admin/lambda` (with `Authorization: Bearer <adminToken>` when given). */

@@ -22,6 +22,7 @@ export async function expectRefusedUpload(baseUrl: string, schema: string): Prom
   const errors = body.errors ?? [];
   expect(errors.length).toBeGreaterThan(0);
   return errors.map((error) => {
+    expect(error.extensions).toEqual({ code: 'BAD_SCHEMA' });
     const location = error.locations?.[0];
     if (!location) throw new Error(`schema error without a location: ${error.message}`);
     return { message: error.message, line: location.line, column: location.column };

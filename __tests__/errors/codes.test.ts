@@ -10,6 +10,8 @@ describe('error codes', () => {
     ['UNAUTHENTICATED', true],
     ['FORBIDDEN', true],
     ['DUPLICATE_ID', true],
+    ['BAD_SCHEMA', true],
+    ['BAD_LAMBDA_SCRIPT', true],
     ['INTERNAL_SERVER_ERROR', false],
     ['STORE_UNAVAILABLE', false],
     ['LAMBDA_FAILED', false],

@@ -69,7 +69,7 @@ describe('validation errors name the type and field, with line:column', () => {
   test.each(cases)('%s', async (_name, schema, message, line, column) => {
     const { status, body } = await uploadSchema(server.url, schema);
     expect(status).toBe(400);
-    expect(body.errors).toEqual([{ message, locations: [{ line, column }] }]);
+    expect(body.errors).toEqual([{ message, locations: [{ line, column }], extensions: { code: 'BAD_SCHEMA' } }]);
   });
 
   test('after the refused uploads the federated schema still serves', async () => {

@@ -57,7 +57,7 @@ export async function gqlGet<TData = Record<string, any>>(
 
 export interface SchemaUploadBody {
   data?: { message: string; types: string[] };
-  errors?: Array<{ message: string; locations?: Array<{ line: number; column: number }> }>;
+  errors?: Array<{ message: string; locations?: Array<{ line: number; column: number }>; extensions?: { code: string } }>;
 }
 
 /** POSTs schema text to `${baseUrl}/admin/schema` (with `Authorization: Bearer <adminToken>` when given). */

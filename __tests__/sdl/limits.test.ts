@@ -5,6 +5,10 @@ const nested = (depth: number): string => `type A { id: ID! name: String @search
 const types = (count: number, fieldsEach = 1): string =>
   Array.from({ length: count }, (_, i) => `type T${i} { id: ID! ${Array.from({ length: fieldsEach - 1 }, (_, j) => `f${j}: String`).join(' ')} }`).join('\n');
 
+/** Each type after a scalar definition: the text scan does not count them (it counts a lower bound). */
+const afterScalars = (count: number, fieldsEach: number): string =>
+  Array.from({ length: count }, (_, i) => `scalar S${i}\ntype T${i} { id: ID! ${Array.from({ length: fieldsEach - 1 }, (_, j) => `f${j}: String`).join(' ')} }`).join('\n');
+
 const SMALL: SchemaLimits = { maxBytes: 2000, maxTypes: 3, maxFields: 8, maxDepth: 5 };
 
 describe('schema size limits', () => {
@@ -24,14 +28,20 @@ describe('schema size limits', () => {
     ['brackets inside block strings do not count', `type A @auth(query: { rule: """${'['.repeat(50)}""" }) { id: ID! }`, SMALL, [
       { message: 'Type A: @auth query: the rule is not a valid GraphQL query: Syntax Error: Unexpected "[".', locations: [{ line: 1, column: 29 }] },
     ]],
-    ['more types than the limit', types(4), SMALL, [
-      { message: 'the schema has 4 types and interfaces, more than the limit of 3 (raise it with --schema-max-types)', locations: [] },
+    ['more types than the limit, refused before the parse', types(4), SMALL, [
+      { message: 'the schema has more than 3 types and interfaces (the limit; raise it with --schema-max-types)', locations: [] },
     ]],
-    ['more fields than the limit', types(2, 5), SMALL, [
-      { message: 'the schema has 10 fields, more than the limit of 8 (raise it with --schema-max-fields)', locations: [] },
+    ['more fields than the limit, refused before the parse', types(2, 5), SMALL, [
+      { message: 'the schema has more than 8 fields (the limit; raise it with --schema-max-fields)', locations: [] },
     ]],
     ['10,000 types under the default limits', types(10_000), DEFAULT_SCHEMA_LIMITS, [
-      { message: 'the schema has 10000 types and interfaces, more than the limit of 500 (raise it with --schema-max-types)', locations: [] },
+      { message: 'the schema has more than 500 types and interfaces (the limit; raise it with --schema-max-types)', locations: [] },
+    ]],
+    ['types the text scan cannot place (after a scalar) are counted exactly after the parse', afterScalars(4, 1), SMALL, [
+      { message: 'the schema has 4 types and interfaces, more than the limit of 3 (raise it with --schema-max-types)', locations: [] },
+    ]],
+    ['and so are their fields', afterScalars(2, 5), SMALL, [
+      { message: 'the schema has 10 fields, more than the limit of 8 (raise it with --schema-max-fields)', locations: [] },
     ]],
   ])('%s', (_name, source, limits, errors) => {
     expect(buildSchemaModel(source, limits)).toEqual({ errors });

@@ -110,7 +110,7 @@ describe('schema upload', () => {
   it('rejects an empty upload and one that is not UTF-8 text', async () => {
     const empty = await uploadSchema(server.url, '  \n');
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ errors: [{ message: 'the schema is empty: send the schema text as the request body' }] });
+    expect(empty.body).toEqual({ errors: [{ message: 'the schema is empty: send the schema text as the request body', extensions: { code: 'BAD_SCHEMA' } }] });
 
     const binary = await fetch(`${server.url}/admin/schema`, { method: 'POST', body: new Uint8Array([0x74, 0x79, 0xff, 0xfe]) });
     expect(binary.status).toBe(400);
@@ -141,6 +141,7 @@ describe('schema upload', () => {
     const upload = await uploadSchema(server.url, people.replace('name: String', 'name: String @id'));
     expect(upload.status).toBe(400);
     expect(upload.body.errors?.[0]?.message).toMatch(/duplicate values of name/);
+    expect(upload.body.errors?.[0]?.extensions).toEqual({ code: 'BAD_SCHEMA' });
 
     expect(await server.store.listIndexes('Person')).toEqual(indexesBefore);
     expect(await (await fetch(`${server.url}/admin/schema`)).text()).toBe(people);

@@ -168,7 +168,7 @@ describe('activation', () => {
       fail = true;
       const upload = await fetch(`${server.url}/admin/schema`, { method: 'POST', body: TASKS_SCHEMA_V2 });
       expect(upload.status).toBe(400);
-      expect(await upload.json()).toEqual({ errors: [{ message: 'the generated API does not build: generated SDL is broken' }] });
+      expect(await upload.json()).toEqual({ errors: [{ message: 'the generated API does not build: generated SDL is broken', extensions: { code: 'BAD_SCHEMA' } }] });
       expect((await gql(server.url, '{ greeting }')).body).toEqual({ data: { greeting: 'types: Task,User' } });
     } finally {
       await server.close();

@@ -21,6 +21,11 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_VERSION_NOT_SUPPORTED: 'client',
   PERSISTED_QUERY_TOO_LARGE: 'client',
   BAD_MANIFEST: 'client',
+  // A schema uploaded to /admin/schema (or read back from the store) that is refused: invalid, over a
+  // --schema-max-* limit, or not fitting the stored data.
+  BAD_SCHEMA: 'client',
+  // A lambda script uploaded to /admin/lambda that is refused: it does not load, or lacks a @lambda field's resolver.
+  BAD_LAMBDA_SCRIPT: 'client',
   // Who is calling and what they may do.
   UNAUTHENTICATED: 'client',
   FORBIDDEN: 'client',

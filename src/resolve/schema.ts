@@ -1,6 +1,5 @@
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { GraphQLError, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
 import { canAdd } from '../api/fields.js';
 import { generateApi, originTypeAt, type GeneratedApi } from '../api/generate.js';
 import { names } from '../api/names.js';
@@ -12,6 +11,7 @@ import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
+import { buildSubgraphApiSchema } from './subgraph-schema.js';
 
 /** What the server keeps about the active schema, next to the executable schema. */
 export interface SchemaExtensions {
@@ -26,18 +26,15 @@ export function schemaExtensions(schema: GraphQLSchema): SchemaExtensions | unde
 
 /**
  * SchemaModel → the executable federation subgraph schema: generated SDL plus resolvers over the store.
- * Throws a GraphQLError when the generated SDL does not build (a bug, or a schema sdl/ let through).
+ * Rejects with a GeneratedApiError when the generated SDL does not build (a bug, or a schema sdl/ let
+ * through). Each stage of a big schema holds the event loop for a while: requests that arrived meanwhile
+ * run between stages.
  */
-export function buildExecutableSchema(model: SchemaModel, services: ResolverServices): GraphQLSchema {
+export async function buildExecutableSchema(model: SchemaModel, services: ResolverServices): Promise<GraphQLSchema> {
   const api = generateApi(model);
+  await yieldToEventLoop();
   const { gatewaySdl } = api;
-  const schema = buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
-
-  // buildSubgraphSchema answers `_service` with the full SDL; the gateway must not see the queries of
-  // extended types (it reaches those entities through `_entities`).
-  const serviceField = schema.getQueryType()?.getFields()._service;
-  if (!serviceField) throw new GraphQLError('the subgraph schema has no _service field');
-  serviceField.resolve = () => ({ sdl: gatewaySdl });
+  const schema = await buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
   checkEntityTypenames(schema, model);
   chargeAnswerObjects(schema);
 
@@ -47,25 +44,27 @@ export function buildExecutableSchema(model: SchemaModel, services: ResolverServ
 }
 
 /**
- * The generated SDL as a subgraph schema. The document goes in as several documents of at most
- * DEFINITIONS_PER_DOCUMENT definitions: graphql-js's concatAST (called by buildSubgraphSchema) spreads each
- * document's definitions into one call's arguments, which overflows the stack past ~100,000 definitions
- * (a schema of 10,000 types). A failure names the user type whose generated part is at fault.
+ * The generated SDL as a subgraph schema whose `_service` answers the gateway SDL: the gateway must not see
+ * the queries of extended types (it reaches those entities through `_entities`). A failure names the user
+ * type whose generated part is at fault.
  */
-function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): GraphQLSchema {
+async function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resolvers: GraphQLResolverMap<unknown>): Promise<GraphQLSchema> {
   try {
     const { definitions } = parse(api.sdl);
-    const documents: DocumentNode[] = [];
-    for (let start = 0; start < definitions.length; start += DEFINITIONS_PER_DOCUMENT) {
-      documents.push({ kind: Kind.DOCUMENT, definitions: definitions.slice(start, start + DEFINITIONS_PER_DOCUMENT) });
-    }
-    return buildSubgraphSchema({ typeDefs: documents, resolvers });
+    await yieldToEventLoop();
+    return await buildSubgraphApiSchema(
+      {
+        definitions,
+        entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.key !== undefined).map((type) => type.name),
+        resolvers,
+        serviceSdl: api.gatewaySdl,
+      },
+      yieldToEventLoop,
+    );
   } catch (error) {
     throw generatedApiError(model, api, error);
   }
 }
-
-const DEFINITIONS_PER_DOCUMENT = 10_000;
 
 /** A schema sdl/ accepted but whose generated API does not build: reported at the user's type, never as generated code alone. */
 export class GeneratedApiError extends Error {
@@ -83,6 +82,10 @@ export function generatedApiError(model: SchemaModel, api: GeneratedApi, error: 
   if (types.length === 0) return new GeneratedApiError(`the API generated from the schema does not build: ${message}`, []);
   const subject = types.map((type) => `type ${type.name}`).join(', ');
   return new GeneratedApiError(`the API generated for ${subject} does not build: ${message}`, types.map((type) => type.loc));
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function resolverMap(model: SchemaModel, services: ResolverServices): Record<string, Record<string, unknown>> {

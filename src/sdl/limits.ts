@@ -1,14 +1,15 @@
 /**
- * Size limits of an uploaded schema, checked before the expensive stages. Building a schema's API holds
- * the event loop in proportion to its size: measured with bench/schema-build.ts on a shared, loaded 2-core
- * machine, 500 small types take about 3.6 s (almost all of it in Apollo's buildSubgraphSchema), 1,000 about
- * 5 s, 10,000 about 56 s. The defaults keep an upload to a few seconds there. graphql-js's parser recurses
- * once per nested list or object, so `@search(by: [[[[...]]]])` 5,000 deep overflows the stack: nesting is
- * checked first, with its lexer. Each refusal names the limit, the value found and the flag that raises it.
+ * Size limits of an uploaded schema, checked before the expensive stages. Building a schema's API takes
+ * time in proportion to its size (in stages, with other requests served in between): measured with
+ * bench/schema-build.ts on a shared, loaded 2-core machine, 500 small types take 0.3–0.6 s, 2,000 about
+ * 1.6–2.5 s. graphql-js's parser recurses once per nested list or object, so `@search(by: [[[[...]]]])`
+ * 5,000 deep overflows the stack: nesting and a lower bound of the counts are checked first, with its
+ * lexer (text-scan.ts), so an oversized schema is never parsed. Each refusal names the limit, the value
+ * found (or that it was passed) and the flag that raises it.
  */
-import { GraphQLError, Kind, Lexer, Source, TokenKind, type DocumentNode } from 'graphql';
+import { Kind, type DocumentNode } from 'graphql';
 import type { ErrorSink } from './errors.js';
-import type { SourceLocation } from './model.js';
+import { scanSchemaText } from './text-scan.js';
 
 export interface SchemaLimits {
   /** Largest schema text, in UTF-8 bytes. */
@@ -37,8 +38,9 @@ export const SCHEMA_LIMIT_FLAGS: Readonly<Record<keyof SchemaLimits, string>> = 
 });
 
 /**
- * Checks what can be checked on the text alone: its size, then its nesting, with graphql-js's lexer (which
- * does not recurse) before its parser (which does). False when the text must not be parsed.
+ * Checks what can be checked on the text alone: its size, then, in one pass of graphql-js's lexer (which
+ * does not recurse) before its parser (which does), its nesting and a lower bound of its type and field
+ * counts, so an oversized schema is refused without being parsed. False when the text must not be parsed.
  */
 export function checkSchemaText(source: string, limits: SchemaLimits, errors: ErrorSink): boolean {
   const bytes = Buffer.byteLength(source, 'utf8');
@@ -46,41 +48,26 @@ export function checkSchemaText(source: string, limits: SchemaLimits, errors: Er
     errors.atLocations(`the schema is ${bytes} bytes, more than the limit of ${limits.maxBytes} (raise it with ${SCHEMA_LIMIT_FLAGS.maxBytes})`, []);
     return false;
   }
-  const tooDeep = firstTooDeep(source, limits.maxDepth);
-  if (tooDeep) {
+  const scan = scanSchemaText(source, limits);
+  if (scan.tooDeepAt) {
     errors.atLocations(
       `brackets nested more than ${limits.maxDepth} deep (the limit; raise it with ${SCHEMA_LIMIT_FLAGS.maxDepth})`,
-      [tooDeep],
+      [scan.tooDeepAt],
     );
+    return false;
+  }
+  if (scan.types > limits.maxTypes) {
+    errors.atLocations(`the schema has more than ${limits.maxTypes} types and interfaces (the limit; raise it with ${SCHEMA_LIMIT_FLAGS.maxTypes})`, []);
+    return false;
+  }
+  if (scan.fields > limits.maxFields) {
+    errors.atLocations(`the schema has more than ${limits.maxFields} fields (the limit; raise it with ${SCHEMA_LIMIT_FLAGS.maxFields})`, []);
     return false;
   }
   return true;
 }
 
-const OPENING = new Set<string>([TokenKind.BRACKET_L, TokenKind.BRACE_L, TokenKind.PAREN_L]);
-const CLOSING = new Set<string>([TokenKind.BRACKET_R, TokenKind.BRACE_R, TokenKind.PAREN_R]);
-
-/** Where the nesting first goes past `maxDepth`; undefined when it never does, or when the text does not lex (the parser reports that). */
-function firstTooDeep(text: string, maxDepth: number): SourceLocation | undefined {
-  const lexer = new Lexer(new Source(text));
-  let depth = 0;
-  try {
-    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-      if (OPENING.has(token.kind)) {
-        depth++;
-        if (depth > maxDepth) return { line: token.line, column: token.column };
-      } else if (CLOSING.has(token.kind)) {
-        depth--;
-      }
-    }
-  } catch (error) {
-    if (error instanceof GraphQLError) return undefined;
-    throw error;
-  }
-  return undefined;
-}
-
-/** Counts the parsed document's types and fields against the limits. */
+/** Counts the parsed document's types and fields against the limits: exact, where the text scan may count fewer. */
 export function checkSchemaDocument(document: DocumentNode, limits: SchemaLimits, errors: ErrorSink): boolean {
   let types = 0;
   let fields = 0;

@@ -31,7 +31,7 @@ export type ActivationResult =
 export interface ActivationSteps {
   store: Store;
   buildModel: (source: string) => { model?: SchemaModel; errors: SchemaError[] };
-  buildSchema: (model: SchemaModel) => GraphQLSchema;
+  buildSchema: (model: SchemaModel) => GraphQLSchema | Promise<GraphQLSchema>;
 }
 
 /** The single document of SYSTEM_COLLECTIONS.schema. */
@@ -69,7 +69,7 @@ export async function prepareActivation(
 
   let schema: GraphQLSchema;
   try {
-    schema = steps.buildSchema(model);
+    schema = await steps.buildSchema(model);
   } catch (error) {
     if (error instanceof GeneratedApiError) {
       return rejected(400, [error.locations.length > 0 ? { message: error.message, locations: error.locations } : { message: error.message }]);

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { checkAuthRules } from '../auth/index.js';
+import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
@@ -11,6 +12,7 @@ import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
+import { refusedUploadBody } from './activation-answer.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { authorizeAdmin } from './admin-auth.js';
 import { budgetPlugin } from './budget-plugin.js';
@@ -35,7 +37,7 @@ export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'c
 }
 
 export type SchemaModelBuilder = (source: string) => { model?: SchemaModel; errors: SchemaError[] };
-export type ExecutableSchemaBuilder = (model: SchemaModel, services: SchemaServices) => GraphQLSchema;
+export type ExecutableSchemaBuilder = (model: SchemaModel, services: SchemaServices) => GraphQLSchema | Promise<GraphQLSchema>;
 export type RequestContextFactory = (
   services: SchemaServices,
   request: { headers: Record<string, string | undefined> },
@@ -359,7 +361,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (result.ok) {
         sendJson(res, 200, { data: { message: 'schema activated', types: result.types } });
       } else {
-        sendJson(res, result.httpStatus, { errors: result.errors });
+        sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, result.errors, ErrorCode.BAD_SCHEMA));
       }
       return;
     }

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../errors/codes.js';
+import { refusedUploadBody } from './activation-answer.js';
 import { HttpError, readBody, sendJson } from './http-io.js';
 import type { LambdaActivationResult } from './lambda-activation.js';
 
@@ -13,7 +15,7 @@ export interface LambdaAdminDeps {
 /**
  * `/admin/lambda` (the caller is already authorized): GET answers the running script, POST replaces it
  * with the raw request body. A rejected upload answers like a schema upload: the HTTP status and
- * `{ errors: [{ message, locations? }] }`, with the previous script still serving.
+ * `{ errors: [{ message, locations?, extensions: { code } }] }`, with the previous script still serving.
  */
 export async function handleLambdaAdmin(req: IncomingMessage, res: ServerResponse, deps: LambdaAdminDeps): Promise<void> {
   const method = req.method ?? 'GET';
@@ -32,7 +34,7 @@ export async function handleLambdaAdmin(req: IncomingMessage, res: ServerRespons
   if (result.ok) {
     sendJson(res, 200, { data: { message: 'lambda script loaded', resolvers: result.resolvers } });
   } else {
-    sendJson(res, result.httpStatus, { errors: result.errors });
+    sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, result.errors, ErrorCode.BAD_LAMBDA_SCRIPT));
   }
 }
 
