@@ -793,13 +793,24 @@ describe('embedded store: a long read gives the event loop turns', () => {
 
   it('answers from the state the read started on, whatever is written while it pauses', async () => {
     slowClock();
+    // The read's first pause is held until the writes are done, so they happen while it pauses however
+    // long the writes take (their fsync runs off the event loop and its time varies with the machine).
+    const held: Array<() => void> = [];
+    const realSetImmediate = global.setImmediate;
+    const immediates = jest.spyOn(global, 'setImmediate').mockImplementation(((callback: () => void) => {
+      held.push(callback);
+      return {} as NodeJS.Immediate;
+    }) as unknown as typeof setImmediate);
     let finished = false;
     const reading = store.collection('Scan').find({ n: { $gte: 0 } }, { sort: { n: 1 } });
+    immediates.mockRestore();
+    expect(held).toHaveLength(1);
     void reading.then(() => (finished = true));
     await store.collection('Scan').updateMany({ _id: 'd0000' }, { $set: { n: -1 } });
     await store.collection('Scan').insertMany([{ _id: 'late', n: 5 }]);
     await store.collection('Scan').deleteMany({ _id: 'd0001' });
     expect(finished).toBe(false);
+    realSetImmediate(held[0]!);
     const found = await reading;
     expect(found).toHaveLength(SIZE);
     expect(found.slice(0, 2)).toEqual([{ _id: 'd0000', n: 0 }, { _id: 'd0001', n: 1 }]);
