@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import type { Socket } from 'node:net';
 import { watchResidentMemory } from './lambda-memory-watch.js';
 
@@ -29,6 +30,11 @@ export class LambdaProcess {
   onStopped: (reason: string) => void = () => undefined;
   /** Settles when the process has exited and its channel is closed. */
   readonly exited: Promise<void>;
+
+  /** The operating system's id of the process; undefined when it could not be started. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
 
   private stderrTail = '';
   private killedFor: string | undefined;
@@ -90,6 +96,7 @@ export class LambdaProcess {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });
+    lowerPriority(child);
     return new LambdaProcess(child, limits);
   }
 
@@ -116,5 +123,21 @@ export class LambdaProcess {
   private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
     if (OUT_OF_MEMORY.test(this.stderrTail)) return 'ran out of memory';
     return signal ? `was killed (${signal})` : `exited (code ${code})`;
+  }
+}
+
+/**
+ * Scripts run at a lower CPU priority than the service: a lambda that computes hard shares the machine's
+ * cores with the main process, which must keep answering every other client first. Where the system refuses
+ * (no permission to renice, an exotic platform), the script runs at normal priority.
+ */
+export const LAMBDA_NICENESS = 10;
+
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    os.setPriority(child.pid, LAMBDA_NICENESS);
+  } catch {
+    // Priority is an optimisation; the memory and time limits bound the script either way.
   }
 }
