@@ -1,4 +1,4 @@
-import { linearRegexp, parseRegexp, RegexpArgumentError } from '../../src/query/regexp.js';
+import { linearRegexp, parseRegexp, RegexpArgumentError, withPcreEnd } from '../../src/query/regexp.js';
 
 const WHERE = 'Item.pattern regexp';
 
@@ -75,5 +75,31 @@ describe('linearRegexp: what a pattern matches', () => {
     expect(linearRegexp({ pattern: '^b$', flags: '' }).test('a\nb\nc')).toBe(false);
     expect(linearRegexp({ pattern: 'a.b', flags: 's' }).test('a\nb')).toBe(true);
     expect(() => linearRegexp({ pattern: 'a', flags: 'x' })).toThrow('regular expression flag "x" is not supported (known: i, m, s)');
+  });
+});
+
+describe('withPcreEnd: `$` as MongoDB (PCRE) reads it', () => {
+  test.each<[string, string]>([
+    ['^ab$', '^ab(?:\\n?\\z)'],
+    ['a\\$b$', 'a\\$b(?:\\n?\\z)'],
+    ['[$]x', '[$]x'],
+    ['[^]$]$', '[^]$](?:\\n?\\z)'],
+    ['[[:alpha:]$]+$', '[[:alpha:]$]+(?:\\n?\\z)'],
+    ['(?m)^b$', '(?m)^b$'],
+    ['(?im)^b$', '(?im)^b$'],
+    ['no anchor', 'no anchor'],
+  ])('%s becomes %s', (pattern, translated) => {
+    expect(withPcreEnd(pattern)).toBe(translated);
+  });
+
+  test.each<[string, string, boolean]>([
+    ['/^ab$/', 'ab\n', true],
+    ['/^ab$/', 'ab\n\n', false],
+    ['/^ab$/', 'ab\nc', false],
+    ['/b$/i', 'AB\n', true],
+    ['/[$]$/', '$\n', true],
+    ['/a$|^b/', 'a\n', true],
+  ])('%s against %j matches: %s (as PCRE answers)', (literal, text, expected) => {
+    expect(linearRegexp(parseRegexp(WHERE, literal)).test(text)).toBe(expected);
   });
 });

@@ -89,10 +89,48 @@ function compiled({ pattern, flags }: RegexpSpec): RE2JS {
   const key = `${flags}/${pattern}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const re2 = RE2JS.compile(pattern, engineFlags(flags));
+  const re2 = RE2JS.compile(flags.includes('m') ? pattern : withPcreEnd(pattern), engineFlags(flags));
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, re2);
   return re2;
+}
+
+/**
+ * MongoDB runs `$regex` with PCRE, whose `$` (outside multiline mode) matches at the end of the text or
+ * before a newline that ends it; RE2's matches only at the very end. For a yes/no match, `\n?\z` in place
+ * of each `$` outside a character class gives PCRE's answer, so both backends agree. A pattern that turns
+ * multiline mode on inline (`(?m)`) is left as it is: there both engines' `$` match before every newline.
+ */
+export function withPcreEnd(pattern: string): string {
+  if (/\(\?[a-zA-Z]*m/.test(pattern)) return pattern;
+  let translated = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === '\\') {
+      translated += char + (pattern[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      const posixClass = char === '[' && pattern[i + 1] === ':' ? pattern.indexOf(':]', i + 2) : -1;
+      if (posixClass >= 0) {
+        // `[:alpha:]` inside a class: its `]` does not end the class.
+        translated += pattern.slice(i, posixClass + 2);
+        i = posixClass + 1;
+        continue;
+      }
+      if (char === ']') inClass = false;
+      translated += char;
+    } else if (char === '[') {
+      inClass = true;
+      translated += char;
+      // A `]` right after `[` or `[^` is a literal member, not the class's end.
+      if (pattern[i + 1] === '^') translated += pattern[++i];
+      if (pattern[i + 1] === ']') translated += pattern[++i];
+    } else {
+      translated += char === '$' ? '(?:\\n?\\z)' : char;
+    }
+  }
+  return translated;
 }
 
 const ENGINE_FLAGS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
