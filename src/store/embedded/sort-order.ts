@@ -107,7 +107,13 @@ export function sortDocuments(documents: readonly StoredDocument[], spec: SortSp
 
   if (keep !== undefined && keep * 8 < documents.length) {
     const best: Keyed[] = [];
+    const [firstPath, firstDirection] = fields[0]!;
     for (const document of documents) {
+      // Most documents lose to the worst kept one on the first field alone: skip building their other keys.
+      if (best.length === keep) {
+        const order = compareValues(sortKey(document, firstPath, firstDirection), best[keep - 1]!.keys[0]);
+        if ((firstDirection === 1 ? order : -order) > 0) continue;
+      }
       const keyed = keyOf(document);
       if (best.length === keep && compare(keyed, best[keep - 1]!) >= 0) continue;
       // After every equal key, so equal documents keep natural order.
