@@ -286,6 +286,8 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           ['_id', ['m01', 'm02', 'b1', 'zz'], { rank: { $gte: 1 } }, { sort: { _id: 1 } }],
           ['author', ['a0', 'a1'], { rank: { $gte: 1 } }, { sort: { _id: -1 }, skip: 1, limit: 3 }],
           ['tags', ['space', 'sci'], {}, { sort: { _id: 1 }, skip: 3, limit: 5 }],
+          ['author', ['a0', 'a1', 'a2'], { rank: { $ne: 0 } }, { sort: { _id: 1 }, limit: 2 }],
+          ['tags', ['sci', 'space'], { rank: { $in: [0, 3] } }, { sort: { _id: -1 }, skip: 2, limit: 1 }],
           ['author', ['a2', 'a1'], { rank: { $lt: 3 } }, { skip: 1, limit: 4 }],
         ];
         for (const [field, keys, filter, page] of cases) {

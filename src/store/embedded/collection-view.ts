@@ -99,17 +99,20 @@ export class CollectionView {
   }
 
   /**
-   * The ids of the documents whose `field` holds the string `key`, from the postings of `_id` or of an
-   * index on `field`; undefined when no index can answer, or when a running
-   * transaction's earlier versions must be laid over the current state (`byFieldValues` does that).
+   * The documents whose `field` may hold the string `key`, in natural order, from the postings of `_id` or
+   * of an index on `field`; undefined when no index can answer, or when a running transaction's earlier
+   * versions must be laid over the current state (`byFieldValues` does that).
    */
-  idsHolding(field: string, key: string): ReadonlySet<string> | undefined {
+  documentsHolding(field: string, key: string): readonly StoredDocument[] | undefined {
     if (this.earlier !== undefined && this.earlier.size > 0) return undefined;
-    if (!this.state) return new Set();
-    if (field === '_id') return this.state.get(key) ? new Set([key]) : new Set();
+    if (!this.state) return [];
+    if (field === '_id') {
+      const document = this.state.get(key);
+      return document ? [document] : [];
+    }
     const index = this.state.lookupIndexFor(field);
     if (!index) return undefined;
-    return new Set(this.idsAt(index.positionsWithKey(encodeValue(key))));
+    return this.documentsAt(index.positionsWithKey(encodeValue(key)));
   }
 
   /** Resolves ids through the earlier versions (adding every id they hold) and sorts by natural order. */

@@ -38,8 +38,8 @@ export function findPerKey(
   const selected = new Map<string, StoredDocument[]>();
   const rest: string[] = [];
   for (const key of distinctKeys) {
-    const ids = view.idsHolding(field, key);
-    const found = ids && pageOfPostings(view, ids, { field, key, matcher, page: checked });
+    const holding = view.documentsHolding(field, key);
+    const found = holding && pageOfPostings(holding, { field, key, matcher, page: checked });
     if (found) selected.set(key, found);
     else rest.push(key);
   }
@@ -61,37 +61,39 @@ interface PostingsQuery {
 }
 
 /**
- * A key's page straight from its postings, when the sort needs no natural order to break ties (it ends
- * in `_id`, as every sort of the service does); undefined otherwise. Sorted by `_id` alone, the ids are
- * ordered first and documents are read only until the page is full.
+ * A key's page straight from its postings (`holding`, in natural order), when the sort needs no natural
+ * order to break ties (it ends in `_id`, as every sort of the service does); undefined otherwise. Sorted by
+ * `_id` alone, a bounded buffer keeps the first matches by id, testing only documents that would enter it.
  */
-function pageOfPostings(view: CollectionView, ids: ReadonlySet<string>, query: PostingsQuery): StoredDocument[] | undefined {
+function pageOfPostings(holding: readonly StoredDocument[], query: PostingsQuery): StoredDocument[] | undefined {
   const { page } = query;
   const sortFields = Object.keys(page.sort);
   if (!sortFields.includes('_id')) return undefined;
-  const matches = (document: StoredDocument | undefined): document is StoredDocument =>
-    document !== undefined && holdsKey(document, query.field, query.key) && query.matcher.test(document);
-  if (sortFields.length > 1) {
-    const found: StoredDocument[] = [];
-    for (const id of ids) {
-      const document = view.get(id);
-      if (matches(document)) found.push(document);
+  const matches = (document: StoredDocument): boolean => holdsKey(document, query.field, query.key) && query.matcher.test(document);
+  if (sortFields.length > 1) return pageOf(holding.filter(matches), page);
+  const end = page.limit === undefined ? holding.length : page.skip + page.limit;
+  return firstById(holding, page.sort._id!, end, matches).slice(page.skip);
+}
+
+/** The first `count` documents passing `accept` in `_id` order (`direction`), without sorting all of them. */
+function firstById(documents: readonly StoredDocument[], direction: 1 | -1, count: number, accept: (document: StoredDocument) => boolean): StoredDocument[] {
+  const before = (a: StoredDocument, b: StoredDocument): boolean => (direction === 1 ? a._id < b._id : a._id > b._id);
+  const best: StoredDocument[] = [];
+  if (count <= 0) return best;
+  for (const document of documents) {
+    if (best.length === count && !before(document, best[count - 1]!)) continue;
+    if (!accept(document)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (before(document, best[middle]!)) high = middle;
+      else low = middle + 1;
     }
-    return pageOf(found, page);
+    best.splice(low, 0, document);
+    if (best.length > count) best.pop();
   }
-  const ordered = [...ids].sort();
-  if (page.sort._id === -1) ordered.reverse();
-  const end = page.limit === undefined ? Number.POSITIVE_INFINITY : page.skip + page.limit;
-  const found: StoredDocument[] = [];
-  let seen = 0;
-  for (const id of ordered) {
-    if (seen >= end) break;
-    const document = view.get(id);
-    if (!matches(document)) continue;
-    if (seen >= page.skip) found.push(document);
-    seen++;
-  }
-  return found;
+  return best;
 }
 
 /** Each key's documents from the index on `field` (or by `_id`), in natural order. */
