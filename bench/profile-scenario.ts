@@ -89,16 +89,18 @@ async function main(): Promise<void> {
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (let i = 0; i < requests; i += 1) {
       const answer = await post(service.url, bodies[i % bodies.length]);
       if (answer.errors) throw new Error(`the scenario's request failed: ${JSON.stringify(answer.errors)}`);
     }
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStarted);
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
     session.disconnect();
 
     fs.writeFileSync(path.join(folder, `${scenario.name}.cpuprofile`), JSON.stringify(profile));
-    console.log(`${scenario.name}: ${requests} requests one after another, ${(elapsed / requests).toFixed(2)} ms each`);
+    console.log(`${scenario.name}: ${requests} requests one after another, ${(elapsed / requests).toFixed(2)} ms each, ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms CPU each (client included)`);
     summarise(profile);
   } finally {
     await service.close();
