@@ -9,17 +9,20 @@
  * load), and the profile is written to `<folder>/<scenario>.cpuprofile` together with a summary of the
  * self time per function and per source folder.
  */
+import type autocannon from 'autocannon';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BENCH_SCHEMA, loadData } from './api-data.js';
 import { startAutograph } from './autograph-service.js';
+import { generateLoad } from './load-generator.js';
 import { post } from './measure.js';
 import { SCENARIOS } from './scenarios.js';
 
 interface ProfileNode {
   id: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
 }
@@ -46,6 +49,34 @@ function printTop(title: string, totals: Map<string, number>, all: number, count
   for (const [name, hits] of rows) console.log(`${((hits / all) * 100).toFixed(1).padStart(6)}%  ${name}`);
 }
 
+function nameOf(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url === '' ? '' : ` ${url.replace(/^.*?\/(node_modules|src|bench)\//, '$1/')}:${lineNumber + 1}`;
+  return `${functionName || '(anonymous)'}${where}`;
+}
+
+/** Hits of each of our own functions with everything it calls (a recursive function counted once per sample). */
+function inclusiveOfOurs(profile: Profile): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, number>();
+  const onStack = new Map<string, number>();
+  const visit = (node: ProfileNode): number => {
+    const name = nameOf(node);
+    const ours = /\/src\//.test(node.callFrame.url);
+    if (ours) onStack.set(name, (onStack.get(name) ?? 0) + 1);
+    let hits = node.hitCount ?? 0;
+    for (const child of node.children ?? []) hits += visit(byId.get(child)!);
+    if (ours) {
+      const depth = onStack.get(name)! - 1;
+      onStack.set(name, depth);
+      if (depth === 0) totals.set(name, (totals.get(name) ?? 0) + hits);
+    }
+    return hits;
+  };
+  visit(profile.nodes[0]!);
+  return totals;
+}
+
 function summarise(profile: Profile): void {
   const byFunction = new Map<string, number>();
   const byArea = new Map<string, number>();
@@ -54,14 +85,12 @@ function summarise(profile: Profile): void {
     const hits = node.hitCount ?? 0;
     if (hits === 0) continue;
     all += hits;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url === '' ? '' : ` ${url.replace(/^.*?\/(node_modules|src|bench)\//, '$1/')}:${lineNumber + 1}`;
-    const name = `${functionName || '(anonymous)'}${where}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
-    byArea.set(areaOf(url), (byArea.get(areaOf(url)) ?? 0) + hits);
+    byFunction.set(nameOf(node), (byFunction.get(nameOf(node)) ?? 0) + hits);
+    byArea.set(areaOf(node.callFrame.url), (byArea.get(areaOf(node.callFrame.url)) ?? 0) + hits);
   }
   printTop('self time per area', byArea, all, 20);
   printTop('self time per function', byFunction, all, 40);
+  printTop('total time of our functions (with what they call)', inclusiveOfOurs(profile), all, 40);
 }
 
 async function main(): Promise<void> {
@@ -90,17 +119,21 @@ async function main(): Promise<void> {
     await session.post('Profiler.start');
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
-    for (let i = 0; i < requests; i += 1) {
-      const answer = await post(service.url, bodies[i % bodies.length]);
-      if (answer.errors) throw new Error(`the scenario's request failed: ${JSON.stringify(answer.errors)}`);
-    }
+    const load = await generateLoad({
+      url: `${service.url}/graphql`,
+      connections: Number(process.env.BENCH_CONNECTIONS ?? 1),
+      amount: requests,
+      timeout: 60,
+      requests: bodies.map((body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+    } as autocannon.Options);
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpuStarted);
+    if (load.failures > 0) throw new Error(`${load.failures} of the scenario's requests failed`);
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
     session.disconnect();
 
     fs.writeFileSync(path.join(folder, `${scenario.name}.cpuprofile`), JSON.stringify(profile));
-    console.log(`${scenario.name}: ${requests} requests one after another, ${(elapsed / requests).toFixed(2)} ms each, ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms CPU each (client included)`);
+    console.log(`${scenario.name}: ${requests} requests, ${(requests / (elapsed / 1000)).toFixed(0)} req/s, p50 ${load.p50} ms, ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms of the service's CPU each`);
     summarise(profile);
   } finally {
     await service.close();
