@@ -4,17 +4,18 @@
  *
  *   node dist/bench/profile-scenario.js <folder> <tasks> <scenario> [requests]
  *
- * The first run loads `tasks` tasks into `folder` (kept, so later runs restart on it instead). Requests are
- * sent one after another over HTTP; only their answering is profiled (with `node:inspector`, not the
- * load), and the profile is written to `<folder>/<scenario>.cpuprofile` together with a summary of the
- * self time per function and per source folder.
+ * The first run loads `tasks` tasks into `folder` (kept, so later runs restart on it instead). The load
+ * generator, a process of its own so that the profile shows only the service, sends the requests over HTTP
+ * on `BENCH_CONNECTIONS` connections (default 1: one after another). Only their answering is profiled
+ * (with `node:inspector`, not the load); the profile is written to `<folder>/<scenario>.cpuprofile`, and a
+ * summary printed: self time per source folder and per function, and the total time of our own functions.
  */
 import type autocannon from 'autocannon';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_SCHEMA, loadData } from './api-data.js';
+import { BENCH_SCHEMA, loadData, type LoadedData } from './api-data.js';
 import { startAutograph } from './autograph-service.js';
 import { generateLoad } from './load-generator.js';
 import { post } from './measure.js';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
       const data = await loadData(service.store, Number(tasksText));
       fs.writeFileSync(path.join(folder, 'task-ids.json'), JSON.stringify(data));
     }
-    const data = JSON.parse(fs.readFileSync(path.join(folder, 'task-ids.json'), 'utf8'));
+    const data = JSON.parse(fs.readFileSync(path.join(folder, 'task-ids.json'), 'utf8')) as LoadedData;
     const bodies = scenario.bodies(data);
     const requests = Number(requestsText);
     for (let i = 0; i < Math.min(requests, 20); i += 1) await post(service.url, bodies[i % bodies.length]);
