@@ -268,11 +268,14 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
       });
 
       it.each([
-        ['no index', false],
-        ['an index on the field', true],
-      ])('gives what one find per key gives (%s)', async (_label, indexed) => {
+        ['no index', false, true],
+        ['an index on the field', true, true],
+        // Natural order is then not _id order, which the embedded store otherwise reads pages in.
+        ['no index, ids created in descending order', false, false],
+        ['an index on the field, ids created in descending order', true, false],
+      ])('gives what one find per key gives (%s)', async (_label, indexed, ascendingIds) => {
         const name = await seedBooks();
-        const more: StoredDocument[] = Array.from({ length: 30 }, (_, i) => ({ _id: `m${String(i).padStart(2, '0')}`, title: `T${(i * 7) % 30}`, rank: i % 4, author: `a${i % 3}`, tags: i % 2 ? ['sci'] : ['space', 'sci'] }));
+        const more: StoredDocument[] = Array.from({ length: 30 }, (_, i) => ({ _id: `m${String(ascendingIds ? i : 29 - i).padStart(2, '0')}`, title: `T${(i * 7) % 30}`, rank: i % 4, author: `a${i % 3}`, tags: i % 2 ? ['sci'] : ['space', 'sci'] }));
         await store.collection(name).insertMany(more);
         if (indexed) {
           await store.syncIndexes(name, [{ name: 'test_author', keys: { author: 1 } }, { name: 'test_tags', keys: { tags: 1 } }], 'test_');
@@ -286,6 +289,8 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           ['_id', ['m01', 'm02', 'b1', 'zz'], { rank: { $gte: 1 } }, { sort: { _id: 1 } }],
           ['author', ['a0', 'a1'], { rank: { $gte: 1 } }, { sort: { _id: -1 }, skip: 1, limit: 3 }],
           ['tags', ['space', 'sci'], {}, { sort: { _id: 1 }, skip: 3, limit: 5 }],
+          ['author', ['a0', 'a1', 'a2'], { rank: { $ne: 0 } }, { sort: { _id: 1 }, limit: 2 }],
+          ['tags', ['sci', 'space'], { rank: { $in: [0, 3] } }, { sort: { _id: -1 }, skip: 2, limit: 1 }],
           ['author', ['a2', 'a1'], { rank: { $lt: 3 } }, { skip: 1, limit: 4 }],
         ];
         for (const [field, keys, filter, page] of cases) {

@@ -190,3 +190,33 @@ describe('walk budgets', () => {
     expect(walkBudget(planAccess({ day: { $gte: 3990 } }, { _id: 1 }, dated.indexSpecs(), 5), dated)).toBeUndefined();
   });
 });
+
+describe('walk budgets of filters over several indexes', () => {
+  // 10,000 documents: a tag on 5% of them, a flag on half, both independent of the day (the walked order).
+  const tagged = new CollectionState('Tagged');
+  for (const field of ['tag', 'flag', 'day']) tagged.addIndex({ name: `ag_${field}`, keys: { [field]: 1 } }, false);
+  for (let i = 0; i < 10_000; i++) {
+    tagged.put({ _id: `t${String(i).padStart(5, '0')}`, tag: i % 20 === 0 ? 'rare' : 'common', flag: i % 2 === 1, day: (i * 7919) % 10_000 });
+  }
+  const budgetOf = (filter: Filter, keep: number): number | undefined => walkBudget(planAccess(filter, { day: -1, _id: 1 }, tagged.indexSpecs(), keep), tagged);
+
+  it.each([
+    // 500 tagged; with the flag ~250 match: a page of 20 needs ~800 tests, more than the 500 candidates
+    // (estimated by the tag alone, ~400 tests, a walk that would give up).
+    ['a rare tag and a common flag, 20 wanted', { tag: 'rare', flag: false }, 20, undefined],
+    // The tag alone: a page of 20 needs ~400 tests of 500 candidates; it may test all 500.
+    ['a rare tag alone, 20 wanted', { tag: 'rare' }, 20, 500],
+    // The flag alone: ~40 tests, far fewer than the 5,000 candidates; at least 1,024 before giving up.
+    ['a common flag alone, 20 wanted', { flag: true }, 20, 1024],
+  ])('%s', (_name, filter, keep, expected) => {
+    expect(budgetOf(filter, keep)).toBe(expected);
+  });
+
+  it('gives the same page whether it walks or sorts the candidates', () => {
+    const filter = { tag: 'rare', flag: false };
+    const matches = [...tagged.all()].filter((document) => new Query(filter).test(document));
+    const sorted = sortDocuments(matches, { day: -1, _id: 1 }, 20);
+    const plan = planAccess(filter, { day: -1, _id: 1 }, tagged.indexSpecs(), 20);
+    expect(walkInOrder(plan, tagged, new Query(filter), { day: -1, _id: 1 })).toEqual(sorted);
+  });
+});

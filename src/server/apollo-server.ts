@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { Logger } from 'pino';
 import { createAuthPlugin } from '../auth/index.js';
 import { operationLimitsPlugin } from '../limits/plugin.js';
@@ -8,6 +9,7 @@ import type { PersistedQueries } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
+import { noStorePlugin } from './no-store-plugin.js';
 import type { SwappableSchemaSource } from './schema-source.js';
 
 export interface ApolloServerParts {
@@ -37,6 +39,10 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       operationLimitsPlugin(limits, PAGES),
       ...(parts.plugins ?? []),
       errorLoggingPlugin(logger),
+      // Apollo's cache control plugin hooks every resolved field to compute a policy that is always
+      // "uncacheable" here; noStorePlugin gives the same header once per request.
+      ApolloServerPluginCacheControlDisabled(),
+      noStorePlugin(),
     ],
     validationRules: operationLimitRules(limits, PAGES),
     // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).

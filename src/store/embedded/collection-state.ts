@@ -24,6 +24,9 @@ export class CollectionState {
   private scanCache: StoredDocument[] | undefined;
   /** The ids in order, built on the first read sorted by `_id`, then kept up. */
   private orderedIds: OrderedKeys | undefined;
+  /** The `_id` of the document created last, and whether every document created got an `_id` above the one before. */
+  private lastCreatedId: string | undefined;
+  private idsAscending = true;
 
   constructor(readonly name: string) {}
 
@@ -49,6 +52,14 @@ export class CollectionState {
   idsInOrder(direction: 1 | -1): IterableIterator<KeyInOrder> {
     this.orderedIds ??= new OrderedKeys(this.slots.keys(), ID_ORDER);
     return this.orderedIds.inOrder(direction);
+  }
+
+  /**
+   * Whether natural order is `_id` order: every document was created with an `_id` above the one created
+   * before it (ObjectIds made in order are). Once broken it stays false; a reopened store works it out again.
+   */
+  get naturalOrderIsIdOrder(): boolean {
+    return this.idsAscending;
   }
 
   /** Every natural-order position in use is below this. */
@@ -83,6 +94,8 @@ export class CollectionState {
 
   private newSlot(document: StoredDocument): Slot {
     const slot = { document, position: this.nextPosition++ };
+    if (this.lastCreatedId !== undefined && document._id <= this.lastCreatedId) this.idsAscending = false;
+    this.lastCreatedId = document._id;
     this.slots.set(document._id, slot);
     this.byPosition[slot.position] = slot;
     this.orderedIds?.insert(document._id);

@@ -11,6 +11,12 @@ import { candidatePositions } from './run-access-plan.js';
 import { unionAll } from './sorted-positions.js';
 import type { EarlierVersions } from './write-scope.js';
 
+/** Documents in natural order, read by their index in the sequence (undefined for a hole left by a removal). */
+export interface DocumentSequence {
+  readonly length: number;
+  at(index: number): StoredDocument | undefined;
+}
+
 export class CollectionView {
   constructor(
     private readonly state: CollectionState | undefined,
@@ -98,18 +104,29 @@ export class CollectionView {
     return this.documentsAt(positions).map((document) => document._id);
   }
 
+  /** Whether the documents this view reads in natural order are also in `_id` order (see CollectionState). */
+  get naturalOrderIsIdOrder(): boolean {
+    return this.current?.naturalOrderIsIdOrder ?? false;
+  }
+
   /**
-   * The ids of the documents whose `field` holds the string `key`, from the postings of `_id` or of an
-   * index on `field`; undefined when no index can answer, or when a running
-   * transaction's earlier versions must be laid over the current state (`byFieldValues` does that).
+   * The documents whose `field` may hold the string `key`, in natural order, from the postings of `_id` or
+   * of an index on `field`, read one at a time (a page needs only its first few); undefined when no index
+   * can answer, or when a running transaction's earlier versions must be laid over the current state
+   * (`byFieldValues` does that).
    */
-  idsHolding(field: string, key: string): ReadonlySet<string> | undefined {
+  documentsHolding(field: string, key: string): DocumentSequence | undefined {
     if (this.earlier !== undefined && this.earlier.size > 0) return undefined;
-    if (!this.state) return new Set();
-    if (field === '_id') return this.state.get(key) ? new Set([key]) : new Set();
-    const index = this.state.lookupIndexFor(field);
+    const state = this.state;
+    if (!state) return { length: 0, at: () => undefined };
+    if (field === '_id') {
+      const document = state.get(key);
+      return { length: document ? 1 : 0, at: () => document };
+    }
+    const index = state.lookupIndexFor(field);
     if (!index) return undefined;
-    return new Set(this.idsAt(index.positionsWithKey(encodeValue(key))));
+    const positions = index.positionsWithKey(encodeValue(key));
+    return { length: positions.length, at: (i) => state.documentAt(positions[i]!) };
   }
 
   /** Resolves ids through the earlier versions (adding every id they hold) and sorts by natural order. */

@@ -7,7 +7,7 @@
  * `{ field: { $in: keys } }` deals the matches out to their keys.
  */
 import type { Filter, PerKeyPage, SortSpec, StoredDocument } from '../port.js';
-import type { CollectionView } from './collection-view.js';
+import type { CollectionView, DocumentSequence } from './collection-view.js';
 import { compileFilter, matchingDocuments, type DocumentMatcher } from './find-documents.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
@@ -38,8 +38,8 @@ export function findPerKey(
   const selected = new Map<string, StoredDocument[]>();
   const rest: string[] = [];
   for (const key of distinctKeys) {
-    const ids = view.idsHolding(field, key);
-    const found = ids && pageOfPostings(view, ids, { field, key, matcher, page: checked });
+    const holding = view.documentsHolding(field, key);
+    const found = holding && pageOfPostings(holding, { field, key, matcher, page: checked, inIdOrder: view.naturalOrderIsIdOrder });
     if (found) selected.set(key, found);
     else rest.push(key);
   }
@@ -58,40 +58,66 @@ interface PostingsQuery {
   key: string;
   matcher: DocumentMatcher;
   page: CheckedPage;
+  /** Whether natural order is `_id` order, so that the postings come in `_id` order already. */
+  inIdOrder: boolean;
 }
 
 /**
- * A key's page straight from its postings, when the sort needs no natural order to break ties (it ends
- * in `_id`, as every sort of the service does); undefined otherwise. Sorted by `_id` alone, the ids are
- * ordered first and documents are read only until the page is full.
+ * A key's page straight from its postings (`holding`, in natural order), when the sort needs no natural
+ * order to break ties (it ends in `_id`, as every sort of the service does); undefined otherwise. Sorted by
+ * `_id` alone, the first matches are read off in natural order when that is `_id` order; otherwise a bounded
+ * buffer keeps the first matches by id, testing only documents that would enter it.
  */
-function pageOfPostings(view: CollectionView, ids: ReadonlySet<string>, query: PostingsQuery): StoredDocument[] | undefined {
+function pageOfPostings(holding: DocumentSequence, query: PostingsQuery): StoredDocument[] | undefined {
   const { page } = query;
   const sortFields = Object.keys(page.sort);
   if (!sortFields.includes('_id')) return undefined;
   const matches = (document: StoredDocument | undefined): document is StoredDocument =>
     document !== undefined && holdsKey(document, query.field, query.key) && query.matcher.test(document);
-  if (sortFields.length > 1) {
+  const direction = sortFields.length === 1 ? page.sort._id! : undefined;
+  if (direction === undefined) {
     const found: StoredDocument[] = [];
-    for (const id of ids) {
-      const document = view.get(id);
+    for (let i = 0; i < holding.length; i++) {
+      const document = holding.at(i);
       if (matches(document)) found.push(document);
     }
     return pageOf(found, page);
   }
-  const ordered = [...ids].sort();
-  if (page.sort._id === -1) ordered.reverse();
-  const end = page.limit === undefined ? Number.POSITIVE_INFINITY : page.skip + page.limit;
+  const end = page.limit === undefined ? holding.length : page.skip + page.limit;
+  const found = query.inIdOrder ? firstInOrder(holding, direction, end, matches) : firstById(holding, direction, end, matches);
+  return found.slice(page.skip);
+}
+
+/** The first `count` documents passing `accept`, reading `documents` (already in `_id` order) forwards or backwards. */
+function firstInOrder(documents: DocumentSequence, direction: 1 | -1, count: number, accept: (document: StoredDocument | undefined) => document is StoredDocument): StoredDocument[] {
   const found: StoredDocument[] = [];
-  let seen = 0;
-  for (const id of ordered) {
-    if (seen >= end) break;
-    const document = view.get(id);
-    if (!matches(document)) continue;
-    if (seen >= page.skip) found.push(document);
-    seen++;
+  for (let i = direction === 1 ? 0 : documents.length - 1; found.length < count && i >= 0 && i < documents.length; i += direction) {
+    const document = documents.at(i);
+    if (accept(document)) found.push(document);
   }
   return found;
+}
+
+/** The first `count` documents passing `accept` in `_id` order (`direction`), without sorting all of them. */
+function firstById(documents: DocumentSequence, direction: 1 | -1, count: number, accept: (document: StoredDocument | undefined) => document is StoredDocument): StoredDocument[] {
+  const before = (a: StoredDocument, b: StoredDocument): boolean => (direction === 1 ? a._id < b._id : a._id > b._id);
+  const best: StoredDocument[] = [];
+  if (count <= 0) return best;
+  for (let i = 0; i < documents.length; i++) {
+    const document = documents.at(i);
+    if (document === undefined || (best.length === count && !before(document, best[count - 1]!))) continue;
+    if (!accept(document)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (before(document, best[middle]!)) high = middle;
+      else low = middle + 1;
+    }
+    best.splice(low, 0, document);
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
 
 /** Each key's documents from the index on `field` (or by `_id`), in natural order. */

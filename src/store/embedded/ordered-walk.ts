@@ -18,22 +18,29 @@ export interface Matcher {
 
 /**
  * How many documents a walk in the plan's order may test before it gives up, or undefined when sorting
- * the candidates is expected to cost less. The walk tests about keep × size / matches documents, the
- * candidates cost about their number, estimated by the smallest lookup that counts cheaply (equality
- * postings, a range over an index where each document holds one key); without one the walk has no limit.
- * It gives up at several times its expected work (never beyond the candidates' cost): the matches may sit
- * late in the order, as when the filter follows it (a range of dates in creation order, sorted by id).
+ * the candidates is expected to cost less. The candidates cost about their number, estimated by the
+ * smallest lookup that counts cheaply (equality postings, a range over an index where each document holds
+ * one key); without one the walk has no limit. The walk tests about keep × size / matches documents, where
+ * the matches of several indexes' lookups are estimated as if the fields were independent (each index
+ * keeps its share of the others' matches): estimated by the smallest alone, a filter on a rare term and a
+ * common flag would start walks that give up, then sort the candidates anyway. It gives up at several
+ * times its expected work (never beyond the candidates' cost): the matches may sit late in the order, as
+ * when the filter follows it (a range of dates in creation order, sorted by id).
  */
 export function walkBudget(plan: AccessPlan, state: CollectionState): number | undefined {
   if (!plan.order || plan.keep === undefined) return undefined;
   if (plan.lookups.some((lookup) => lookup.kind === 'ids')) return undefined;
   let smallest = Infinity;
+  let share = 1;
   for (const lookups of lookupsByIndex(plan.lookups)) {
     const estimate = estimatedMatches(lookups, state);
-    if (estimate !== undefined) smallest = Math.min(smallest, estimate);
+    if (estimate === undefined) continue;
+    smallest = Math.min(smallest, estimate);
+    share *= Math.min(estimate, state.size) / Math.max(state.size, 1);
   }
   if (smallest === Infinity) return Infinity;
-  const expected = (plan.keep * state.size) / Math.max(smallest, 1);
+  const matches = share * state.size;
+  const expected = (plan.keep * state.size) / Math.max(matches, 1);
   if (expected >= smallest) return undefined;
   return Math.min(smallest, Math.max(1024, 8 * expected));
 }

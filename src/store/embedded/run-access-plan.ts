@@ -31,6 +31,18 @@ function resolve(lookup: RunLookup, state: CollectionState): Resolved {
   return { positions: positionsOf(lookup, state) };
 }
 
+/** How many positions are in all of `sets`: the smallest counted through the others' bitsets when they all have one. */
+function intersectionSize(sets: readonly Resolved[]): number {
+  const [smallest, ...others] = [...sets].sort((a, b) => a.positions.length - b.positions.length);
+  if (!others.every((other) => other.bitset)) return intersection(sets).length;
+  let count = 0;
+  next: for (const position of smallest!.positions) {
+    for (const other of others) if (!other.bitset!.has(position)) continue next;
+    count++;
+  }
+  return count;
+}
+
 /** The positions in all of `sets`: the smallest filtered by the others' bitsets, or merged with their positions. */
 function intersection(sets: readonly Resolved[]): readonly number[] {
   const [smallest, ...others] = [...sets].sort((a, b) => a.positions.length - b.positions.length);
@@ -60,7 +72,7 @@ export function countCandidates(plan: AccessPlan, state: CollectionState): numbe
   if (sets.every((set) => set.bitset) && smallest > state.positionLimit / 32) {
     return PositionBitset.countInAll(sets.map((set) => set.bitset!));
   }
-  return intersection(sets).length;
+  return intersectionSize(sets);
 }
 
 interface Bound {

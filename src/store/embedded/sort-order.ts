@@ -106,16 +106,32 @@ export function sortDocuments(documents: readonly StoredDocument[], spec: SortSp
   const keyOf = (document: StoredDocument): Keyed => ({ document, keys: fields.map(([path, direction]) => sortKey(document, path, direction)) });
 
   if (keep !== undefined && keep * 8 < documents.length) {
+    const [firstPath, firstDirection] = fields[0]!;
+    // Read in the direction of the first sort field: documents are often stored in the order of a
+    // time-like field (creation), so the best ones come first and the rest lose to the worst kept one at
+    // once, instead of every document entering the buffer (a newest-first page read oldest first).
+    const backwards = firstDirection === -1;
     const best: Keyed[] = [];
-    for (const document of documents) {
+    for (let i = backwards ? documents.length - 1 : 0; backwards ? i >= 0 : i < documents.length; i += backwards ? -1 : 1) {
+      const document = documents[i]!;
+      // Most documents lose to the worst kept one on the first field alone: skip building their other keys.
+      if (best.length === keep) {
+        const order = compareValues(sortKey(document, firstPath, firstDirection), best[keep - 1]!.keys[0]);
+        if ((firstDirection === 1 ? order : -order) > 0) continue;
+      }
       const keyed = keyOf(document);
-      if (best.length === keep && compare(keyed, best[keep - 1]!) >= 0) continue;
-      // After every equal key, so equal documents keep natural order.
+      // Equal documents keep natural order: read forwards, a newcomer goes after its equals (and loses a
+      // tie with the worst kept one); read backwards, before them (and wins it).
+      if (best.length === keep) {
+        const order = compare(keyed, best[keep - 1]!);
+        if (order > 0 || (order === 0 && !backwards)) continue;
+      }
       let low = 0;
       let high = best.length;
       while (low < high) {
         const middle = (low + high) >> 1;
-        if (compare(keyed, best[middle]!) < 0) high = middle;
+        const order = compare(keyed, best[middle]!);
+        if (order < 0 || (order === 0 && backwards)) high = middle;
         else low = middle + 1;
       }
       best.splice(low, 0, keyed);

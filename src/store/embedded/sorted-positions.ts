@@ -15,6 +15,11 @@ function lowerBound(positions: readonly number[], target: number, low = 0, high 
 
 /** Inserts `position` unless present; whether it was inserted. */
 export function insertSorted(positions: number[], position: number): boolean {
+  // New documents take the next position: appending is the common case, and splice costs more than push.
+  if (positions.length === 0 || positions[positions.length - 1]! < position) {
+    positions.push(position);
+    return true;
+  }
   const at = lowerBound(positions, position);
   if (positions[at] === position) return false;
   positions.splice(at, 0, position);
