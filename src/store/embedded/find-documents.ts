@@ -145,16 +145,13 @@ export async function findDocuments(
   let page: StoredDocument[];
   if (walked) {
     page = walked.slice(skip, skip + limit);
+  } else if (sort) {
+    const matches = await readMatchingDocuments(view, collection, filter, pace);
+    const sorted = sortDocuments(matches, sort, limit > 0 ? skip + limit : undefined);
+    page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
   } else {
     const { candidates, matcher } = candidatesOf(view, collection, filter);
-    if (sort) {
-      const matches: StoredDocument[] = [];
-      await eachMatch(candidates, matcher, pace, (document) => matches.push(document) > 0);
-      const sorted = sortDocuments(matches, sort, limit > 0 ? skip + limit : undefined);
-      page = sorted.slice(skip, limit > 0 ? skip + limit : undefined);
-    } else {
-      page = await firstMatches(candidates, matcher, pace, skip, limit);
-    }
+    page = await firstMatches(candidates, matcher, pace, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
   if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
