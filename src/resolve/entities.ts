@@ -11,7 +11,8 @@ import { runPlan } from './read.js';
  * `_entities` support: `__resolveReference` for every type with a `@key`. All representations of one
  * type in one request load with one store query. An extended type's object that has no local document
  * yet resolves to the key alone (its local fields empty), since the owner vouches for it. Fields the
- * gateway sent in the representation (`@requires` inputs) stay on the object for custom resolvers.
+ * gateway sent in the representation (`@requires` inputs) stay on the object for custom resolvers, and
+ * for an `@external` field the sent value wins over a copy stored here: the owner's value is the current one.
  * The type's `query` rule applies: an object the caller may not see resolves to null (for an extended
  * type under a rule too, since the rule cannot vouch for an object this service does not hold).
  */
@@ -35,11 +36,20 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
         throw new GraphQLError(`representation of ${type.name} lacks its key field ${key}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
       const document = await loaderFor(context, `entity:${type.name}`, () => createLoader(context)).load(String(value));
-      if (document) return { ...reference, ...document, __typename: type.name };
+      if (document) return { ...reference, ...document, ...externalValues(type, reference), __typename: type.name };
       const restricted = authConstraint(context, model, type.name, 'query') !== undefined;
       return type.extended && !restricted ? { ...reference, _id: String(value), __typename: type.name } : null;
     },
   };
+}
+
+/** The representation's values of the type's `@external` fields (the owner's data) that the gateway sent. */
+function externalValues(type: TypeModel, reference: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of type.fields) {
+    if (field.external && field.name !== type.key && Object.hasOwn(reference, field.name)) values[field.name] = reference[field.name];
+  }
+  return values;
 }
 
 /**
