@@ -2,6 +2,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { GraphQLError } from 'graphql';
 import { concreteTypesOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import { markFromCustomLogic } from './custom-objects.js';
 
 /**
  * The values that cross the boundary to custom logic: the `parent` a lambda or an HTTP template sees,
@@ -61,7 +62,7 @@ function shapeItem(model: SchemaModel, where: string, field: FieldModel, item: u
   const type = model.types.get(typeName)!;
   const idName = type.idField?.name ?? (type.extended ? type.key : undefined);
   const id = object._id ?? (idName === undefined ? undefined : object[idName]);
-  return { ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName };
+  return markFromCustomLogic({ ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName });
 }
 
 /** The concrete type of an object answered for `target`: its `__typename` if valid, else the only candidate. */

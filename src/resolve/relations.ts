@@ -12,6 +12,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { planStages, type FilterPlan } from '../query/filter.js';
 import type { Collection, Filter, Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
+import { withStoredEdges } from './custom-objects.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
@@ -33,7 +34,8 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
  */
 function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
-    const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (parents) => {
+    const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
+      const parents = await withStoredEdges(context, type, field, given);
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
@@ -141,7 +143,7 @@ function relationAggregate(model: SchemaModel, type: TypeModel, field: FieldMode
       const parentIds = parents.map((one) => one._id);
       const rows = field.storedHere === false
         ? await derivedAggregateRows(context.store, model, type, field, parents, args.filter, requested, auth)
-        : await storedAggregateRows(context.store, model, type, field, parents, args.filter, requested, auth);
+        : await storedAggregateRows(context.store, model, type, field, await withStoredEdges(context, type, field, parents), args.filter, requested, auth);
       const results = readRelationAggregates(rows, parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id }));
