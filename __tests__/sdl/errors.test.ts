@@ -66,7 +66,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['@id on a list', 'type P { tags: [String] @id }', [
     '1:25 Type P; field tags: @id applies to String, Int or Int64 fields that are not lists, not to [String]',
   ]],
-  ['@id on ID', 'type P { id: ID! @id }', ['1:18 Type P; field id: @id applies to String, Int or Int64 fields that are not lists, not to ID!']],
+  ['@id with an argument on the ID field', 'type P { id: ID! @id(x: 1) }', ['1:22 Type P; field id: @id has no argument "x" (it takes no arguments)']],
   ['@id with an argument', 'type P { name: String! @id(unique: true) }', [
     '1:28 Type P; field name: @id has no argument "unique" (it takes no arguments)',
   ]],

@@ -1,11 +1,11 @@
-import { isKeptHere, isOrderable } from '../sdl/facts.js';
+import { callerSuppliesId, isKeptHere, isOrderable } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 
 /** Which fields the generated inputs, filters and getters take. */
 
-/** Fields written through Add/Patch inputs: kept here, and not the generated `ID` (the store assigns it). */
+/** Fields written through Add/Patch inputs: kept here, and not a generated `ID` (the store assigns it). */
 export function inputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
-  return type.fields.filter((field) => isKeptHere(model, type, field) && !(field.isIdField && !type.extended));
+  return type.fields.filter((field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)));
 }
 
 /**

@@ -203,7 +203,8 @@ function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, r
   const named = field.of.kind === 'relation' ? names.ref(field.of.target) : field.namedType;
   let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
   const ownersCopy = field.external && field.name !== type.key;
-  if (required && field.nonNull && !ownersCopy) text += '!';
+  // A supplied ID is the object's identity: an add cannot go without it, even where the field is nullable.
+  if (required && (field.nonNull || field.isIdField) && !ownersCopy) text += '!';
   return text;
 }
 

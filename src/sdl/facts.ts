@@ -28,6 +28,14 @@ export function isKeptHere(model: SchemaModel, type: TypeModel, field: FieldMode
   return field.name === type.key || providedFields(model, type.name).has(field.name);
 }
 
+/**
+ * Whether an add names the object's identity instead of the store generating it: the owner's key of an
+ * extended type, or an `ID` field declared with `@id`.
+ */
+export function callerSuppliesId(type: TypeModel): boolean {
+  return type.extended || type.idField?.suppliedByCaller === true;
+}
+
 /** The object types stored for a type name: itself, or every type implementing the interface ([] if unknown). */
 export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
   const type = model.types.get(typeName);

@@ -64,6 +64,10 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     errors.at(describe(`an ID field cannot be a list (${shape.typeText}); a type has one ID, its identity`), node.type);
   }
 
+  const idDirective = directives.get('id');
+  const suppliedId = isIdField && idDirective !== undefined && context.position === 'type';
+  if (suppliedId) checkNoArguments(idDirective, errors, describe);
+
   const model: FieldModel = {
     name,
     typeText: shape.typeText,
@@ -73,13 +77,14 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     nonNull: shape.nonNull,
     itemNonNull: shape.itemNonNull,
     isIdField,
-    isUniqueId: typeIsKnown && uniqueIdOf(directives.get('id'), of, shape, errors, describe),
+    isUniqueId: typeIsKnown && !suppliedId && uniqueIdOf(directives.get('id'), of, shape, errors, describe),
     search: [],
     external: false,
     lambda: lambdaDirective !== undefined,
     args: argumentModelsOf(node, context, customLogic, errors, describe),
     loc: locationOf(node.name),
   };
+  if (suppliedId) model.suppliedByCaller = true;
   if (custom) model.custom = custom;
   if (node.description) model.description = node.description.value;
 

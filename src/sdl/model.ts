@@ -38,6 +38,11 @@ export interface FieldModel {
   isIdField: boolean;
   /** `@id`: unique per type, usable in `getT` and as an upsert key. */
   isUniqueId: boolean;
+  /**
+   * The `ID` field declared with `@id`: the caller supplies its value on add instead of the store
+   * generating it (Autograph's addition; Dgraph always generates an `ID`).
+   */
+  suppliedByCaller?: true;
   /** `@search(by: [...])` indexes; `@search` with no argument gives the scalar's default index. */
   search: SearchIndex[];
   /** `@hasInverse(field: ...)` as written on this field. */

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { ObjectId } from 'mongodb';
 import { ClientInputError, ErrorCode } from '../../errors/codes.js';
-import { concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
+import { callerSuppliesId, concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
@@ -45,7 +45,8 @@ function keyFieldName(type: TypeModel): string {
 /** Writes a DuplicateKeyError from the store as the GraphQL error a client expects. */
 export function asDuplicateError(error: unknown, type: TypeModel): unknown {
   if (!(error instanceof DuplicateKeyError)) return error;
-  return duplicateError(type.name, error.field === '_id' ? keyFieldName(type) : error.field, error.value);
+  const idName = callerSuppliesId(type) ? suppliedIdName(type) : keyFieldName(type);
+  return duplicateError(type.name, error.field === '_id' ? idName : error.field, error.value);
 }
 
 function relationFields(model: SchemaModel, type: TypeModel, input: Input): Array<[FieldModel, Input[]]> {
@@ -78,10 +79,14 @@ function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set:
 
 async function findExisting(write: Write, type: TypeModel, input: Input): Promise<{ id: string; field: string; value: unknown } | undefined> {
   const collection = write.store.collection(type.name);
-  if (type.extended) {
-    const key = input[keyFieldName(type)];
-    const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, { tx: write.tx });
-    return found ? { id: found._id, field: keyFieldName(type), value: key } : undefined;
+  if (callerSuppliesId(type)) {
+    const name = suppliedIdName(type);
+    const key = input[name];
+    if (key !== undefined && key !== null) {
+      const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, { tx: write.tx });
+      if (found) return { id: found._id, field: name, value: key };
+    }
+    if (type.extended) return undefined;
   }
   for (const field of type.fields) {
     if (!field.isUniqueId || field.isIdField) continue;
@@ -96,11 +101,19 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
   return undefined;
 }
 
+/** The input field that names a new object's `_id`: an extended type's key, or an `ID` field with `@id`. */
+function suppliedIdName(type: TypeModel): string {
+  return type.extended ? keyFieldName(type) : type.idField!.name;
+}
+
 function newId(type: TypeModel, input: Input): string {
-  if (!type.extended) return new ObjectId().toHexString();
-  const key = input[keyFieldName(type)];
+  if (!callerSuppliesId(type)) return new ObjectId().toHexString();
+  const name = suppliedIdName(type);
+  const key = input[name];
   if (key === undefined || key === null || key === '') {
-    throw new ClientInputError(`${type.name} is owned by another service: give its key ${keyFieldName(type)} (the owner's id)`);
+    throw new ClientInputError(type.extended
+      ? `${type.name} is owned by another service: give its key ${name} (the owner's id)`
+      : `${type.name}.${name} is declared ID @id: give the new object's ${name}`);
   }
   return String(key);
 }
@@ -169,7 +182,7 @@ export async function resolveRef(write: Write, targetTypeName: string, ref: Inpu
       if (found && await isVisible(write, type.name, found._id)) return found._id;
     }
     const target = write.model.types.get(targetTypeName);
-    if (!target?.extended) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
+    if (!target || !callerSuppliesId(target)) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
   }
   const [type] = candidates;
   if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
