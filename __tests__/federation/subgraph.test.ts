@@ -83,11 +83,11 @@ describe('_service', () => {
     sdl = (await data('{ _service { sdl } }'))._service.sdl;
   });
 
-  test('omits the queries of extended types and keeps their mutations', () => {
-    expect(sdl).not.toMatch(/\bgetAstronaut\b|\bqueryAstronaut\b|\baggregateAstronaut\b/);
-    expect(sdl).toMatch(/\baddAstronaut\(/);
-    expect(sdl).toMatch(/\bupdateAstronaut\(/);
-    expect(sdl).toMatch(/\bdeleteAstronaut\(/);
+  test('omits the operations and generated types of extended types, except their Ref', () => {
+    expect(sdl).not.toMatch(/\b(get|query|aggregate|add|update|delete)Astronaut\b/);
+    expect(sdl).not.toMatch(/\bAstronaut(Filter|HasFilter|Order|Orderable|AggregateResult|Patch)\b|\b(Add|Update|Delete)Astronaut(Input|Payload)\b/);
+    expect(sdl).toMatch(/\binput AstronautRef \{/);
+    expect(sdl).toMatch(/\baddMission\(/);
     expect(sdl).toMatch(/\bqueryMission\(/);
     expect(sdl).toMatch(/type Astronaut @key\(fields: "id"\) @extends/);
   });
@@ -102,9 +102,20 @@ describe('_service', () => {
   });
 
   test('this service\'s own endpoint still serves all six operations of the extended type', async () => {
-    const { __type } = await data(`{ __type(name: "Query") { fields { name } } }`);
-    const names = __type.fields.map((field: { name: string }) => field.name);
-    expect(names).toEqual(expect.arrayContaining(['getAstronaut', 'queryAstronaut', 'aggregateAstronaut']));
+    const { query, mutation } = await data(`{ query: __type(name: "Query") { fields { name } } mutation: __type(name: "Mutation") { fields { name } } }`);
+    const names = [...query.fields, ...mutation.fields].map((field: { name: string }) => field.name);
+    expect(names).toEqual(expect.arrayContaining(['getAstronaut', 'queryAstronaut', 'aggregateAstronaut', 'addAstronaut', 'updateAstronaut', 'deleteAstronaut']));
+  });
+
+  test('relation fields keep their generated arguments here and in the gateway view, except where they would not compose', async () => {
+    const { __type } = await data(`{ __type(name: "Mission") { fields { name args { name } } } }`);
+    const crew = __type.fields.find((field: { name: string }) => field.name === 'crew');
+    expect(crew.args.map((arg: { name: string }) => arg.name)).toEqual(['filter', 'order', 'first', 'offset']);
+    // Mission is an entity owned here (another subgraph may declare crew @external) and crew targets an extended type.
+    expect(sdl).toMatch(/\n  crew: \[Astronaut\] @provides\(fields: "name"\)\n/);
+    expect(sdl).not.toMatch(/crewAggregate/);
+    // Astronaut.missions: an extended type's own relation to a type owned here keeps them.
+    expect(sdl).toMatch(/\n  missions\(filter: MissionFilter, order: MissionOrder, first: Int, offset: Int\): \[Mission\]\n  missionsAggregate\(filter: MissionFilter\): MissionAggregateResult\n/);
   });
 });
 

@@ -1,13 +1,14 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
 import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
+import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
 
 /**
  * SchemaModel → the SDL of the generated API (Dgraph's GraphQL shapes), and the federation view of it
- * that `_service { sdl }` gives the gateway: the same SDL without the queries of extended types, which
- * the gateway reaches through `_entities`.
+ * that `_service { sdl }` gives the gateway: the same SDL less what would not compose with other
+ * subgraphs (see gateway-view.ts).
  */
 export interface GeneratedApi {
   sdl: string;
@@ -54,7 +55,8 @@ export function generateApi(model: SchemaModel): GeneratedApi {
 
   const print = (includeLocalOnly: boolean): string => {
     const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
-    return [...blocks.values(), rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
+    const typeBlocks = includeLocalOnly ? [...blocks.values()] : blocks.gatewayView();
+    return [...typeBlocks, rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
@@ -91,14 +93,23 @@ export function originTypeAt(api: GeneratedApi, line: number): string | undefine
   return found;
 }
 
-/** The SDL blocks by name, each remembering the user type it was first generated for. */
+/**
+ * The SDL blocks by name, each remembering the user type it was first generated for, and how the
+ * gateway view differs: blocks it leaves out, and blocks it prints differently.
+ */
 class Blocks extends Map<string, string> {
   currentType: string | undefined;
   readonly origins = new Map<string, string>();
+  readonly localOnly = new Set<string>();
+  readonly gatewayVariants = new Map<string, string>();
 
   override set(name: string, sdl: string): this {
     if (this.currentType !== undefined && !this.has(name)) this.origins.set(name, this.currentType);
     return super.set(name, sdl);
+  }
+
+  gatewayView(): string[] {
+    return [...this].filter(([name]) => !this.localOnly.has(name)).map(([name, sdl]) => this.gatewayVariants.get(name) ?? sdl);
   }
 }
 
@@ -107,9 +118,12 @@ function rootType(name: string, operations: Operation[]): string {
   return `type ${name} {\n${operations.map((operation) => `  ${operation.sdl}`).join('\n')}\n}`;
 }
 
-function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, string>): void {
+function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): void {
   const T = type.name;
-  blocks.set(T, objectType(model, type));
+  blocks.set(T, objectType(model, type, 'local'));
+  const gatewayObject = objectType(model, type, 'gateway');
+  if (gatewayObject !== blocks.get(T)) blocks.gatewayVariants.set(T, gatewayObject);
+  for (const name of localOnlyTypeNames(type)) blocks.localOnly.add(name);
 
   const filterLines: string[] = [];
   if (type.idField) filterLines.push('id: [ID!]');
@@ -155,25 +169,27 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Map<string, 
   blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int']));
 }
 
-function objectType(model: SchemaModel, type: TypeModel): string {
+type View = 'local' | 'gateway';
+
+function objectType(model: SchemaModel, type: TypeModel, view: View): string {
   const header = [type.kind === 'interface' ? 'interface' : 'type', type.name];
   if (type.implements.length > 0) header.push('implements', type.implements.join(' & '));
   if (type.key) header.push(`@key(fields: "${type.key}")`);
   if (type.extended) header.push('@extends');
   const lines: string[] = [];
   for (const field of type.fields) {
-    lines.push(outputField(model, field));
-    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field)) {
+    lines.push(outputField(model, field, view === 'local' || gatewayKeepsRelationArguments(model, type, field)));
+    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
       lines.push(`${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`);
     }
   }
   return describe(type.description, `${header.join(' ')} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`);
 }
 
-function outputField(model: SchemaModel, field: FieldModel): string {
+function outputField(model: SchemaModel, field: FieldModel, withRelationArguments: boolean): string {
   let args = '';
   if (isCustomLogic(field)) args = argumentList(field);
-  else if (field.of.kind === 'relation') {
+  else if (field.of.kind === 'relation' && withRelationArguments) {
     args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
   }
   const directives: string[] = [];
@@ -231,7 +247,7 @@ function aggregateResultBlock(model: SchemaModel, type: TypeModel): string {
 
 function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
-  const localOnly = type.extended;
+  const localOnly = operationsAreLocalOnly(type);
   const operations: Operation[] = [];
   const getArgs = getArguments(type);
   if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}`, localOnly });
@@ -254,13 +270,14 @@ function getArguments(type: TypeModel): string | undefined {
 
 function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
+  const localOnly = operationsAreLocalOnly(type);
   const operations: Operation[] = [];
   if (canAdd(model, type)) {
-    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}`, localOnly: false });
+    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}`, localOnly });
   }
   operations.push(
-    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}`, localOnly: false },
-    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}`, localOnly: false },
+    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}`, localOnly },
+    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}`, localOnly },
   );
   return operations;
 }
