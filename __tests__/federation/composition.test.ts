@@ -1,0 +1,234 @@
+import { composeServices as composeWithApollo } from '@apollo/composition';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { composeServices as composeWithGuild } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import gql from 'graphql-tag';
+import { startGateway } from '../../gateway-demo/gateway';
+import { startOwnerService, type RunningService } from '../../gateway-demo/owner';
+import { graphql } from '../../gateway-demo/walkthrough';
+import { gqlData } from '../helpers/gql';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+/**
+ * Issue 14, bugs 3 and 5, over HTTP: the `_service { sdl }` of Autograph subgraphs composes
+ * - with a subgraph that declares a stored relation of an Autograph entity `@external` (for `@requires`);
+ * - with another Autograph subgraph extending the same entity (their generated names no longer collide);
+ * under `@apollo/composition` and `@theguild/federation-composition`, and serves through `@apollo/gateway`.
+ */
+
+const PRODUCTS = `
+type Product @key(fields: "id") {
+  id: ID! @id
+  name: String
+  dimensions: ProductDimension
+  variations: [ProductVariation]
+}
+
+type ProductDimension {
+  id: ID!
+  size: String
+  weight: Float
+}
+
+type ProductVariation {
+  id: ID!
+  name: String @search(by: [hash])
+}
+`;
+
+/** The compatibility suite's inventory subgraph, in short: it requires Product.dimensions, declared @external. */
+const INVENTORY = `
+extend type Product @key(fields: "id") {
+  id: ID! @external
+  dimensions: ProductDimension @external
+  variations: [ProductVariation] @external
+  delivery(zip: String): String @requires(fields: "dimensions { size weight } variations { name }")
+}
+
+type ProductDimension {
+  size: String
+  weight: Float
+}
+
+type ProductVariation {
+  name: String
+}
+`;
+
+const MISSIONS = `
+type Mission @key(fields: "id") {
+  id: ID!
+  designation: String! @search(by: [hash])
+  crew: [Astronaut]
+}
+
+extend type Astronaut @key(fields: "id") {
+  id: ID! @external
+  missions: [Mission] @hasInverse(field: crew)
+}
+`;
+
+const BADGES = `
+type Badge {
+  id: ID!
+  label: String! @search(by: [hash])
+  holder: Astronaut
+}
+
+extend type Astronaut @key(fields: "id") {
+  id: ID! @external
+  callSign: String @search(by: [hash])
+  rank: Int
+  badges: [Badge] @hasInverse(field: holder)
+}
+`;
+
+const OWNER_SDL = `
+type Astronaut @key(fields: "id") {
+  id: ID!
+  name: String!
+  nationality: String
+  firstFlightYear: Int
+}
+type Query {
+  astronaut(id: ID!): Astronaut
+  astronauts: [Astronaut!]!
+}
+type Mutation {
+  createAstronaut(name: String!, nationality: String, firstFlightYear: Int): Astronaut!
+}
+`;
+
+interface Subgraph {
+  name: string;
+  url: string;
+  sdl: string;
+}
+
+let products: TestServer;
+let missions: TestServer;
+let badges: TestServer;
+let inventory: { url: string; stop(): Promise<void> };
+let owner: RunningService;
+const started: RunningService[] = [];
+
+async function serviceSdl(server: TestServer): Promise<string> {
+  return (await gqlData(server.url, '{ _service { sdl } }'))._service.sdl;
+}
+
+async function startInventory(): Promise<{ url: string; stop(): Promise<void> }> {
+  type Dimensions = { size: string; weight: number };
+  const schema = buildSubgraphSchema({
+    typeDefs: gql(INVENTORY),
+    resolvers: {
+      Product: {
+        delivery: (product: { dimensions: Dimensions; variations: Array<{ name: string }> }, { zip }: { zip: string }) =>
+          `${zip}: ${product.dimensions.size} ${product.dimensions.weight}kg, ${product.variations.map((variation) => variation.name).join('+')}`,
+      },
+    },
+  });
+  const server = new ApolloServer({ schema });
+  const { url } = await startStandaloneServer(server, { listen: { port: 0, host: '127.0.0.1' } });
+  return { url, stop: () => server.stop() };
+}
+
+function compose(subgraphs: Subgraph[]): { apollo: string[]; guild: string[]; supergraphSdl?: string } {
+  const apollo = composeWithApollo(subgraphs.map(({ name, url, sdl }) => ({ name, url, typeDefs: gql(sdl) })));
+  const guild = composeWithGuild(subgraphs.map(({ name, url, sdl }) => ({ name, url, typeDefs: parse(sdl) })));
+  return {
+    apollo: (apollo.errors ?? []).map((error) => `${error.extensions.code}: ${error.message}`),
+    guild: (guild.errors ?? []).map((error) => `${String(error.extensions.code)}: ${error.message}`),
+    supergraphSdl: apollo.supergraphSdl,
+  };
+}
+
+beforeAll(async () => {
+  [products, missions, badges, inventory, owner] = await Promise.all([
+    startTestServer({ initialSchema: PRODUCTS }),
+    startTestServer({ initialSchema: MISSIONS }),
+    startTestServer({ initialSchema: BADGES }),
+    startInventory(),
+    startOwnerService(0),
+  ]);
+});
+
+afterAll(async () => {
+  for (const service of started) await service.close();
+  await inventory?.stop();
+  await owner?.close();
+  await Promise.all([products, missions, badges].map((server) => server?.close()));
+});
+
+describe('a stored relation another subgraph declares @external', () => {
+  test('composes under both libraries', async () => {
+    const result = compose([
+      { name: 'products', url: `${products.url}/graphql`, sdl: await serviceSdl(products) },
+      { name: 'inventory', url: inventory.url, sdl: INVENTORY },
+    ]);
+    expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
+  });
+
+  test('the gateway fetches the relation from Autograph for the @requires of the other subgraph', async () => {
+    await gqlData(products.url, `mutation {
+      addProduct(input: [{ id: "apollo-federation", name: "Federation", dimensions: { size: "small", weight: 1 },
+        variations: [{ name: "OSS" }, { name: "Enterprise" }] }]) { numUids }
+    }`);
+    const gateway = await startGateway([
+      { name: 'products', url: `${products.url}/graphql` },
+      { name: 'inventory', url: inventory.url },
+    ]);
+    started.push(gateway);
+    const { getProduct } = await graphql(gateway.url, '{ getProduct(id: "apollo-federation") { name delivery(zip: "94111") } }');
+    expect(getProduct).toEqual({ name: 'Federation', delivery: '94111: small 1kg, OSS+Enterprise' });
+  });
+
+  test('this service\'s own endpoint keeps the relation arguments', async () => {
+    const { getProduct } = await gqlData(products.url, `{
+      getProduct(id: "apollo-federation") { variations(filter: { name: { eq: "OSS" } }) { name } }
+    }`);
+    expect(getProduct).toEqual({ variations: [{ name: 'OSS' }] });
+  });
+});
+
+describe('two Autograph subgraphs extending the same entity', () => {
+  test('compose with its owner under both libraries', async () => {
+    const result = compose([
+      { name: 'astronauts', url: owner.url, sdl: OWNER_SDL },
+      { name: 'missions', url: `${missions.url}/graphql`, sdl: await serviceSdl(missions) },
+      { name: 'badges', url: `${badges.url}/graphql`, sdl: await serviceSdl(badges) },
+    ]);
+    expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
+    // Mutations of types owned by each subgraph reach the supergraph; the Ref input merges to the key.
+    expect(result.supergraphSdl).toMatch(/\n  addMission\(input: \[AddMissionInput!\]!, upsert: Boolean\): AddMissionPayload/);
+    expect(result.supergraphSdl).toMatch(/\n  addBadge\(input: \[AddBadgeInput!\]!, upsert: Boolean\): AddBadgePayload/);
+    expect(result.supergraphSdl).toMatch(/input AstronautRef\n(  @join__type\(graph: \w+\)\n)+\{\n  id: ID\n\}/);
+  });
+
+  test('serve one query across the owner and both through @apollo/gateway', async () => {
+    const { createAstronaut: sally } = await graphql(owner.url, 'mutation { createAstronaut(name: "Sally Ride", nationality: "US") { id } }');
+    await gqlData(missions.url, `mutation($id: ID!) { addMission(input: [{ designation: "STS-7", crew: [{ id: $id }] }]) { numUids } }`, { id: sally.id });
+    await gqlData(badges.url, `mutation($id: ID!) {
+      addAstronaut(input: [{ id: $id, callSign: "Ride", rank: 1, badges: [{ label: "first" }, { label: "pilot" }] }]) { numUids }
+    }`, { id: sally.id });
+
+    const gateway = await startGateway([
+      { name: 'astronauts', url: owner.url },
+      { name: 'missions', url: `${missions.url}/graphql` },
+      { name: 'badges', url: `${badges.url}/graphql` },
+    ]);
+    started.push(gateway);
+    const { astronauts } = await graphql(gateway.url, `{
+      astronauts { name callSign rank missions { designation } badges(order: { asc: label }) { label } }
+    }`);
+    expect(astronauts).toEqual([{
+      name: 'Sally Ride', callSign: 'Ride', rank: 1, missions: [{ designation: 'STS-7' }], badges: [{ label: 'first' }, { label: 'pilot' }],
+    }]);
+    const { queryBadge } = await graphql(gateway.url, '{ queryBadge(order: { asc: label }) { label holder { name missions { designation } } } }');
+    expect(queryBadge).toEqual([
+      { label: 'first', holder: { name: 'Sally Ride', missions: [{ designation: 'STS-7' }] } },
+      { label: 'pilot', holder: { name: 'Sally Ride', missions: [{ designation: 'STS-7' }] } },
+    ]);
+  });
+});
