@@ -10,14 +10,16 @@ import type { GraphObject } from './read.js';
  * `{ getAuthor { city { name } } }`.
  */
 
-const FROM_CUSTOM_LOGIC = Symbol('answered by custom logic');
+/** Held weakly: the objects live as long as the request that resolves them. */
+const answeredByCustomLogic = new WeakSet<object>();
 
 export function markFromCustomLogic<T extends Record<string, unknown>>(object: T): T {
-  return Object.assign(object, { [FROM_CUSTOM_LOGIC]: true });
+  answeredByCustomLogic.add(object);
+  return object;
 }
 
 function lacksStoredEdge(parent: GraphObject, path: string): boolean {
-  return (parent as Record<PropertyKey, unknown>)[FROM_CUSTOM_LOGIC] === true && typeof parent._id === 'string' && parent[path] === undefined;
+  return answeredByCustomLogic.has(parent) && typeof parent._id === 'string' && parent[path] === undefined;
 }
 
 /**
