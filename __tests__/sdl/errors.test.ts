@@ -61,10 +61,10 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '1:26 Type P; field others: an ID field cannot be a list ([ID]); a type has one ID, its identity',
   ]],
   ['@id on Float', 'type P { score: Float @id }', [
-    '1:23 Type P; field score: @id applies to String, Int or Int64 fields that are not lists, not to Float',
+    '1:23 Type P; field score: @id applies to the ID field (the caller then supplies it) or to String, Int or Int64 fields that are not lists, not to Float',
   ]],
   ['@id on a list', 'type P { tags: [String] @id }', [
-    '1:25 Type P; field tags: @id applies to String, Int or Int64 fields that are not lists, not to [String]',
+    '1:25 Type P; field tags: @id applies to the ID field (the caller then supplies it) or to String, Int or Int64 fields that are not lists, not to [String]',
   ]],
   ['@id with an argument on the ID field', 'type P { id: ID! @id(x: 1) }', ['1:22 Type P; field id: @id has no argument "x" (it takes no arguments)']],
   ['@id with an argument', 'type P { name: String! @id(unique: true) }', [

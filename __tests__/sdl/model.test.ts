@@ -57,6 +57,12 @@ describe('the Task/User schema (spec 5.3 item 5)', () => {
     expect(fieldOf(model, 'User', 'name')).toMatchObject({ nonNull: false, search: [], isUniqueId: false });
   });
 
+  it('an ID field with @id is supplied by the caller (not an @id value field); a plain ID is not', () => {
+    const supplied = validModel('type Product { id: ID! @id name: String }');
+    expect(fieldOf(supplied, 'Product', 'id')).toMatchObject({ isIdField: true, isUniqueId: false, suppliedByCaller: true });
+    expect(fieldOf(model, 'Task', 'id').suppliedByCaller).toBeUndefined();
+  });
+
   it('builds the same model twice (no hidden state)', () => {
     const again = buildSchemaModel(TASKS).model;
     expect(again && [...again.types.keys()]).toEqual(['Task', 'User']);

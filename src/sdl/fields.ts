@@ -142,7 +142,7 @@ function uniqueIdOf(directive: DirectiveNode | undefined, of: FieldKind, shape: 
   if (!directive) return false;
   checkNoArguments(directive, errors, describe);
   if (of.kind !== 'scalar' || !UNIQUE_ID_SCALARS.includes(of.scalar) || shape.list) {
-    errors.at(describe(`@id applies to String, Int or Int64 fields that are not lists, not to ${shape.typeText}`), directive);
+    errors.at(describe(`@id applies to the ID field (the caller then supplies it) or to String, Int or Int64 fields that are not lists, not to ${shape.typeText}`), directive);
     return false;
   }
   return true;
