@@ -57,6 +57,27 @@ type ProductVariation {
 }
 `;
 
+/** The same inventory as a Federation 2 subgraph (as the compatibility suite writes it). */
+const INVENTORY_FEDERATION_2 = `
+extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires"])
+
+type Product @key(fields: "id") {
+  id: ID!
+  dimensions: ProductDimension @external
+  variations: [ProductVariation] @external
+  delivery(zip: String): String @requires(fields: "dimensions { size weight } variations { name }")
+}
+
+type ProductDimension @shareable {
+  size: String
+  weight: Float
+}
+
+type ProductVariation @shareable {
+  name: String
+}
+`;
+
 const MISSIONS = `
 type Mission @key(fields: "id") {
   id: ID!
@@ -166,6 +187,14 @@ describe('a stored relation another subgraph declares @external', () => {
     const result = compose([
       { name: 'products', url: `${products.url}/graphql`, sdl: await serviceSdl(products) },
       { name: 'inventory', url: inventory.url, sdl: INVENTORY },
+    ]);
+    expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
+  });
+
+  test('composes with a Federation 2 subgraph declaring it @external under both libraries', async () => {
+    const result = compose([
+      { name: 'products', url: `${products.url}/graphql`, sdl: await serviceSdl(products) },
+      { name: 'inventory', url: inventory.url, sdl: INVENTORY_FEDERATION_2 },
     ]);
     expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
   });
