@@ -3,7 +3,7 @@ import { KeySetUnavailableError } from '../../src/auth/errors.js';
 import type { FetchedKeySet } from '../../src/auth/keys/fetch-key-set.js';
 import { boundedLifetimeSeconds, declaredLifetimeSeconds } from '../../src/auth/keys/freshness.js';
 import { signingKeysOf } from '../../src/auth/keys/jwk.js';
-import { DEFAULT_KEY_SET_POLICY, RemoteKeySet, type KeySetPolicy } from '../../src/auth/keys/remote-key-set.js';
+import { DEFAULT_KEY_SET_POLICY, KeySets, RemoteKeySet, type KeySetPolicy } from '../../src/auth/keys/remote-key-set.js';
 import type { VerificationKey } from '../../src/auth/jwt/verify.js';
 import { publicJwk, signingPair } from './sign.js';
 
@@ -149,5 +149,31 @@ describe('RemoteKeySet', () => {
     state.now += 9_999;
     await set.keyFor(es.kid);
     expect(state.fetches).toBe(1);
+  });
+});
+
+describe('KeySets over several URLs', () => {
+  test('a kid found in one set never makes the others fetch again; a kid in none refreshes each once', async () => {
+    const fetches: string[] = [];
+    const published: Record<string, typeof es[]> = { 'https://a.example/jwks': [es], 'https://b.example/jwks': [ed] };
+    const sets = new KeySets({ ...DEFAULT_KEY_SET_POLICY, refreshCooldownMs: 0 }, async (url) => {
+      fetches.push(url);
+      return { keys: new Map(published[url].map((pair) => [pair.kid, { key: pair.publicKey, algorithm: pair.algorithm }])), declaredLifetimeSeconds: 300 };
+    });
+    const urls = Object.keys(published);
+    for (let i = 0; i < 3; i += 1) expect((await sets.keyFor(urls, ed.kid))?.algorithm).toBe('EdDSA');
+    expect(fetches).toEqual(urls);
+    expect(await sets.keyFor(urls, 'nobody')).toBeUndefined();
+    expect(fetches).toEqual([...urls, ...urls]);
+  });
+
+  test('a kid in a set that answers is found while another set is down; a kid in none is then 503', async () => {
+    const sets = new KeySets(DEFAULT_KEY_SET_POLICY, async (url) => {
+      if (url.includes('down')) throw new Error('ECONNREFUSED');
+      return { keys: new Map([[es.kid, { key: es.publicKey, algorithm: es.algorithm }]]), declaredLifetimeSeconds: undefined };
+    });
+    const urls = ['https://down.example/jwks', 'https://up.example/jwks'];
+    expect(await sets.keyFor(urls, es.kid)).toBeDefined();
+    await expect(sets.keyFor(urls, 'nobody')).rejects.toThrow('cannot verify the token: the key set https://down.example/jwks cannot be fetched (ECONNREFUSED)');
   });
 });

@@ -43,12 +43,13 @@ async function boundedBody(response: Response, maxBytes: number): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
+/** Fetch's own errors as a short reason (read by shape: they may come from another realm than this code's). */
 function reasonOf(error: unknown, timeoutMs: number): string {
   if (error instanceof KeySetFetchError) return error.message;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { code?: unknown } };
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   if (typeof cause?.code === 'string') return cause.code;
-  return error instanceof Error ? error.message : String(error);
+  return typeof message === 'string' ? message : String(error);
 }
 
 /** GETs a JWK Set within the limits and reads its signing keys. Throws `KeySetFetchError` saying why not. */

@@ -46,15 +46,28 @@ export class RemoteKeySet {
    * cooldown). Throws `KeySetUnavailableError` when no usable set can be had.
    */
   async keyFor(kid: string): Promise<VerificationKey | undefined> {
+    return (await this.keys()).get(kid) ?? (await this.keysAfterUnknownKid()).get(kid);
+  }
+
+  /** The keys, fetched again first when their lifetime is over. Throws `KeySetUnavailableError` when no usable set can be had. */
+  async keys(): Promise<ReadonlyMap<string, VerificationKey>> {
     if (!this.current || this.now() >= this.current.expiresAtMs) {
       if (this.lastFailure === undefined || this.cooldownOver()) await this.refresh();
-      if (!this.usable()) throw this.unavailable();
+      if (!this.current || !this.usable()) throw this.unavailable();
     }
-    const known = this.current?.keys.get(kid);
-    if (known || !this.cooldownOver()) return known;
-    await this.refresh();
-    if (this.lastFailure !== undefined) throw this.unavailable();
-    return this.current?.keys.get(kid);
+    return this.current.keys;
+  }
+
+  /**
+   * The keys after a token named a `kid` none of them has: fetched again unless a fetch ran within the
+   * cooldown. Throws `KeySetUnavailableError` when that fetch fails.
+   */
+  async keysAfterUnknownKid(): Promise<ReadonlyMap<string, VerificationKey>> {
+    if (this.cooldownOver()) {
+      await this.refresh();
+      if (this.lastFailure !== undefined) throw this.unavailable();
+    }
+    return this.keys();
   }
 
   private cooldownOver(): boolean {
@@ -96,11 +109,27 @@ export class KeySets {
 
   constructor(private readonly policy: KeySetPolicy = DEFAULT_KEY_SET_POLICY, private readonly fetcher: KeySetFetcher = fetchKeySet) {}
 
-  /** The key named `kid` in any of the sets; throws `KeySetUnavailableError` when it is in none and a set could not be had. */
+  /**
+   * The key named `kid` in any of the sets. Only when no set has it are the sets fetched again (each at
+   * most once per cooldown), so a `kid` from one URL never makes the others refetch. Throws
+   * `KeySetUnavailableError` when the key is in no set and a set could not be had.
+   */
   async keyFor(urls: readonly string[], kid: string): Promise<VerificationKey | undefined> {
-    const results = await Promise.allSettled(urls.map((url) => this.setFor(url).keyFor(kid)));
-    for (const result of results) if (result.status === 'fulfilled' && result.value) return result.value;
+    const sets = urls.map((url) => this.setFor(url));
+    const { key } = await KeySets.find(sets.map((set) => set.keys()), kid);
+    return key ?? KeySets.found(sets.map((set) => set.keysAfterUnknownKid()), kid);
+  }
+
+  private static async find(lookups: Promise<ReadonlyMap<string, VerificationKey>>[], kid: string) {
+    const results = await Promise.allSettled(lookups);
+    const key = results.map((result) => (result.status === 'fulfilled' ? result.value.get(kid) : undefined)).find((found) => found !== undefined);
     const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    return { key, failure };
+  }
+
+  private static async found(lookups: Promise<ReadonlyMap<string, VerificationKey>>[], kid: string): Promise<VerificationKey | undefined> {
+    const { key, failure } = await KeySets.find(lookups, kid);
+    if (key) return key;
     if (failure) throw failure.reason;
     return undefined;
   }
