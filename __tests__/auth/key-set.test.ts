@@ -142,6 +142,16 @@ describe('RemoteKeySet', () => {
     await unavailable(set.keyFor(ed.kid));
   });
 
+  test('requests naming a new kid while its refresh is under way wait for it instead of being refused', async () => {
+    const { state, set } = harness();
+    await set.keyFor(es.kid);
+    state.now += 5_000;
+    state.keys = [ed];
+    const found = await Promise.all(Array.from({ length: 5 }, () => set.keyFor(ed.kid)));
+    expect(found.map((key) => key?.algorithm)).toEqual(Array(5).fill('EdDSA'));
+    expect(state.fetches).toBe(2);
+  });
+
   test('max-age=0 is held for the least lifetime, so requests do not each fetch', async () => {
     const { state, set } = harness();
     state.lifetime = 0;

@@ -52,7 +52,7 @@ export class RemoteKeySet {
   /** The keys, fetched again first when their lifetime is over. Throws `KeySetUnavailableError` when no usable set can be had. */
   async keys(): Promise<ReadonlyMap<string, VerificationKey>> {
     if (!this.current || this.now() >= this.current.expiresAtMs) {
-      if (this.lastFailure === undefined || this.cooldownOver()) await this.refresh();
+      if (this.inFlight || this.lastFailure === undefined || this.cooldownOver()) await this.refresh();
       if (!this.current || !this.usable()) throw this.unavailable();
     }
     return this.current.keys;
@@ -60,10 +60,10 @@ export class RemoteKeySet {
 
   /**
    * The keys after a token named a `kid` none of them has: fetched again unless a fetch ran within the
-   * cooldown. Throws `KeySetUnavailableError` when that fetch fails.
+   * cooldown (one under way is waited for). Throws `KeySetUnavailableError` when that fetch fails.
    */
   async keysAfterUnknownKid(): Promise<ReadonlyMap<string, VerificationKey>> {
-    if (this.cooldownOver()) {
+    if (this.inFlight || this.cooldownOver()) {
       await this.refresh();
       if (this.lastFailure !== undefined) throw this.unavailable();
     }
