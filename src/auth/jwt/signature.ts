@@ -1,3 +1,9 @@
+/**
+ * JWS signatures with node:crypto alone. jsonwebtoken (used before) has no EdDSA; jose 6 has everything
+ * but ships as ESM only, which the CommonJS build and its jest + ts-jest tests cannot load. node:crypto
+ * verifies all four algorithms (`verify(null, ...)` for Ed25519, `dsaEncoding: 'ieee-p1363'` for the JWS
+ * form of ECDSA signatures) and reads JWKs (`createPublicKey({ format: 'jwk' })`), so no dependency is needed.
+ */
 import { createHmac, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import type { JwtAlgorithm } from '../../sdl/model.js';
 
