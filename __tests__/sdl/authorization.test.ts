@@ -104,6 +104,8 @@ describe('the authorization line', () => {
       [`${L}:28 Authorization line: "Audience" is required with JWKUrl or JWKUrls`]],
     ['JWKUrl that is not an http(s) URL', hs('{"JWKUrl":"file:///etc/keys.json","Header":"H","Namespace":"n","Audience":["a"]}'),
       [`${L}:28 Authorization line: "JWKUrl" must hold http:// or https:// URLs, found "file:///etc/keys.json"`]],
+    ['JWKUrl without Audience, and with Algo', hs('{"JWKUrl":"https://a.example/k","Algo":"EdDSA","Header":"H","Namespace":"n"}'),
+      [`${L}:28 Authorization line: "Audience" is required with JWKUrl or JWKUrls`, `${L}:59 Authorization line: "Algo" is not used with JWKUrl/JWKUrls`]],
     ['JWKUrls empty', hs('{"JWKUrls":[],"Header":"H","Namespace":"n","Audience":["a"]}'),
       [`${L}:28 Authorization line: "JWKUrls" must be a non-empty array of URLs`]],
     ['RS256 key that is not a PEM', hs('{"VerificationKey":"not a key","Header":"H","Namespace":"n","Algo":"RS256"}'),

@@ -107,13 +107,13 @@ function configOf(authLine: AuthorizationLine, errors: ErrorSink): Authorization
   if (!audience) fail('Audience', '"Audience" must be an array of strings');
   const closedByDefault = record.ClosedByDefault ?? false;
   if (typeof closedByDefault !== 'boolean') fail('ClosedByDefault', '"ClosedByDefault" must be true or false');
-  const keys = 'JWKUrl' in record || 'JWKUrls' in record ? keySetOf(record, fail, text) : staticKeyOf(record, fail, text, at(jsonColumn), errors);
+  const usesKeySet = 'JWKUrl' in record || 'JWKUrls' in record;
+  const keys = usesKeySet ? keySetOf(record, fail, text) : staticKeyOf(record, fail, text, at(jsonColumn), errors);
+  if (usesKeySet && audience?.length === 0) {
+    fail('JWKUrl' in record ? 'JWKUrl' : 'JWKUrls', '"Audience" is required with JWKUrl or JWKUrls (a published key set signs tokens for other clients too)');
+  }
 
   if (!valid || !keys || !header || namespace === undefined || !audience || typeof closedByDefault !== 'boolean') return undefined;
-  if ('jwkUrls' in keys && audience.length === 0) {
-    errors.atLocations('Authorization line: "Audience" is required with JWKUrl or JWKUrls (a published key set signs tokens for other clients too)', keyAt('JWKUrl' in record ? 'JWKUrl' : 'JWKUrls'));
-    return undefined;
-  }
   return { ...keys, header, namespace, audience, closedByDefault };
 }
 
