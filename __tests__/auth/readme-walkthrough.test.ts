@@ -43,12 +43,16 @@ async function runShellBlocks(blocks: Block[], cwd: string, url: string): Promis
 
 describe('README Authorization walkthrough', () => {
   let server: TestServer;
+  let cwd: string;
 
   beforeAll(async () => {
     server = await startTestServer();
+    cwd = await makeTempDir('readme-auth-');
+    // The quick start's commands may name the default address; they are pointed at the test server.
+    const quickStart = sectionBlocks('Quick start').filter((block) => block.lang === 'sh')
+      .map((block) => ({ ...block, body: block.body.replaceAll('http://127.0.0.1:8080', '$URL') }));
+    await runShellBlocks(quickStart, cwd, server.url);
   });
-
-  let cwd: string | undefined;
 
   afterAll(async () => {
     await server?.close();
@@ -56,12 +60,6 @@ describe('README Authorization walkthrough', () => {
   });
 
   test('every command runs as written and answers what the README shows', async () => {
-    cwd = await makeTempDir('readme-auth-');
-    // The quick start's commands may name the default address; they are pointed at the test server.
-    const quickStart = sectionBlocks('Quick start').filter((block) => block.lang === 'sh')
-      .map((block) => ({ ...block, body: block.body.replaceAll('http://127.0.0.1:8080', '$URL') }));
-    await runShellBlocks(quickStart, cwd, server.url);
-
     const blocks = sectionBlocks('Authorization');
     const shell = blocks.filter((block) => block.lang === 'sh');
     expect(shell.every((block) => !block.body.includes('8080') || block.body.startsWith('URL=${URL:-http://127.0.0.1:8080}\n'))).toBe(true);
@@ -86,5 +84,29 @@ describe('README Authorization walkthrough', () => {
     expect(checked).toEqual(['text', 'json', 'json', 'json', 'json']);
     const jwks = JSON.parse(readFileSync(join(cwd, 'jwks.json'), 'utf8'));
     expect(jwks).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: 'key-1', alg: 'EdDSA', use: 'sig' }] });
+  });
+  test.each([
+    ['RS256', 'openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out private.pem', 'sign("sha256", ...)'],
+    ['ES256', 'openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out private.pem', '{ key, dsaEncoding: "ieee-p1363" }'],
+  ])('the %s variant it describes works the same', async (algo, keyCommand, signing) => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain(`\`${keyCommand}\``);
+    expect(readme).toContain(`\`${signing}\``);
+    const signer = algo === 'RS256' ? 'sign("sha256", Buffer.from(input), key)' : 'sign("sha256", Buffer.from(input), { key, dsaEncoding: "ieee-p1363" })';
+    const blocks = sectionBlocks('Authorization');
+    const shell = blocks.filter((block) => block.lang === 'sh').map((block) => ({
+      ...block,
+      body: block.body.replace('openssl genpkey -algorithm ed25519 -out private.pem', keyCommand).replaceAll('"EdDSA"', `"${algo}"`)
+        .replace('sign(null, Buffer.from(input), key)', signer),
+    }));
+    const variantDir = await makeTempDir(`readme-auth-${algo}-`);
+    try {
+      const outputs = await runShellBlocks(shell, variantDir, server.url);
+      const aliceQuery = blocks.findIndex((block) => block.lang === 'sh' && block.body.includes('X-Auth-Token: Bearer $TOKEN'));
+      expect(JSON.parse(outputs[shell.findIndex((block) => block.body.includes('X-Auth-Token: Bearer $TOKEN'))]!)).toEqual(JSON.parse(blocks[aliceQuery + 1]!.body));
+      expect(outputs.some((output) => output.includes(`"Algo":"${algo}"`))).toBe(true);
+    } finally {
+      await rm(variantDir, { recursive: true, force: true });
+    }
   });
 });
