@@ -504,8 +504,10 @@ describe('the Authorization line over HTTP', () => {
 
   test.each<[string, () => string, RegExp]>([
     ['a malformed line', () => '# Autograph.Authorization {"Header": "X-Auth-Token",}', /Authorization line: the JSON object is malformed/],
-    ['an unknown key', () => `# Autograph.Authorization ${config({ JWKUrl: 'https://keys.example' })}`, /Authorization line: unknown key "JWKUrl"/],
-    ['an unsupported Algo', () => `# Autograph.Authorization ${config({ Algo: 'ES256' })}`, /Authorization line: "Algo" must be RS256 or HS256, found "ES256"/],
+    ['an unknown key', () => `# Autograph.Authorization ${config({ Issuer: 'https://issuer.example' })}`, /Authorization line: unknown key "Issuer"/],
+    ['an unsupported Algo', () => `# Autograph.Authorization ${config({ Algo: 'PS256' })}`, /Authorization line: "Algo" must be RS256, HS256, ES256 or EdDSA, found "PS256"/],
+    ['a JWKUrl beside the VerificationKey', () => `# Autograph.Authorization ${config({ JWKUrl: 'https://keys.example/jwks.json', Algo: undefined })}`,
+      /Authorization line: "VerificationKey" is not used with JWKUrl\/JWKUrls: the key set's keys name their algorithms/],
     ['a key that does not parse', () => `# Autograph.Authorization ${config({ VerificationKey: '-----BEGIN PUBLIC KEY-----\\nnot a key\\n-----END PUBLIC KEY-----' })}`,
       /Authorization line: "VerificationKey" is not an RSA public key in PEM form/],
   ])('%s: HTTP 400 naming it, and the previous schema keeps serving', async (_name, line, message) => {

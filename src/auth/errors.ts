@@ -15,6 +15,19 @@ export class AuthenticationError extends GraphQLError {
 }
 
 /**
+ * A token was sent but the key set that would verify it cannot be fetched (and no recent copy is at hand).
+ * The request is refused rather than served as anonymous: HTTP 503, code KEY_SET_UNAVAILABLE.
+ */
+export class KeySetUnavailableError extends GraphQLError {
+  constructor(readonly url: string, reason: string) {
+    super(`cannot verify the token: the key set ${url} cannot be fetched (${reason})`, {
+      extensions: { code: ErrorCode.KEY_SET_UNAVAILABLE, http: { status: 503 } },
+    });
+    this.name = 'KeySetUnavailableError';
+  }
+}
+
+/**
  * A mutation rule refused it: an `add` rule refused an object being added, or an `update` rule refused a
  * change to an existing object (an upsert, or a link that writes the object's side of an edge). The
  * mutation writes nothing.

@@ -1,9 +1,10 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../sdl/model.js';
-import { AuthenticationError } from './errors.js';
+import { AuthenticationError, KeySetUnavailableError } from './errors.js';
+import { DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from './keys/remote-key-set.js';
 import type { AuthContext } from './request-auth.js';
-import { ANONYMOUS, verifyRequestToken } from './token.js';
+import { ANONYMOUS, authenticateRequest } from './token.js';
 
 /** The model the executable schema was built from (resolve/ keeps it in the schema's extensions). */
 function modelOf(schema: GraphQLSchema | undefined): SchemaModel | undefined {
@@ -16,9 +17,11 @@ function modelOf(schema: GraphQLSchema | undefined): SchemaModel | undefined {
  * puts the caller on the context as `auth`. An invalid token ends the request before execution with
  * HTTP 401 and one UNAUTHENTICATED error saying why: Apollo Server turns an error thrown from
  * `didResolveOperation` (the first hook whose errors become the response) into that response, using the
- * `http.status` the `AuthenticationError` carries.
+ * `http.status` the `AuthenticationError` carries. A token whose key set (`JWKUrl`) cannot be fetched ends
+ * it the same way with 503 and KEY_SET_UNAVAILABLE. The plugin keeps the fetched key sets, per URL.
  */
-export function createAuthPlugin(): ApolloServerPlugin<BaseContext> {
+export function createAuthPlugin(keySetPolicy: KeySetPolicy = DEFAULT_KEY_SET_POLICY): ApolloServerPlugin<BaseContext> {
+  const keySets = new KeySets(keySetPolicy);
   return {
     async requestDidStart(requestContext) {
       const context = requestContext.contextValue as AuthContext;
@@ -27,10 +30,10 @@ export function createAuthPlugin(): ApolloServerPlugin<BaseContext> {
       const config = modelOf(requestContext.schema)?.authorization;
       const headers = requestContext.request.http?.headers;
       try {
-        context.auth = config && headers ? verifyRequestToken(config, headers) : ANONYMOUS;
+        context.auth = config && headers ? await authenticateRequest(config, headers, keySets) : ANONYMOUS;
         return;
       } catch (error) {
-        if (!(error instanceof AuthenticationError)) throw error;
+        if (!(error instanceof AuthenticationError || error instanceof KeySetUnavailableError)) throw error;
         return {
           async didResolveOperation() {
             throw error;

@@ -10,7 +10,8 @@ export interface AuthContext {
 /**
  * The caller of this request. The auth plugin verifies the token before anything runs and stores the
  * result on the context; when a context was made without the plugin, the token is verified here (once
- * per context) so a rule is never evaluated without the caller's claims.
+ * per context) so a rule is never evaluated without the caller's claims. That fallback covers a
+ * `VerificationKey` only: key sets (`JWKUrl`) are fetched asynchronously, by the plugin.
  */
 export function authOf(context: AuthContext | undefined, model: SchemaModel): AuthResult {
   if (!context) return ANONYMOUS;

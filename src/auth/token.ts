@@ -1,6 +1,10 @@
-import jwt from 'jsonwebtoken';
 import type { AuthorizationConfig } from '../sdl/model.js';
 import { AuthenticationError } from './errors.js';
+import { decodeCompactJws, type CompactJws } from './jwt/compact.js';
+import { JwtError } from './jwt/errors.js';
+import { verifyJws, type JwtPayload } from './jwt/verify.js';
+import type { KeySets } from './keys/remote-key-set.js';
+import { staticVerificationKey } from './keys/static-key.js';
 
 /** Who is calling: the verified token's payload and the rule variables taken from its namespace. */
 export interface AuthResult {
@@ -9,7 +13,7 @@ export interface AuthResult {
   /** Rule variables by name without `$`: the claims under the configured namespace (`USER` → `$USER`). */
   variables: Readonly<Record<string, unknown>>;
   /** The whole verified payload (absent for anonymous callers). */
-  claims?: Readonly<jwt.JwtPayload>;
+  claims?: JwtPayload;
 }
 
 export const ANONYMOUS: AuthResult = Object.freeze({ authenticated: false, variables: Object.freeze({}) });
@@ -36,16 +40,8 @@ export function tokenFrom(config: AuthorizationConfig, headers: HeaderSource): s
   return token;
 }
 
-/** jsonwebtoken's errors as a reason a client can act on. */
-function reasonOf(error: unknown): string {
-  if (error instanceof jwt.TokenExpiredError) return `the token expired at ${error.expiredAt.toISOString()}`;
-  if (error instanceof jwt.NotBeforeError) return `the token is not valid before ${error.date.toISOString()}`;
-  if (error instanceof jwt.JsonWebTokenError) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The namespace's claims: an object, or (as some issuers write it) a JSON string holding one. */
-function namespaceClaims(payload: jwt.JwtPayload, namespace: string): Record<string, unknown> {
+function namespaceClaims(payload: JwtPayload, namespace: string): Record<string, unknown> {
   const value = payload[namespace];
   if (typeof value === 'string') {
     try {
@@ -58,23 +54,56 @@ function namespaceClaims(payload: jwt.JwtPayload, namespace: string): Record<str
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
+function authenticated(config: AuthorizationConfig, payload: JwtPayload): AuthResult {
+  return { authenticated: true, variables: Object.freeze(namespaceClaims(payload, config.namespace)), claims: Object.freeze({ ...payload }) };
+}
+
+/** The token in the headers, decoded but not yet trusted; undefined when none was sent. */
+function presentedToken(config: AuthorizationConfig, headers: HeaderSource): CompactJws | undefined {
+  const token = tokenFrom(config, headers);
+  if (token === undefined) return undefined;
+  if (token === '') throw new AuthenticationError('the header holds "Bearer" but no token', config.header);
+  return refusingWith(config, () => decodeCompactJws(token));
+}
+
+/** Runs a step of the verification, turning a `JwtError` into the 401 `AuthenticationError`. */
+function refusingWith<T>(config: AuthorizationConfig, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof JwtError) throw new AuthenticationError(error.reason, config.header);
+    throw error;
+  }
+}
+
 /**
- * Verifies the token a request carries in the configured header: signature with the configured key and
- * only the configured algorithm, the audience when one is configured, `exp` and `nbf`. No token: the
- * caller is anonymous. A token that fails any check: `AuthenticationError` saying why.
+ * Verifies the token a request carries in the configured header against the schema's `VerificationKey`:
+ * signature with that key and only its algorithm, the audience when one is configured, `exp` and `nbf`.
+ * No token: the caller is anonymous. A token that fails any check: `AuthenticationError` saying why.
+ * Key sets (`JWKUrl`) need fetching: use `authenticateRequest`.
  */
 export function verifyRequestToken(config: AuthorizationConfig, headers: HeaderSource): AuthResult {
-  const token = tokenFrom(config, headers);
-  if (token === undefined) return ANONYMOUS;
-  if (token === '') throw new AuthenticationError('the header holds "Bearer" but no token', config.header);
-  let payload: string | jwt.JwtPayload;
-  try {
-    const options: jwt.VerifyOptions & { complete?: false } = { algorithms: [config.algo] };
-    if (config.audience.length > 0) options.audience = config.audience as [string, ...string[]];
-    payload = jwt.verify(token, config.verificationKey, options);
-  } catch (error) {
-    throw new AuthenticationError(reasonOf(error), config.header);
+  if (config.jwkUrls) throw new Error('an authorization line with JWKUrl/JWKUrls is verified by authenticateRequest, which fetches its keys');
+  const jws = presentedToken(config, headers);
+  if (!jws) return ANONYMOUS;
+  return authenticated(config, refusingWith(config, () => verifyJws(jws, staticVerificationKey(config), config.audience)));
+}
+
+/**
+ * `verifyRequestToken` for either kind of authorization line. With `JWKUrl`/`JWKUrls` the token's `kid`
+ * picks the key from the sets (fetched, cached and refreshed by `keySets`); a set that cannot be fetched
+ * refuses the request with `KeySetUnavailableError` (503). A request without a token never waits on a
+ * key set.
+ */
+export async function authenticateRequest(config: AuthorizationConfig, headers: HeaderSource, keySets: KeySets): Promise<AuthResult> {
+  if (!config.jwkUrls) return verifyRequestToken(config, headers);
+  const jws = presentedToken(config, headers);
+  if (!jws) return ANONYMOUS;
+  const kid = jws.header.kid;
+  if (typeof kid !== 'string' || kid === '') {
+    throw new AuthenticationError('the token has no "kid" header, which picks its key from the JWK Set', config.header);
   }
-  if (typeof payload === 'string') throw new AuthenticationError('the token payload is not a JSON object', config.header);
-  return { authenticated: true, variables: Object.freeze(namespaceClaims(payload, config.namespace)), claims: Object.freeze(payload) };
+  const key = await keySets.keyFor(config.jwkUrls, kid);
+  if (!key) throw new AuthenticationError(`no key with kid ${JSON.stringify(kid)} in the JWK Set`, config.header);
+  return authenticated(config, refusingWith(config, () => verifyJws(jws, key, config.audience)));
 }

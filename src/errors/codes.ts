@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   SCHEMA_NOT_LOADED: 'server',
   LAMBDA_NOT_LOADED: 'server',
   STORE_UNAVAILABLE: 'server',
+  // A JWK Set URL of the authorization line cannot be fetched: tokens cannot be checked (auth/keys/).
+  KEY_SET_UNAVAILABLE: 'server',
   LAMBDA_FAILED: 'server',
   CUSTOM_HTTP_FAILED: 'server',
   CUSTOM_RESULT_INVALID: 'server',

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import type { ErrorSink } from './errors.js';
-import type { AuthorizationConfig, SourceLocation } from './model.js';
+import { JWT_ALGORITHMS, type AuthorizationConfig, type JwtAlgorithm, type SourceLocation } from './model.js';
 
 /**
  * The authorization line: the schema's last non-empty line, a comment holding a JSON object,
@@ -10,9 +10,8 @@ import type { AuthorizationConfig, SourceLocation } from './model.js';
 
 const MARKER = /^(\s*)#\s*([A-Za-z_][\w-]*)\.Authorization\b/;
 const ACCEPTED_MARKERS = ['Autograph', 'Dgraph'];
-const KEYS = ['VerificationKey', 'Header', 'Namespace', 'Algo', 'Audience', 'ClosedByDefault'] as const;
-const REQUIRED_KEYS = ['VerificationKey', 'Header', 'Namespace', 'Algo'] as const;
-const ALGORITHMS = ['RS256', 'HS256'] as const;
+const KEYS = ['VerificationKey', 'JWKUrl', 'JWKUrls', 'Header', 'Namespace', 'Algo', 'Audience', 'ClosedByDefault'] as const;
+const REQUIRED_KEYS = ['Header', 'Namespace'] as const;
 
 type Key = (typeof KEYS)[number];
 
@@ -104,24 +103,73 @@ function configOf(authLine: AuthorizationLine, errors: ErrorSink): Authorization
   };
   const header = text('Header');
   const namespace = text('Namespace');
-  const algoText = text('Algo');
-  const algo = ALGORITHMS.find((name) => name === algoText);
-  if (algoText !== undefined && !algo) fail('Algo', `"Algo" must be ${ALGORITHMS.join(' or ')}, found ${JSON.stringify(algoText)}`);
-  const rawKey = text('VerificationKey');
-  const verificationKey = rawKey === undefined ? undefined : rawKey.replace(/\\n/g, '\n');
-  if (verificationKey !== undefined && algo === 'RS256') {
-    const problem = rsaPublicKeyProblem(verificationKey);
-    if (problem) fail('VerificationKey', `"VerificationKey" is not an RSA public key in PEM form, as RS256 needs (${problem})`);
-  }
   const audience = audienceOf(record.Audience);
   if (!audience) fail('Audience', '"Audience" must be an array of strings');
   const closedByDefault = record.ClosedByDefault ?? false;
   if (typeof closedByDefault !== 'boolean') fail('ClosedByDefault', '"ClosedByDefault" must be true or false');
+  const usesKeySet = 'JWKUrl' in record || 'JWKUrls' in record;
+  const keys = usesKeySet ? keySetOf(record, fail, text) : staticKeyOf(record, fail, text, at(jsonColumn), errors);
+  if (usesKeySet && audience?.length === 0) {
+    fail('JWKUrl' in record ? 'JWKUrl' : 'JWKUrls', '"Audience" is required with JWKUrl or JWKUrls (a published key set signs tokens for other clients too)');
+  }
 
-  if (!valid || !header || namespace === undefined || !algo || !verificationKey || !audience || typeof closedByDefault !== 'boolean') {
+  if (!valid || !keys || !header || namespace === undefined || !audience || typeof closedByDefault !== 'boolean') return undefined;
+  return { ...keys, header, namespace, audience, closedByDefault };
+}
+
+type Fail = (key: string, message: string) => void;
+type TextOf = (key: Key) => string | undefined;
+
+/** `VerificationKey` and `Algo`: one key, written in the schema. */
+function staticKeyOf(
+  record: Record<string, unknown>, fail: Fail, text: TextOf, objectAt: SourceLocation[], errors: ErrorSink,
+): { verificationKey: string; algo: JwtAlgorithm } | undefined {
+  for (const key of ['VerificationKey', 'Algo'] as const) {
+    if (!(key in record)) errors.atLocations(`Authorization line: "${key}" is required (or JWKUrl/JWKUrls instead of VerificationKey and Algo)`, objectAt);
+  }
+  const algoText = text('Algo');
+  const algo = JWT_ALGORITHMS.find((name) => name === algoText);
+  if (algoText !== undefined && !algo) fail('Algo', `"Algo" must be ${JWT_ALGORITHMS.slice(0, -1).join(', ')} or ${JWT_ALGORITHMS.at(-1)}, found ${JSON.stringify(algoText)}`);
+  const rawKey = text('VerificationKey');
+  const verificationKey = rawKey === undefined ? undefined : rawKey.replace(/\\n/g, '\n');
+  if (verificationKey !== undefined && algo !== undefined && algo !== 'HS256') {
+    const problem = publicKeyProblem(verificationKey, algo);
+    if (problem) fail('VerificationKey', `"VerificationKey" is not ${PUBLIC_KEY_KINDS[algo].name} public key in PEM form, as ${algo} needs (${problem})`);
+  }
+  return verificationKey !== undefined && algo !== undefined ? { verificationKey, algo } : undefined;
+}
+
+/** `JWKUrl` or `JWKUrls` (Dgraph's rules): one of them, http(s) URLs, and neither `VerificationKey` nor `Algo`. */
+function keySetOf(record: Record<string, unknown>, fail: Fail, text: TextOf): { jwkUrls: string[] } | undefined {
+  if ('JWKUrl' in record && 'JWKUrls' in record) fail('JWKUrls', 'give either "JWKUrl" or "JWKUrls", not both');
+  for (const key of ['VerificationKey', 'Algo'] as const) {
+    if (key in record) fail(key, `"${key}" is not used with JWKUrl/JWKUrls: the key set's keys name their algorithms`);
+  }
+  let urls: string[] | undefined;
+  if ('JWKUrl' in record) {
+    const url = text('JWKUrl');
+    urls = url === undefined ? undefined : [url];
+  } else {
+    const value = record.JWKUrls;
+    if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) urls = value as string[];
+    else fail('JWKUrls', '"JWKUrls" must be a non-empty array of URLs');
+  }
+  const where = 'JWKUrl' in record ? 'JWKUrl' : 'JWKUrls';
+  const bad = urls?.find((url) => !isHttpUrl(url));
+  if (bad !== undefined) {
+    fail(where, `"${where}" must hold http:// or https:// URLs, found ${JSON.stringify(bad)}`);
     return undefined;
   }
-  return { verificationKey, header, namespace, algo, audience, closedByDefault };
+  return urls && { jwkUrls: urls };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 function audienceOf(value: unknown): string[] | undefined {
@@ -130,10 +178,21 @@ function audienceOf(value: unknown): string[] | undefined {
   return value as string[];
 }
 
-function rsaPublicKeyProblem(pem: string): string | undefined {
+/** The public key each asymmetric algorithm verifies with, as node:crypto names it. */
+const PUBLIC_KEY_KINDS: Record<Exclude<JwtAlgorithm, 'HS256'>, { name: string; type: string; curve?: string }> = {
+  RS256: { name: 'an RSA', type: 'rsa' },
+  ES256: { name: 'an EC P-256', type: 'ec', curve: 'prime256v1' },
+  EdDSA: { name: 'an Ed25519', type: 'ed25519' },
+};
+
+function publicKeyProblem(pem: string, algo: Exclude<JwtAlgorithm, 'HS256'>): string | undefined {
+  const wanted = PUBLIC_KEY_KINDS[algo];
   try {
     const key = createPublicKey(pem);
-    return key.asymmetricKeyType === 'rsa' ? undefined : `it is a ${key.asymmetricKeyType ?? 'non-RSA'} key`;
+    if (key.asymmetricKeyType !== wanted.type) return `it is a ${key.asymmetricKeyType ?? 'non-asymmetric'} key`;
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    if (wanted.curve !== undefined && curve !== wanted.curve) return `its curve is ${curve ?? 'unknown'}`;
+    return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

@@ -129,14 +129,33 @@ export interface EnumModel {
   loc: SourceLocation;
 }
 
-export interface AuthorizationConfig {
-  verificationKey: string;
+/** The JWT signature algorithms the authorization line accepts (JWS names, RFC 7518 and RFC 8037). */
+export const JWT_ALGORITHMS = ['RS256', 'HS256', 'ES256', 'EdDSA'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+interface AuthorizationSettings {
   header: string;
   namespace: string;
-  algo: 'RS256' | 'HS256';
   audience: string[];
   closedByDefault: boolean;
 }
+
+/** Tokens signed with one key written in the schema (`VerificationKey` and `Algo`). */
+export interface StaticKeyAuthorization extends AuthorizationSettings {
+  /** A PEM public key (RS256, ES256, EdDSA) or the shared secret (HS256). */
+  verificationKey: string;
+  algo: JwtAlgorithm;
+  jwkUrls?: undefined;
+}
+
+/** Tokens signed with keys published as JSON Web Key Sets (`JWKUrl` or `JWKUrls`); each key names its algorithm. */
+export interface KeySetAuthorization extends AuthorizationSettings {
+  jwkUrls: string[];
+  verificationKey?: undefined;
+  algo?: undefined;
+}
+
+export type AuthorizationConfig = StaticKeyAuthorization | KeySetAuthorization;
 
 export interface SchemaModel {
   /** Object types and interfaces that get generated operations, by name. Excludes Query/Mutation. */

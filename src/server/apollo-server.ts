@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { Logger } from 'pino';
-import { createAuthPlugin } from '../auth/index.js';
+import { createAuthPlugin, type KeySetPolicy } from '../auth/index.js';
 import { operationLimitsPlugin } from '../limits/plugin.js';
 import { operationLimitRules } from '../limits/rules.js';
 import type { OperationLimits } from '../limits/settings.js';
@@ -16,6 +16,8 @@ export interface ApolloServerParts {
   schemaSource: SwappableSchemaSource;
   persistedQueries: PersistedQueries;
   limits: OperationLimits;
+  /** How the auth plugin fetches and keeps JWK Sets. */
+  keySets: KeySetPolicy;
   /** More plugins; they run after the persisted query, auth and limits plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
   logger: Logger;
@@ -35,7 +37,7 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
     // harmless. The limits plugin checks the query text the persisted query plugin left in place.
     plugins: [
       parts.persistedQueries.plugin,
-      createAuthPlugin(),
+      createAuthPlugin(parts.keySets),
       operationLimitsPlugin(limits, PAGES),
       ...(parts.plugins ?? []),
       errorLoggingPlugin(logger),

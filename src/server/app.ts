@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { checkAuthRules } from '../auth/index.js';
+import { checkAuthRules, DEFAULT_KEY_SET_POLICY, type KeySetPolicy } from '../auth/index.js';
 import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
@@ -105,6 +105,8 @@ export interface AppOptions {
   maxResultObjects?: number;
   /** Operation limits (the CLI's `--max-*` flags); limits/settings.ts's defaults for those not given. */
   limits?: Partial<OperationLimits>;
+  /** How JWK Sets (`JWKUrl`/`JWKUrls`) are fetched and kept; auth/'s defaults for those not given. */
+  keySets?: Partial<KeySetPolicy>;
 }
 
 export interface App {
@@ -206,6 +208,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     schemaSource,
     persistedQueries,
     limits: operationLimits(options.limits),
+    keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
     plugins: [budgetPlugin(), ...(options.plugins ?? [])],
     logger,
   });
