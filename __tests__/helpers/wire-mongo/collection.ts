@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UUID } from 'mongodb';
-import { CommandError } from './errors';
+import { CommandError, duplicateKeyError } from './errors';
 import { describeIndex, ID_INDEX, sameDefinition, sameOptions, UniqueIndex, type IndexDefinition } from './indexes';
 import { keyOf, type Document } from './values';
 
@@ -29,6 +29,7 @@ export class Collection {
 
   insert(document: Document): void {
     const idKey = keyOf(document._id);
+    if (this.documents.has(idKey)) throw duplicateKeyError(this.namespace, ID_INDEX.name, ID_INDEX.key, { _id: document._id });
     for (const index of this.uniqueIndexes) index.check(idKey, document);
     for (const index of this.uniqueIndexes) index.add(idKey, document);
     this.documents.set(idKey, document);

@@ -4,9 +4,10 @@
  */
 import { ObjectId } from 'mongodb';
 import { Query, update as applyUpdateOperators } from 'mingo';
+import { compare } from 'mingo/util';
 import { CommandError } from './errors';
 import { copyDocument, runPipeline } from './pipeline';
-import { isDocument, keyOf, type Document } from './values';
+import { isDocument, keyOf, valuesAtPath, type Document } from './values';
 
 export interface ReadWindow {
   sort?: Document;
@@ -28,14 +29,38 @@ export function compileFilter(filter: unknown): Query {
 export function readDocuments(all: Document[], filter: unknown, window: ReadWindow): Document[] {
   const query = compileFilter(filter);
   try {
-    let cursor = query.find<Document>(all, window.projection);
-    if (window.sort && Object.keys(window.sort).length > 0) cursor = cursor.sort(window.sort as Record<string, 1 | -1>);
+    const matches = sortDocuments(all.filter((document) => query.test(document)), window.sort);
+    let cursor = new Query({}).find<Document>(matches, window.projection);
     if (window.skip) cursor = cursor.skip(window.skip);
     if (window.limit) cursor = cursor.limit(window.limit);
     return cursor.all();
   } catch (error) {
     throw new CommandError('BadValue', `error processing query: ${(error as Error).message}`);
   }
+}
+
+/**
+ * MongoDB's sort: an array field sorts by its smallest element ascending and by its largest descending
+ * (mingo compares arrays as whole values), so each document is sorted by such a key, computed first.
+ */
+function sortDocuments(documents: Document[], sort: Document | undefined): Document[] {
+  const fields = Object.entries(sort ?? {});
+  if (fields.length === 0) return documents;
+  for (const [field, direction] of fields) {
+    if (direction !== 1 && direction !== -1) throw new CommandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending); field ${field}`);
+  }
+  const keyed = documents.map((document, position) => ({
+    position,
+    ...Object.fromEntries(fields.map(([field, direction], i) => [`k${i}`, sortKey(document, field, direction as 1 | -1)])),
+  }));
+  const order = Object.fromEntries(fields.map(([, direction], i) => [`k${i}`, direction])) as Record<string, 1 | -1>;
+  return new Query({}).find<Document & { position: number }>(keyed).sort(order).all().map((row) => documents[row.position]!);
+}
+
+function sortKey(document: Document, field: string, direction: 1 | -1): unknown {
+  const values = valuesAtPath(document, field).flatMap((value) => (Array.isArray(value) ? value : [value]));
+  if (values.length === 0) return null;
+  return values.reduce((best, value) => (compare(value, best) * direction < 0 ? value : best));
 }
 
 export function matchingDocuments(all: Document[], filter: unknown): Document[] {
