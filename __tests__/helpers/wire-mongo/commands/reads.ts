@@ -48,19 +48,26 @@ function count(context: CommandContext): Document {
 
 function getMore(context: CommandContext): Document {
   const { command } = context;
-  const id = command.getMore;
-  if (!(id instanceof Long)) throw new CommandError('TypeMismatch', "BSON field 'getMore.getMore' is the wrong type, expected type 'long'");
+  const id = cursorId(command.getMore);
+  if (!id) throw new CommandError('TypeMismatch', "BSON field 'getMore.getMore' is the wrong type, expected type 'long'");
   if (typeof command.collection !== 'string') throw new CommandError('TypeMismatch', "BSON field 'getMore.collection' is missing or not a string");
   return context.cursors.nextBatch(id, command.collection, context.database, optionalCount(command, 'batchSize'));
 }
 
 function killCursors(context: CommandContext): Document {
-  const ids = context.command.cursors;
-  if (!Array.isArray(ids) || !ids.every((id) => id instanceof Long)) {
+  const given = context.command.cursors;
+  const ids = Array.isArray(given) ? given.map(cursorId) : [];
+  if (!Array.isArray(given) || !ids.every((id) => id !== undefined)) {
     throw new CommandError('TypeMismatch', "BSON field 'killCursors.cursors' must be an array of longs");
   }
   const { killed, notFound } = context.cursors.kill(ids as Long[]);
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+}
+
+/** A cursor id: an int64, which BSON decoding turns into a number when it fits one. */
+function cursorId(value: unknown): Long | undefined {
+  if (value instanceof Long) return value;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? Long.fromNumber(value) : undefined;
 }
 
 export const readCommands: Record<string, CommandHandler> = { find, aggregate, count, getMore, killCursors };
