@@ -44,6 +44,7 @@ export default class WireMongoEnvironment extends TestEnvironment {
     if (!entry) return;
     if (event.test.errors.length > 0) {
       event.test.errors = [];
+      process.stderr.write(`expected failure over the wire (${entry.reason}): ${this.testFile} › ${fullName(event.test)}\n`);
     } else {
       event.test.errors.push(
         new Error(`passes over the wire now, but is listed as an expected failure (${entry.reason}): remove its entry from __tests__/helpers/wire-mongo/expected-failures.ts`),
