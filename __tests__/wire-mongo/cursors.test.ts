@@ -12,7 +12,7 @@ async function seeded(count: number): Promise<Db> {
   return db;
 }
 
-const ids = (batch: Array<{ _id: unknown }>) => batch.map((document) => document._id);
+const ids = (batch: Array<Record<string, unknown>>) => batch.map((document) => document._id);
 
 test('find hands out batchSize documents per batch and closes the cursor with the last one', async () => {
   const db = await seeded(5);

@@ -3,6 +3,9 @@
  * partialFilterExpression, missing fields, arrays, compound keys) and the E11000 replies, as mongod shapes them.
  */
 import { MongoServerError, type Document } from 'mongodb';
+
+/** Documents with numeric and string `_id`s, as the driver's default typing (ObjectId) does not allow them. */
+type Item = { _id: string | number; [field: string]: unknown };
 import { useWireMongo } from './fixture';
 
 const wire = useWireMongo();
@@ -74,9 +77,9 @@ describe.each(CASES)('unique index: $name', ({ index, stored, inserted, duplicat
 
 describe('duplicate keys through the driver', () => {
   test('a duplicate _id is refused with the _id_ index named, and the stored document is kept', async () => {
-    const items = wire.db().collection<Document>('items');
-    await items.insertOne({ _id: 'a', title: 'first' } as Document);
-    const error = await items.insertOne({ _id: 'a', title: 'second' } as Document).catch((caught: unknown) => caught);
+    const items = wire.db().collection<Item>('items');
+    await items.insertOne({ _id: 'a', title: 'first' } );
+    const error = await items.insertOne({ _id: 'a', title: 'second' } ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MongoServerError);
     expect(error).toMatchObject({ code: 11000, keyPattern: { _id: 1 }, keyValue: { _id: 'a' } });
     expect((error as MongoServerError).message).toBe(`E11000 duplicate key error collection: ${items.dbName}.items index: _id_ dup key: { _id: "a" }`);
@@ -84,18 +87,18 @@ describe('duplicate keys through the driver', () => {
   });
 
   test('an ordered insertMany stops at the duplicate: earlier documents stay, later ones are not written', async () => {
-    const items = wire.db().collection<Document>('items');
-    await items.insertOne({ _id: 'b' } as Document);
-    const error = await items.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }] as Document[]).catch((caught: unknown) => caught);
+    const items = wire.db().collection<Item>('items');
+    await items.insertOne({ _id: 'b' } );
+    const error = await items.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }]).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'MongoBulkWriteError', code: 11000, writeErrors: [expect.objectContaining({ index: 1, code: 11000 })] });
     expect((await items.find().toArray()).map((document) => document._id)).toEqual(['b', 'a']);
   });
 
   test('an update taking a value another document holds is refused and changes nothing', async () => {
     const db = wire.db();
-    const items = db.collection<Document>('items');
+    const items = db.collection<Item>('items');
     await items.createIndex({ code: 1 }, { unique: true, name: 'by_code' });
-    await items.insertMany([{ _id: 1, code: 'A' }, { _id: 2, code: 'B' }] as Document[]);
+    await items.insertMany([{ _id: 1, code: 'A' }, { _id: 2, code: 'B' }]);
     const error = await items.updateOne({ _id: 2 }, { $set: { code: 'A' } }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 11000, keyPattern: { code: 1 }, keyValue: { code: 'A' } });
     expect(await items.find({}, { sort: { _id: 1 } }).toArray()).toEqual([{ _id: 1, code: 'A' }, { _id: 2, code: 'B' }]);
@@ -120,12 +123,12 @@ describe('duplicate keys through the driver', () => {
   });
 
   test('a value freed by an update or a delete can be taken again', async () => {
-    const items = wire.db().collection<Document>('items');
+    const items = wire.db().collection<Item>('items');
     await items.createIndex({ code: 1 }, { unique: true, name: 'by_code' });
-    await items.insertMany([{ _id: 1, code: 'A' }, { _id: 2, code: 'B' }] as Document[]);
+    await items.insertMany([{ _id: 1, code: 'A' }, { _id: 2, code: 'B' }]);
     await items.updateOne({ _id: 1 }, { $set: { code: 'C' } });
     await items.deleteOne({ _id: 2 });
-    await items.insertMany([{ _id: 3, code: 'A' }, { _id: 4, code: 'B' }] as Document[]);
+    await items.insertMany([{ _id: 3, code: 'A' }, { _id: 4, code: 'B' }]);
     expect(await items.countDocuments()).toBe(3);
   });
 });
