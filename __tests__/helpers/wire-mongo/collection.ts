@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { UUID } from 'mongodb';
 import { CommandError, duplicateKeyError } from './errors';
 import { describeIndex, ID_INDEX, sameDefinition, sameOptions, UniqueIndex, type IndexDefinition } from './indexes';
-import { keyOf, type Document } from './values';
+import { isDocument, keyOf, type Document } from './values';
 
 export class Collection {
   readonly uuid = new UUID(randomUUID());
@@ -21,6 +21,21 @@ export class Collection {
 
   all(): Document[] {
     return [...this.documents.values()];
+  }
+
+  /**
+   * The documents a filter can match: looked up by `_id` when the filter pins it (`{ _id: v }` or
+   * `{ _id: { $in: [...] } }`), else all. The filter itself must still be applied to them.
+   */
+  candidates(filter: unknown): Document[] {
+    const ids = pinnedIds(filter);
+    if (!ids) return this.all();
+    const found: Document[] = [];
+    for (const key of new Set(ids.map(keyOf))) {
+      const document = this.documents.get(key);
+      if (document) found.push(document);
+    }
+    return found;
   }
 
   get size(): number {
@@ -115,4 +130,14 @@ export class Collection {
     }
     return index;
   }
+}
+
+function pinnedIds(filter: unknown): unknown[] | undefined {
+  if (!isDocument(filter) || !('_id' in filter)) return undefined;
+  const id = filter._id;
+  if (isDocument(id)) {
+    const operators = Object.keys(id);
+    return operators.length === 1 && Array.isArray(id.$in) && !id.$in.some((value) => value instanceof RegExp || isDocument(value) || Array.isArray(value)) ? id.$in : undefined;
+  }
+  return id instanceof RegExp || Array.isArray(id) ? undefined : [id];
 }

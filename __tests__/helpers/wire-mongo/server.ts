@@ -49,6 +49,7 @@ export async function startWireMongo(options: WireMongoOptions = {}): Promise<Wi
     const connectionId = ++connections;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
     let pending = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {

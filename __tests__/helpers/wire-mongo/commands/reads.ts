@@ -11,7 +11,8 @@ function find(context: CommandContext): Document {
   const name = collectionName(context);
   refuseOptions(command, ['collation', 'min', 'max', 'returnKey', 'showRecordId', 'tailable', 'awaitData'], 'find');
   const limit = optionalCount(command, 'limit', { allowNegative: true }) ?? 0;
-  const documents = readDocuments(existing(context, name)?.all() ?? [], optionalDocument(command, 'filter'), {
+  const filter = optionalDocument(command, 'filter');
+  const documents = readDocuments(existing(context, name)?.candidates(filter) ?? [], filter, {
     sort: optionalDocument(command, 'sort'),
     projection: optionalDocument(command, 'projection'),
     skip: optionalCount(command, 'skip'),
@@ -39,7 +40,8 @@ function aggregate(context: CommandContext): Document {
 function count(context: CommandContext): Document {
   const { command } = context;
   const name = collectionName(context);
-  const matches = matchingDocuments(existing(context, name)?.all() ?? [], optionalDocument(command, 'query')).length;
+  const filter = optionalDocument(command, 'query');
+  const matches = matchingDocuments(existing(context, name)?.candidates(filter) ?? [], filter).length;
   const skip = optionalCount(command, 'skip') ?? 0;
   const limit = Math.abs(optionalCount(command, 'limit', { allowNegative: true }) ?? 0);
   const afterSkip = Math.max(0, matches - skip);

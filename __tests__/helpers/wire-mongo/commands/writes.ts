@@ -52,8 +52,7 @@ function update(context: CommandContext): Document {
     refuseOptions(statement, ['collation', 'sort'], 'update');
     const spec = checkUpdateSpec(statement.u);
     const collection = existing(context, name);
-    const all = collection?.all() ?? [];
-    const matches = matchingDocuments(all, statement.q);
+    const matches = matchingDocuments(collection?.candidates(statement.q) ?? [], statement.q);
     const targets = statement.multi === true ? matches : matches.slice(0, 1);
     if (targets.length === 0 && statement.upsert === true) {
       const document = upsertedDocument(statement.q, spec, statement.arrayFilters);
@@ -83,7 +82,7 @@ function deleteCommand(context: CommandContext): Document {
     if (statement.limit !== 0 && statement.limit !== 1) throw new CommandError('FailedToParse', "The limit field in delete objects must be 0 or 1");
     const collection = existing(context, name);
     if (!collection) return 0;
-    const matches = matchingDocuments(collection.all(), statement.q);
+    const matches = matchingDocuments(collection.candidates(statement.q), statement.q);
     const targets = statement.limit === 1 ? matches.slice(0, 1) : matches;
     for (const document of targets) collection.remove(document);
     return targets.length;
@@ -99,7 +98,8 @@ function findAndModify(context: CommandContext): Document {
   const fields = optionalDocument(command, 'fields');
   const project = (document: Document | undefined) => (document && fields ? readDocuments([document], {}, { projection: fields })[0] : document) ?? null;
   const collection = existing(context, name);
-  const [current] = readDocuments(collection?.all() ?? [], optionalDocument(command, 'query'), { sort: optionalDocument(command, 'sort'), limit: 1 });
+  const query = optionalDocument(command, 'query');
+  const [current] = readDocuments(collection?.candidates(query) ?? [], query, { sort: optionalDocument(command, 'sort'), limit: 1 });
   if (remove) {
     if (current) collection!.remove(current);
     return { lastErrorObject: { n: current ? 1 : 0 }, value: project(current), ok: 1 };
