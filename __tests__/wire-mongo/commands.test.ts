@@ -95,6 +95,36 @@ describe('catalog commands', () => {
   });
 });
 
+describe('updates', () => {
+  test('an upsert inserts the filter\'s equality fields with the update applied, once', async () => {
+    const items = wire.db().collection<{ _id: string; code?: string; n?: number }>('items');
+    const first = await items.updateOne({ _id: 'u1', code: 'A' }, { $set: { n: 1 } }, { upsert: true });
+    expect(first).toMatchObject({ matchedCount: 0, modifiedCount: 0, upsertedCount: 1, upsertedId: 'u1' });
+    const second = await items.updateOne({ _id: 'u1', code: 'A' }, { $inc: { n: 1 } }, { upsert: true });
+    expect(second).toMatchObject({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
+    expect(await items.find().toArray()).toEqual([{ _id: 'u1', code: 'A', n: 2 }]);
+  });
+
+  test('an update that changes nothing is matched but not modified; a replacement keeps _id; _id cannot change', async () => {
+    const items = wire.db().collection<{ _id: string; code?: string; n?: number }>('items');
+    await items.insertOne({ _id: 'r1', code: 'A', n: 1 });
+    expect(await items.updateOne({ _id: 'r1' }, { $set: { code: 'A' } })).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    await items.replaceOne({ _id: 'r1' }, { code: 'B' });
+    expect(await items.find().toArray()).toEqual([{ _id: 'r1', code: 'B' }]);
+    const error = await failure(items.updateOne({ _id: 'r1' }, { $set: { _id: 'r2' } }));
+    expect(error).toMatchObject({ code: 66, message: "Performing an update on the path '_id' would modify the immutable field '_id'" });
+  });
+
+  test('findOneAndUpdate returns the document before or after, and findOneAndDelete removes the first in sort order', async () => {
+    const items = wire.db().collection<{ _id: string; n: number }>('items');
+    await items.insertMany([{ _id: 'a', n: 1 }, { _id: 'b', n: 2 }]);
+    expect(await items.findOneAndUpdate({ _id: 'a' }, { $inc: { n: 10 } })).toEqual({ _id: 'a', n: 1 });
+    expect(await items.findOneAndUpdate({ _id: 'a' }, { $inc: { n: 10 } }, { returnDocument: 'after' })).toEqual({ _id: 'a', n: 21 });
+    expect(await items.findOneAndDelete({}, { sort: { n: 1 } })).toEqual({ _id: 'b', n: 2 });
+    expect(await items.find().toArray()).toEqual([{ _id: 'a', n: 21 }]);
+  });
+});
+
 describe('aggregation', () => {
   test('$lookup with localField/foreignField and a pipeline runs the pipeline over the equality matches only', async () => {
     const db = wire.db();

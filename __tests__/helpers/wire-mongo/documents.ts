@@ -93,18 +93,30 @@ export function updatedDocument(current: Document, update: UpdateSpec, filter: u
   } else {
     next = copyDocument(current);
     try {
-      applyUpdateOperators(next, update, Array.isArray(arrayFilters) ? (arrayFilters as Document[]) : undefined, isDocument(filter) ? filter : undefined, {
+      applyUpdateOperators(next, withoutIdKept(update, current._id), Array.isArray(arrayFilters) ? (arrayFilters as Document[]) : undefined, isDocument(filter) ? filter : undefined, {
         cloneMode: 'deep',
         queryOptions: { scriptEnabled: false },
       });
     } catch (error) {
-      throw new CommandError('BadValue', `update failed: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      if (message.includes("immutable field '_id'")) throw immutableIdError();
+      throw new CommandError('BadValue', `update failed: ${message}`);
     }
   }
-  if (keyOf(next._id) !== keyOf(current._id)) {
-    throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
-  }
+  if (keyOf(next._id) !== keyOf(current._id)) throw immutableIdError();
   return next;
+}
+
+function immutableIdError(): CommandError {
+  return new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+}
+
+/** `$set: { _id: <its current value> }` is allowed by MongoDB (mingo refuses any `_id` assignment): dropped here. */
+function withoutIdKept(update: Document, currentId: unknown): Document {
+  const set = update.$set;
+  if (!isDocument(set) || !('_id' in set) || keyOf(set._id) !== keyOf(currentId)) return update;
+  const { _id, ...rest } = set;
+  return { ...update, $set: rest };
 }
 
 /** The document an upsert inserts: the filter's equality fields, then the update applied to them. */
@@ -124,9 +136,7 @@ function isReplacement(update: Document): boolean {
 
 function withoutId(replacement: Document, currentId: unknown): Document {
   const { _id, ...rest } = replacement;
-  if (_id !== undefined && keyOf(_id) !== keyOf(currentId)) {
-    throw new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
-  }
+  if (_id !== undefined && keyOf(_id) !== keyOf(currentId)) throw immutableIdError();
   return rest;
 }
 
