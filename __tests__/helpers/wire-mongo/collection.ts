@@ -38,10 +38,6 @@ export class Collection {
     return found;
   }
 
-  get size(): number {
-    return this.documents.size;
-  }
-
   insert(document: Document): void {
     const idKey = keyOf(document._id);
     if (this.documents.has(idKey)) throw duplicateKeyError(this.namespace, ID_INDEX.name, ID_INDEX.key, { _id: document._id });

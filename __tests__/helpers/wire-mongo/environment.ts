@@ -13,9 +13,6 @@ import { TestEnvironment } from 'jest-environment-node';
 import { expectedFailure } from './expected-failures';
 import { startWireMongo, type WireMongo } from './server';
 
-/** Set (to "1") in a test file's environment when MONGODB_URI points at the wire test server. */
-export const WIRE_MONGO_VARIABLE = 'AUTOGRAPH_WIRE_MONGO';
-
 export default class WireMongoEnvironment extends TestEnvironment {
   private server: WireMongo | undefined;
   private readonly testFile: string;
@@ -28,9 +25,7 @@ export default class WireMongoEnvironment extends TestEnvironment {
   override async setup(): Promise<void> {
     await super.setup();
     this.server = await startWireMongo();
-    const env = (this.global.process as NodeJS.Process).env;
-    env.MONGODB_URI = this.server.uri;
-    env[WIRE_MONGO_VARIABLE] = '1';
+    (this.global.process as NodeJS.Process).env.MONGODB_URI = this.server.uri;
   }
 
   override async teardown(): Promise<void> {

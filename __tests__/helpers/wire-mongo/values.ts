@@ -46,7 +46,3 @@ export function valuesAtPath(document: unknown, path: string): unknown[] {
   const value = document[head!];
   return rest.length === 0 ? [value] : valuesAtPath(value, rest.join('.'));
 }
-
-export function deepCopy<T>(value: T): T {
-  return EJSON.deserialize(EJSON.serialize(value as Document, { relaxed: false }), { relaxed: false }) as T;
-}
