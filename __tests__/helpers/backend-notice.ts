@@ -6,6 +6,9 @@ export default function announceTestBackend(): void {
   if (process.env.MONGODB_URI) {
     process.stderr.write('MONGODB_URI is set: the end-to-end suites run on MongoDB (a fresh database per server, dropped afterwards)\n');
   } else {
-    process.stderr.write('MONGODB_URI not set: the end-to-end suites run on the embedded store only; their MongoDB run is skipped\n');
+    process.stderr.write(
+      'MONGODB_URI not set: the end-to-end suites run on the embedded store, and again in the mongodb-wire project ' +
+        'through the driver on the wire test server (a standalone stand-in; see __tests__/helpers/wire-mongo/)\n',
+    );
   }
 }

@@ -7,6 +7,9 @@
  *
  * Mutations are all-or-nothing only where MongoDB has transactions: point MONGODB_URI at a replica set
  * (one node will do, as in docker/docker-compose.yml), or the rollback cases fail by design.
+ *
+ * The `mongodb-wire` jest project sets MONGODB_URI itself, per test file, to the wire test server
+ * (./wire-mongo/environment.ts), so these suites also run through the real driver without a MongoDB.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

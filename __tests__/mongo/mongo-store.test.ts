@@ -6,7 +6,8 @@
  * The run uses a database of its own (`autograph_test_<random>`), dropped at the end. The transaction
  * cases need a replica set (a one-node set will do, as in docker/docker-compose.yml): on a standalone
  * server MongoDB has no multi-document transactions, so the rollback cases fail there by design.
- * Without MONGODB_URI a single skipped test stands in for the suite.
+ * Without MONGODB_URI a single skipped test stands in for the suite here, and the `mongodb-wire` jest
+ * project runs it against the wire test server (__tests__/helpers/wire-mongo/), a standalone stand-in.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
@@ -39,7 +40,7 @@ if (uri) {
   const open = () => openConnected(uri, dbName);
   describeStoreContract('mongodb', open, open);
 } else {
-  process.stderr.write('MONGODB_URI not set: MongoDB contract suite skipped\n');
+  process.stderr.write('MONGODB_URI not set: MongoDB contract suite skipped here (the mongodb-wire project runs it on the wire test server)\n');
   test.skip('MongoDB store contract (set MONGODB_URI to run it)', () => undefined);
 }
 
