@@ -177,8 +177,9 @@ function objectType(model: SchemaModel, type: TypeModel): string {
   if (type.implements.length > 0) header.push('implements', type.implements.join(' & '));
   header.push(...typeDirectives(type));
   const lines: string[] = [];
+  const keyFields = keyFieldNames(type);
   for (const field of type.fields) {
-    lines.push(outputField(model, field));
+    lines.push(outputField(model, field, keyFields));
     if (field.of.kind === 'relation' && field.list && !isCustomLogic(field)) {
       const aggregate = `${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`;
       lines.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
@@ -187,10 +188,15 @@ function objectType(model: SchemaModel, type: TypeModel): string {
   return describe(type.description, `${header.join(' ')} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`);
 }
 
-function outputField(model: SchemaModel, field: FieldModel): string {
+/** Fields a `@key` selects: federation forbids arguments on them. */
+function keyFieldNames(type: TypeModel): Set<string> {
+  return new Set(type.keys.flatMap((key) => key.selection.map((item) => item.name)));
+}
+
+function outputField(model: SchemaModel, field: FieldModel, keyFields: ReadonlySet<string>): string {
   let args = '';
   if (isCustomLogic(field)) args = argumentList(field);
-  else if (field.of.kind === 'relation') {
+  else if (field.of.kind === 'relation' && !keyFields.has(field.name)) {
     args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
   }
   const directives = fieldDirectives(field);

@@ -10,12 +10,16 @@ import type { TypeDraft } from './types.js';
  * relation selecting the target's `ID`). Both: an extended type needs a key of one `ID`/`@id` field (its
  * identity here); `@external` only on extended types; `@provides` on a field whose type is an entity,
  * naming fields of that type; `@requires` on fields of extended types, naming `@external` fields of the
- * same type. Federation 2 also: a field returning an `@inaccessible` type is `@inaccessible` itself.
+ * same type. Federation 2 also: a field returning an `@inaccessible` type is `@inaccessible` itself, and
+ * an `@external` field is used by a key, a `@requires` or a `@provides` (composition refuses it otherwise).
  */
 export function checkFederation(drafts: ReadonlyMap<string, TypeDraft>, version: 1 | 2, errors: ErrorSink): void {
   for (const draft of drafts.values()) {
     if (version === 1) checkFederation1Key(draft, errors);
-    else checkFederation2Keys(draft, drafts, errors);
+    else {
+      checkFederation2Keys(draft, drafts, errors);
+      checkExternalIsUsed(draft, drafts, errors);
+    }
     for (const field of draft.fields) {
       if (field.origin !== draft.name) continue;
       checkExternal(draft, field, errors);
@@ -181,5 +185,24 @@ function checkInaccessibleTarget(draft: TypeDraft, field: FieldDraft, drafts: Re
       fieldMessage(draft.name, field.model.name, `its type ${target.name} is @inaccessible, so the field must be @inaccessible too`),
       field.node.name,
     );
+  }
+}
+
+function checkExternalIsUsed(draft: TypeDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
+  const used = new Set(draft.directives.keys.flatMap((key) => key.selection.map((item) => item.name)));
+  for (const field of draft.fields) field.model.requires?.forEach((name) => used.add(name));
+  for (const other of drafts.values()) {
+    for (const field of other.fields) {
+      if (field.model.of.kind === 'relation' && field.model.of.target === draft.name) field.model.provides?.forEach((name) => used.add(name));
+    }
+  }
+  for (const field of draft.fields) {
+    const directive = field.directives.get('external');
+    if (directive && field.origin === draft.name && !used.has(field.model.name)) {
+      errors.at(
+        fieldMessage(draft.name, field.model.name, '@external, but no @key, @requires or @provides uses it; remove the field or the directive'),
+        directive,
+      );
+    }
   }
 }
