@@ -94,6 +94,7 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
   const otherLinks = links.filter((link) => link !== federation && !LINK_SPEC.test(link.url));
   const composeName = localNameOf(federation, 'composeDirective');
   const composedDirectives: ComposedDirective[] = [];
+  const namedByCompose = new Set<string>();
   for (const node of composeNodes) {
     if (node.name.value !== composeName) {
       errors.at(schemaDescribe(`@${node.name.value} is not allowed on the schema (allowed: @link, @${composeName})`), node);
@@ -105,9 +106,10 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
     }
     const composed = composedDirectiveOf(node, otherLinks, definitions, errors, schemaDescribe);
     if (composed) composedDirectives.push(composed);
+    namedByCompose.add(composedNameOf(node));
   }
   for (const [name, definition] of definitions) {
-    if (!composedDirectives.some((composed) => composed.name === name)) {
+    if (!namedByCompose.has(name)) {
       errors.at(`Directive @${name}: a directive definition is allowed only for a directive composed with @${composeName}(name: "@${name}")`, definition);
     }
   }
@@ -115,6 +117,13 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
   const settings: FederationSettings = { version: 2, specUrl: federation.url, composedDirectives };
   const composedNames = new Set(composedDirectives.map((composed) => composed.name));
   return { settings, minor, read: (localName) => readDirectiveName(localName, federation, composedNames) };
+}
+
+/** The directive a `@composeDirective(name: "@x")` names (`x`), or '' when it names none. */
+function composedNameOf(node: ConstDirectiveNode): string {
+  const value = node.arguments?.find((argument) => argument.name.value === 'name')?.value;
+  const written = value && stringValueOf(value);
+  return written?.startsWith('@') ? written.slice(1) : '';
 }
 
 function linkOf(directive: ConstDirectiveNode, errors: ErrorSink, describe: Describe): LinkDirective | undefined {
