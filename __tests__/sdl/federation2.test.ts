@@ -200,7 +200,8 @@ describe('@composeDirective', () => {
     const model = validModel(`${head}directive @custom(level: Int) on OBJECT | FIELD_DEFINITION
 type A @custom(level: 2) @key(fields: "id") { id: ID! name: String @custom }`);
     expect(model.federation.composedDirectives).toEqual([
-      { name: 'custom', linkUrl: 'https://myspecs.dev/myCustomDirective/v1.0', definition: 'directive @custom(level: Int) on OBJECT | FIELD_DEFINITION' },
+      { name: 'custom', linkUrl: 'https://myspecs.dev/myCustomDirective/v1.0', definition: 'directive @custom(level: Int) on OBJECT | FIELD_DEFINITION',
+        locations: ['OBJECT', 'FIELD_DEFINITION'] },
     ]);
     expect(typeOf(model, 'A').marks?.composed).toEqual(['@custom(level: 2)']);
     expect(fieldOf(model, 'A', 'name').marks?.composed).toEqual(['@custom']);

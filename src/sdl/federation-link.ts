@@ -92,19 +92,37 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
   checkFederationImports(federation, minor, errors, schemaDescribe);
 
   const otherLinks = links.filter((link) => link !== federation && !LINK_SPEC.test(link.url));
+  const composedDirectives = composedDirectivesOf(composeNodes, { federation, minor, otherLinks, definitions }, errors, schemaDescribe);
+
+  const settings: FederationSettings = { version: 2, specUrl: federation.url, composedDirectives };
+  const composedNames = new Set(composedDirectives.map((composed) => composed.name));
+  return { settings, minor, read: (localName) => readDirectiveName(localName, federation, composedNames) };
+}
+
+/**
+ * The custom directives composed by `@composeDirective(name: "@x")`: each must be imported by a `@link` of
+ * its own and defined in the schema. A directive definition that no `@composeDirective` names is refused.
+ */
+function composedDirectivesOf(
+  composeNodes: readonly ConstDirectiveNode[],
+  context: { federation: LinkDirective; minor: number; otherLinks: readonly LinkDirective[]; definitions: ReadonlyMap<string, DirectiveDefinitionNode> },
+  errors: ErrorSink,
+  describe: Describe,
+): ComposedDirective[] {
+  const { federation, minor, otherLinks, definitions } = context;
   const composeName = localNameOf(federation, 'composeDirective');
   const composedDirectives: ComposedDirective[] = [];
   const namedByCompose = new Set<string>();
   for (const node of composeNodes) {
     if (node.name.value !== composeName) {
-      errors.at(schemaDescribe(`@${node.name.value} is not allowed on the schema (allowed: @link, @${composeName})`), node);
+      errors.at(describe(`@${node.name.value} is not allowed on the schema (allowed: @link, @${composeName})`), node);
       continue;
     }
     if (minor < FEDERATION_2_DIRECTIVES.composeDirective!) {
-      errors.at(schemaDescribe(`@${node.name.value} needs federation v2.${FEDERATION_2_DIRECTIVES.composeDirective} or later (linked: v2.${minor})`), node);
+      errors.at(describe(`@${node.name.value} needs federation v2.${FEDERATION_2_DIRECTIVES.composeDirective} or later (linked: v2.${minor})`), node);
       continue;
     }
-    const composed = composedDirectiveOf(node, otherLinks, definitions, errors, schemaDescribe);
+    const composed = composedDirectiveOf(node, otherLinks, definitions, errors, describe);
     if (composed) composedDirectives.push(composed);
     namedByCompose.add(composedNameOf(node));
   }
@@ -113,10 +131,7 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
       errors.at(`Directive @${name}: a directive definition is allowed only for a directive composed with @${composeName}(name: "@${name}")`, definition);
     }
   }
-
-  const settings: FederationSettings = { version: 2, specUrl: federation.url, composedDirectives };
-  const composedNames = new Set(composedDirectives.map((composed) => composed.name));
-  return { settings, minor, read: (localName) => readDirectiveName(localName, federation, composedNames) };
+  return composedDirectives;
 }
 
 /** The directive a `@composeDirective(name: "@x")` names (`x`), or '' when it names none. */
@@ -251,12 +266,13 @@ function composedDirectiveOf(
     errors.at(describe(`@${node.name.value}(name: "${written}"): the schema needs its definition (directive ${written} on ...)`), argument.value);
     return undefined;
   }
-  const places = definition.locations.map((location) => location.value).filter((location) => !COMPOSABLE_LOCATIONS.includes(location));
+  const locations = definition.locations.map((location) => location.value);
+  const places = locations.filter((location) => !COMPOSABLE_LOCATIONS.includes(location));
   if (places.length > 0) {
     errors.at(`Directive ${written}: a composed directive may apply to ${COMPOSABLE_LOCATIONS.join(', ')} only, not ${places.join(', ')}`, definition);
     return undefined;
   }
-  return { name, linkUrl: link.url, definition: print(definition) };
+  return { name, linkUrl: link.url, definition: print(definition), locations };
 }
 
 /** Where Autograph carries a composed directive from the schema to the generated API. */
@@ -265,5 +281,5 @@ export const COMPOSABLE_LOCATIONS = ['OBJECT', 'INTERFACE', 'FIELD_DEFINITION'];
 /** Whether a composed directive's definition lets it stand at `location`. */
 export function composedDirectiveAllows(settings: FederationSettings, name: string, location: 'OBJECT' | 'INTERFACE' | 'FIELD_DEFINITION'): boolean {
   const composed = settings.composedDirectives.find((candidate) => candidate.name === name);
-  return composed !== undefined && new RegExp(`\\b${location}\\b`).test(composed.definition.replace(/^[^]*\bon\b/, ''));
+  return composed !== undefined && composed.locations.includes(location);
 }

@@ -174,6 +174,8 @@ export interface ComposedDirective {
   linkUrl: string;
   /** The directive definition as written, printed (`directive @custom on OBJECT`). */
   definition: string;
+  /** Where its definition lets it stand (`OBJECT`, `INTERFACE`, `FIELD_DEFINITION`). */
+  locations: string[];
 }
 
 export const FEDERATION_1: FederationSettings = Object.freeze({ version: 1, composedDirectives: [] }) as FederationSettings;
