@@ -131,6 +131,9 @@ type Variation { id: ID! }`);
     ['resolvable not a boolean', 'type A @key(fields: "id", resolvable: "no") { id: ID! }', [
       '2:39 Type A: @key(resolvable:) must be true or false, found "no"',
     ]],
+    ['@external on a plain type', 'type A @key(fields: "id") { id: ID! n: Int @external }', [
+      '2:44 Type A; field n: @external is allowed only on extended types (`@extends` or `extend type`); in Federation 2 too, a type whose objects another service creates is declared that way',
+    ]],
     ['an @external field nothing uses', 'extend type A @key(fields: "id") { id: ID! @external n: Int @external }', [
       '2:61 Type A; field n: @external, but no @key, @requires or @provides uses it; remove the field or the directive',
     ]],

@@ -22,7 +22,7 @@ export function checkFederation(drafts: ReadonlyMap<string, TypeDraft>, version:
     }
     for (const field of draft.fields) {
       if (field.origin !== draft.name) continue;
-      checkExternal(draft, field, errors);
+      checkExternal(draft, field, version, errors);
       checkProvides(draft, field, drafts, errors);
       checkRequires(draft, field, errors);
       checkInaccessibleTarget(draft, field, drafts, errors);
@@ -136,11 +136,13 @@ function checkRelationKeyPart(
   }
 }
 
-function checkExternal(draft: TypeDraft, field: FieldDraft, errors: ErrorSink): void {
+function checkExternal(draft: TypeDraft, field: FieldDraft, version: 1 | 2, errors: ErrorSink): void {
   const directive = field.directives.get('external');
   if (directive && !draft.directives.extended && !draft.directives.interfaceObject) {
+    // Federation 2 lets a plain `type` share an entity; Autograph still needs to be told another service creates its objects.
+    const hint = version === 2 ? '; in Federation 2 too, a type whose objects another service creates is declared that way' : '';
     errors.at(
-      fieldMessage(draft.name, field.model.name, '@external is allowed only on extended types (`@extends` or `extend type`)'),
+      fieldMessage(draft.name, field.model.name, `@external is allowed only on extended types (\`@extends\` or \`extend type\`)${hint}`),
       directive,
     );
   }
@@ -189,6 +191,8 @@ function checkInaccessibleTarget(draft: TypeDraft, field: FieldDraft, drafts: Re
 }
 
 function checkExternalIsUsed(draft: TypeDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
+  // On other types @external is an error of its own (checkExternal).
+  if (!draft.directives.extended && !draft.directives.interfaceObject) return;
   const used = new Set(draft.directives.keys.flatMap((key) => key.selection.map((item) => item.name)));
   for (const field of draft.fields) field.model.requires?.forEach((name) => used.add(name));
   for (const other of drafts.values()) {
