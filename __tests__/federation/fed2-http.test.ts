@@ -203,3 +203,56 @@ describe('Federation 2 schema errors over HTTP', () => {
     expect(body.errors).toEqual([{ message, locations: [{ line, column }], extensions: { code: 'BAD_SCHEMA' } }]);
   });
 });
+
+describe('@composeDirective and @interfaceObject', () => {
+  const SCHEMA = `extend schema
+  @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@interfaceObject", "@composeDirective"])
+  @link(url: "https://myspecs.dev/myCustomDirective/v1.0", import: ["@custom"])
+  @composeDirective(name: "@custom")
+
+directive @custom(level: Int) on OBJECT | FIELD_DEFINITION
+
+type Report @custom(level: 2) @key(fields: "id") {
+  id: ID!
+  title: String @custom
+}
+
+type Inventory @interfaceObject @key(fields: "id") {
+  id: ID!
+  reports: [Report]
+}
+`;
+  let other: TestServer;
+  let sdl: string;
+
+  beforeAll(async () => {
+    other = await startTestServer();
+    await activateSchema(other.url, SCHEMA);
+    sdl = (await gqlData(other.url, '{ _service { sdl } }'))._service.sdl;
+  });
+  afterAll(() => other.close());
+
+  test('the SDL links the custom spec, composes the directive, defines it and keeps its uses', () => {
+    expect(sdl.split('\n').slice(0, 5)).toEqual([
+      'extend schema',
+      '  @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@requires", "@provides", "@external", "@extends", "@shareable", "@inaccessible", "@override", "@tag", "@interfaceObject", "@composeDirective"])',
+      '  @link(url: "https://myspecs.dev/myCustomDirective/v1.0", import: ["@custom"])',
+      '  @composeDirective(name: "@custom")',
+      '',
+    ]);
+    expect(sdl).toContain('\ndirective @custom(level: Int) on OBJECT | FIELD_DEFINITION\n');
+    expect(block(sdl, 'type Report')).toMatch(/^type Report @key\(fields: "id"\) @custom\(level: 2\) \{\n {2}id: ID!\n {2}title: String @custom\n/);
+  });
+
+  test('an @interfaceObject prints without @extends and resolves an id it does not store, with empty local fields', async () => {
+    expect(block(sdl, 'type Inventory')).toMatch(/^type Inventory @key\(fields: "id"\) @interfaceObject \{/);
+    const { _entities } = await gqlData(other.url, `{ _entities(representations: [{ __typename: "Inventory", id: "apollo-oss" }]) { ... on Inventory { id reports { title } } } }`);
+    expect(_entities).toEqual([{ id: 'apollo-oss', reports: [] }]);
+  });
+
+  test('a stored @interfaceObject is added under the id the other subgraph gave it', async () => {
+    await gqlData(other.url, 'mutation { addInventory(input: [{ id: "apollo-oss", reports: [{ title: "Q3" }] }]) { numUids } }');
+    const { _entities } = await gqlData(other.url, `{ _entities(representations: [{ __typename: "Inventory", id: "apollo-oss" }]) { ... on Inventory { id reports { title } } } }`);
+    expect(_entities).toEqual([{ id: 'apollo-oss', reports: [{ title: 'Q3' }] }]);
+  });
+});
