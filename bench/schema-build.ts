@@ -3,7 +3,8 @@
  * (the figures behind sdl/limits.ts's defaults). Each stage is synchronous, so its duration is the time
  * every other client waits. Also runs `regexp` matching with the RE2 engine against the backtracking one.
  *
- *   npm run bench -- schema-build                  1,000 and 5,000 types (BENCH_SCHEMA_TYPES=1000,5000,10000 for more)
+ *   npm run bench -- schema-build                  1,000 and 5,000 types (BENCH_SCHEMA_TYPES=1000,5000,10000 for more;
+ *                                                  BENCH_FEDERATION=1 or 2 for entity types, see schemaOf)
  *
  * Then, over HTTP, a client asks GET /health every 5 ms while a schema at the default type limit (500) is
  * uploaded. The client runs in this process, so a stall that falls while it sleeps is not seen: the
@@ -27,9 +28,19 @@ import type { Store } from '../src/store/port.js';
 const UNLIMITED: SchemaLimits = { maxBytes: Infinity, maxTypes: Infinity, maxFields: Infinity, maxDepth: 32 };
 const TYPE_COUNTS = (process.env.BENCH_SCHEMA_TYPES ?? '1000,5000').split(',').map(Number);
 
+/**
+ * `BENCH_FEDERATION=1`: every type an entity (`@key(fields: "id")`); `=2`: a Federation 2 schema whose
+ * types have two keys, one composite, and a `@shareable` field. Unset: no federation directives.
+ */
+const FEDERATION = process.env.BENCH_FEDERATION;
+const FEDERATION_2_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])\n';
+
 /** Small types as a user writes them: an ID, a searchable string, a number. */
 function schemaOf(types: number): string {
-  return Array.from({ length: types }, (_, i) => `type T${i} {\n  id: ID!\n  name: String @search(by: [hash])\n  n: Int\n}`).join('\n');
+  const keys = FEDERATION === '1' ? ' @key(fields: "id")' : FEDERATION === '2' ? ' @key(fields: "id") @key(fields: "name n")' : '';
+  const shareable = FEDERATION === '2' ? ' @shareable' : '';
+  const body = Array.from({ length: types }, (_, i) => `type T${i}${keys} {\n  id: ID!\n  name: String @search(by: [hash])\n  n: Int${shareable}\n}`).join('\n');
+  return FEDERATION === '2' ? FEDERATION_2_LINK + body : body;
 }
 
 function timed<T>(run: () => T): { value: T; ms: number } {

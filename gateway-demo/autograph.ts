@@ -6,19 +6,23 @@ import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/listen.js';
 import { createLogger } from '../src/server/logger.js';
 import { openEmbeddedStore } from '../src/store/embedded/index.js';
-import type { RunningService } from './owner.js';
+import type { FederationVariant, RunningService } from './owner.js';
 
-/** `schema.graphql` sits beside the sources; compiled code runs from dist/gateway-demo. */
-function demoSchemaPath(): string {
-  const besideSource = join(__dirname, 'schema.graphql');
-  return existsSync(besideSource) ? besideSource : join(__dirname, '..', '..', 'gateway-demo', 'schema.graphql');
+/** The schema files sit beside the sources; compiled code runs from dist/gateway-demo. */
+function demoSchemaPath(variant: FederationVariant): string {
+  const file = variant === 2 ? 'schema-fed2.graphql' : 'schema.graphql';
+  const besideSource = join(__dirname, file);
+  return existsSync(besideSource) ? besideSource : join(__dirname, '..', '..', 'gateway-demo', file);
 }
 
-/** Autograph serving the demo's schema (Mission owned here, Astronaut extended) on a fresh data folder. */
-export async function startAutograph(port = 0, dataDir?: string): Promise<RunningService> {
+/**
+ * Autograph serving the demo's schema (Mission owned here, Astronaut extended) on a fresh data folder:
+ * `schema.graphql` for Federation 1, `schema-fed2.graphql` (two keys, `@inaccessible`, `@tag`) for 2.
+ */
+export async function startAutograph(port = 0, dataDir?: string, variant: FederationVariant = 1): Promise<RunningService> {
   const folder = dataDir ?? (await mkdtemp(join(tmpdir(), 'autograph-demo-')));
   const store = await openEmbeddedStore(folder);
-  const schema = await readFile(demoSchemaPath(), 'utf8');
+  const schema = await readFile(demoSchemaPath(variant), 'utf8');
   const app = await createApp({ store, logger: createLogger('warn'), initialSchema: schema });
   const server = await startServer({ app, port, host: '127.0.0.1' });
   return {

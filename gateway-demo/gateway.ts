@@ -3,7 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import type { RunningService } from './owner.js';
 
-/** An Apollo Gateway composing the demo's subgraphs (Federation v1, composed by introspection). */
+/** An Apollo Gateway composing the demo's subgraphs (Federation 1 or 2 alike), composed by introspection. */
 export async function startGateway(subgraphs: Array<{ name: string; url: string }>, port = 0, host = '127.0.0.1'): Promise<RunningService> {
   const gateway = new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs }) });
   const server = new ApolloServer({ gateway });

@@ -16,7 +16,13 @@ interface Astronaut {
   firstFlightYear?: number;
 }
 
-const typeDefs = gql`
+/** The demo's two variants: Federation 1 schemas, or Federation 2 ones (opted in by `@link`). */
+export type FederationVariant = 1 | 2;
+
+const FEDERATION_2_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
+
+const typeDefsFor = (variant: FederationVariant) => gql`
+  ${variant === 2 ? FEDERATION_2_LINK : ''}
   type Astronaut @key(fields: "id") {
     id: ID!
     name: String!
@@ -39,10 +45,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startOwnerService(port = 0, host = '127.0.0.1'): Promise<RunningService> {
+export async function startOwnerService(port = 0, host = '127.0.0.1', variant: FederationVariant = 1): Promise<RunningService> {
   const astronauts = new Map<string, Astronaut>();
   const schema = buildSubgraphSchema({
-    typeDefs,
+    typeDefs: typeDefsFor(variant),
     resolvers: {
       Query: {
         astronaut: (_: unknown, { id }: { id: string }) => astronauts.get(id) ?? null,
@@ -66,5 +72,5 @@ export async function startOwnerService(port = 0, host = '127.0.0.1'): Promise<R
 }
 
 if (require.main === module) {
-  startOwnerService(Number(process.env.PORT ?? 4001), process.env.HOST ?? '127.0.0.1').then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
+  startOwnerService(Number(process.env.PORT ?? 4001), process.env.HOST ?? '127.0.0.1', process.argv.includes('--fed2') ? 2 : 1).then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
 }

@@ -1,10 +1,11 @@
 import { startAutograph } from './autograph.js';
 import { startGateway } from './gateway.js';
-import { startOwnerService, type RunningService } from './owner.js';
+import { startOwnerService, type FederationVariant, type RunningService } from './owner.js';
 import { demoPortsFrom, type DemoPorts } from './ports.js';
 
 /**
- * The demo: the owning service, Autograph and a gateway on loopback, then a scripted walk-through that
+ * The demo: the owning service, Autograph and a gateway on loopback (Federation 1 schemas, or with
+ * `--fed2` Federation 2 ones), then a scripted walk-through that
  * creates an astronaut in the owner, adds it to Autograph under the same id, adds missions, and queries
  * astronauts with names and missions through the gateway.
  */
@@ -16,12 +17,12 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export async function startDemo(ports: DemoPorts): Promise<Demo> {
+export async function startDemo(ports: DemoPorts, variant: FederationVariant = 1): Promise<Demo> {
   const started: RunningService[] = [];
   try {
-    const owner = await startOwnerService(ports.owner);
+    const owner = await startOwnerService(ports.owner, '127.0.0.1', variant);
     started.push(owner);
-    const autograph = await startAutograph(ports.autograph);
+    const autograph = await startAutograph(ports.autograph, undefined, variant);
     started.push(autograph);
     const gateway = await startGateway([
       { name: 'astronauts', url: owner.url },
@@ -79,10 +80,11 @@ export async function runWalkthrough(demo: Demo, log: (line: string) => void = (
 
 if (require.main === module) {
   const keep = process.argv.includes('--keep');
+  const variant: FederationVariant = process.argv.includes('--fed2') ? 2 : 1;
   Promise.resolve()
-    .then(() => startDemo(demoPortsFrom(process.env)))
+    .then(() => startDemo(demoPortsFrom(process.env), variant))
     .then(async (demo) => {
-      console.log(`owner ${demo.ownerUrl}\nautograph ${demo.autographUrl}\ngateway ${demo.gatewayUrl}\n`);
+      console.log(`Federation ${variant}\nowner ${demo.ownerUrl}\nautograph ${demo.autographUrl}\ngateway ${demo.gatewayUrl}\n`);
       await runWalkthrough(demo, console.log);
       if (keep) console.log('\nall three keep running (Ctrl+C stops them)');
       else await demo.close();

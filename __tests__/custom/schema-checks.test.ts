@@ -1,5 +1,5 @@
 import { customHttpProblems, lambdaFieldsOf, missingLambdaResolvers, resolverNameFor } from '../../src/custom/index.js';
-import type { CustomHttpConfig, FieldModel, SchemaModel, TypeModel } from '../../src/sdl/model.js';
+import { FEDERATION_1, type CustomHttpConfig, type FieldModel, type SchemaModel, type TypeModel } from '../../src/sdl/model.js';
 
 let line = 0;
 
@@ -14,12 +14,12 @@ function field(name: string, extra: Partial<FieldModel> = {}): FieldModel {
 
 function type(name: string, fields: FieldModel[], kind: TypeModel['kind'] = 'type'): TypeModel {
   return {
-    name, kind, fields, fieldsByName: new Map(fields.map((f) => [f.name, f])), implements: [], extended: false, loc: { line: 1, column: 1 },
+    name, kind, fields, fieldsByName: new Map(fields.map((f) => [f.name, f])), implements: [], keys: [], extended: false, loc: { line: 1, column: 1 },
   };
 }
 
 function model(types: TypeModel[], customQueries: FieldModel[] = [], customMutations: FieldModel[] = []): SchemaModel {
-  return { types: new Map(types.map((t) => [t.name, t])), enums: new Map(), customQueries, customMutations, source: '' };
+  return { types: new Map(types.map((t) => [t.name, t])), enums: new Map(), customQueries, customMutations, federation: FEDERATION_1, source: '' };
 }
 
 const http = (partial: Partial<CustomHttpConfig>): CustomHttpConfig => ({

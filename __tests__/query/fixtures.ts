@@ -1,4 +1,4 @@
-import { SCALAR_NAMES, type FieldModel, type ScalarName, type SchemaModel, type SearchIndex, type TypeModel } from '../../src/sdl/model.js';
+import { FEDERATION_1, SCALAR_NAMES, type FieldModel, type ScalarName, type SchemaModel, type SearchIndex, type TypeModel } from '../../src/sdl/model.js';
 
 /**
  * SchemaModels built by hand (the sdl/ parser is written in parallel), shaped as `buildSchemaModel` makes
@@ -64,6 +64,7 @@ export function schemaModel(typeSpecs: TypeSpec[], enums: Record<string, string[
       implements: spec.implements ?? [],
       idField: fields.find((field) => field.isIdField),
       key: spec.key,
+      keys: spec.key ? [{ fields: spec.key, selection: [{ name: spec.key }], resolvable: true }] : [],
       extended: spec.extended ?? false,
       loc: { line: 1, column: 1 },
     });
@@ -73,6 +74,7 @@ export function schemaModel(typeSpecs: TypeSpec[], enums: Record<string, string[
     enums: new Map(Object.entries(enums).map(([name, values]) => [name, { name, values, loc: { line: 1, column: 1 } }])),
     customQueries: [],
     customMutations: [],
+    federation: FEDERATION_1,
     source: '',
   };
 }

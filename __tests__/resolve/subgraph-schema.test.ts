@@ -63,7 +63,7 @@ describe('buildSubgraphApiSchema refuses a generated document that does not buil
     ['an unknown type (SDL validation)', 'type Query {\n  a: Missing }', 'Unknown type "Missing".', [2]],
     ['an object field of an input type (schema validation)', 'input In { x: Int }\ntype Query {\n  a: In }', 'The type of Query.a must be Output Type but got: In.', [3]],
   ])('%s', async (_name, sdl, message, lines) => {
-    const built = buildSubgraphApiSchema({ definitions: parse(sdl).definitions, entityTypeNames: [], resolvers: {}, serviceSdl: '' }, pause);
+    const built = buildSubgraphApiSchema({ definitions: parse(sdl).definitions, entityTypeNames: [], resolvers: {}, serviceSdl: '', federationVersion: 1 }, pause);
     const error = (await built.then(() => undefined, (rejection: unknown) => rejection)) as GraphQLError;
     expect(error).toBeInstanceOf(GraphQLError);
     expect(error.message).toBe(message);
@@ -71,7 +71,7 @@ describe('buildSubgraphApiSchema refuses a generated document that does not buil
   });
 
   test('a valid document answers _service with the SDL given, and has no _entities without entity types', async () => {
-    const schema = await buildSubgraphApiSchema({ definitions: parse('type Query { a: Int }').definitions, entityTypeNames: [], resolvers: {}, serviceSdl: 'type Query { a: Int }' }, pause);
+    const schema = await buildSubgraphApiSchema({ definitions: parse('type Query { a: Int }').definitions, entityTypeNames: [], resolvers: {}, serviceSdl: 'type Query { a: Int }', federationVersion: 1 }, pause);
     const result = await graphql({ schema, source: '{ _service { sdl } }' });
     expect(result).toEqual({ data: { _service: { sdl: 'type Query { a: Int }' } } });
     expect(Object.keys(schema.getQueryType()!.getFields())).toEqual(['a', '_service']);

@@ -20,7 +20,7 @@ import { names } from './names.js';
  */
 
 function isOwnedEntity(type: TypeModel): boolean {
-  return type.key !== undefined && !type.extended;
+  return type.keys.length > 0 && !type.extended;
 }
 
 function targetIsExtended(model: SchemaModel, field: FieldModel): boolean {

@@ -2,6 +2,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
 import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
+import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
 
@@ -37,6 +38,7 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
 
+  for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {
@@ -60,7 +62,9 @@ export function generateApi(model: SchemaModel): GeneratedApi {
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
-  return { sdl: print(true), gatewaySdl: print(false), origins: originsOf(blocks, [queries, mutations]) };
+  const schemaExtension = federationSchemaExtension(model.federation);
+  const gatewaySdl = schemaExtension === '' ? print(false) : `${schemaExtension}\n\n${print(false)}`;
+  return { sdl: print(true), gatewaySdl, origins: originsOf(blocks, [queries, mutations]) };
 }
 
 /** Mirrors `print(true)`: blocks, a blank line between them, then each root type's header and one line per operation. */
@@ -118,8 +122,16 @@ function rootType(name: string, operations: Operation[]): string {
   return `type ${name} {\n${operations.map((operation) => `  ${operation.sdl}`).join('\n')}\n}`;
 }
 
+/** Whether a field is `@inaccessible` (Federation 2): what is generated for it is hidden from the supergraph too. */
+function isHidden(field: FieldModel): boolean {
+  return field.marks?.inaccessible === true;
+}
+
 function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): void {
   const T = type.name;
+  const typeHidden = hiddenSuffix(model, type.marks?.inaccessible === true);
+  const hide = (field: FieldModel): string => hiddenSuffix(model, isHidden(field));
+  const objectSuffix = generatedObjectSuffix(model, type.marks?.inaccessible === true);
   blocks.set(T, objectType(model, type, 'local'));
   const gatewayObject = objectType(model, type, 'gateway');
   if (gatewayObject !== blocks.get(T)) blocks.gatewayVariants.set(T, gatewayObject);
@@ -131,42 +143,47 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
     if (!isKeptHere(model, type, field)) continue;
     const fieldFilter = filterFor(field);
     if (!fieldFilter) continue;
-    filterLines.push(`${field.name}: ${fieldFilter.typeName}`);
+    filterLines.push(`${field.name}: ${fieldFilter.typeName}${hide(field)}`);
     for (const [name, sdl] of fieldFilter.definitions) blocks.set(name, sdl);
   }
   const hasFields = hasFilterFields(model, type);
   if (hasFields.length > 0) {
     filterLines.push(`has: [${names.hasFilter(T)}]`);
-    blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => field.name)));
+    blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => `${field.name}${hide(field)}`), typeHidden));
   }
   filterLines.push(`and: [${names.filter(T)}]`, `or: [${names.filter(T)}]`, `not: ${names.filter(T)}`);
-  blocks.set(names.filter(T), inputBlock(names.filter(T), filterLines));
+  blocks.set(names.filter(T), inputBlock(names.filter(T), filterLines, typeHidden));
 
   const orderable = orderableFields(model, type);
   if (orderable.length > 0) {
-    blocks.set(names.orderable(T), enumBlock(names.orderable(T), orderable.map((field) => field.name)));
-    blocks.set(names.order(T), inputBlock(names.order(T), [`asc: ${names.orderable(T)}`, `desc: ${names.orderable(T)}`, `then: ${names.order(T)}`]));
+    blocks.set(names.orderable(T), enumBlock(names.orderable(T), orderable.map((field) => `${field.name}${hide(field)}`), typeHidden));
+    blocks.set(names.order(T), inputBlock(names.order(T), [`asc: ${names.orderable(T)}`, `desc: ${names.orderable(T)}`, `then: ${names.order(T)}`], typeHidden));
   }
 
-  blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type));
+  blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type, objectSuffix));
 
   const fields = inputFields(model, type);
   if (canAdd(model, type)) {
-    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map((field) => `${field.name}: ${inputTypeText(model, type, field, true)}`)));
+    const addLine = (field: FieldModel): string => {
+      const text = inputTypeText(model, type, field, true);
+      // A required input field cannot be hidden: the supergraph's clients could not give it.
+      return `${field.name}: ${text}${text.endsWith('!') ? '' : hide(field)}`;
+    };
+    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map(addLine), typeHidden));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
   if (patchFields.length > 0) {
-    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}`)));
+    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
   }
   const updateLines = [`filter: ${names.filter(T)}!`];
   if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
-  blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines));
-  blocks.set(names.ref(T), refBlock(model, type, fields));
+  blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
+  blocks.set(names.ref(T), refBlock(model, type, fields, typeHidden));
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int']));
-  blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int']));
-  blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int']));
+  if (canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
+  blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
 type View = 'local' | 'gateway';
@@ -174,16 +191,23 @@ type View = 'local' | 'gateway';
 function objectType(model: SchemaModel, type: TypeModel, view: View): string {
   const header = [type.kind === 'interface' ? 'interface' : 'type', type.name];
   if (type.implements.length > 0) header.push('implements', type.implements.join(' & '));
-  if (type.key) header.push(`@key(fields: "${type.key}")`);
-  if (type.extended) header.push('@extends');
+  header.push(...typeDirectives(type));
   const lines: string[] = [];
+  const keyFields = keyFieldNames(type);
   for (const field of type.fields) {
-    lines.push(outputField(model, field, view === 'local' || gatewayKeepsRelationArguments(model, type, field)));
+    const withRelationArguments = view === 'local' || gatewayKeepsRelationArguments(model, type, field);
+    lines.push(outputField(model, field, withRelationArguments && !keyFields.has(field.name)));
     if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
-      lines.push(`${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`);
+      const aggregate = `${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`;
+      lines.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
     }
   }
   return describe(type.description, `${header.join(' ')} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`);
+}
+
+/** Fields a `@key` selects: federation forbids arguments on them. */
+function keyFieldNames(type: TypeModel): Set<string> {
+  return new Set(type.keys.flatMap((key) => key.selection.map((item) => item.name)));
 }
 
 function outputField(model: SchemaModel, field: FieldModel, withRelationArguments: boolean): string {
@@ -192,10 +216,7 @@ function outputField(model: SchemaModel, field: FieldModel, withRelationArgument
   else if (field.of.kind === 'relation' && withRelationArguments) {
     args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
   }
-  const directives: string[] = [];
-  if (field.external) directives.push('@external');
-  if (field.provides) directives.push(`@provides(fields: "${field.provides.join(' ')}")`);
-  if (field.requires) directives.push(`@requires(fields: "${field.requires.join(' ')}")`);
+  const directives = fieldDirectives(field);
   const line = `${field.name}${args}: ${field.typeText}${directives.map((directive) => ` ${directive}`).join('')}`;
   return field.description ? `${JSON.stringify(field.description)} ${line}` : line;
 }
@@ -224,37 +245,39 @@ function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, r
   return text;
 }
 
-function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[]): string {
+function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[], suffix: string): string {
   const lines: string[] = [];
   if (type.idField) lines.push('id: ID');
   if (type.kind === 'type') {
-    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, type, field, false)}`);
+    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, type, field, false)}${hiddenSuffix(model, isHidden(field))}`);
   } else {
     for (const field of uniqueIdFields(type)) lines.push(`${field.name}: ${field.namedType}`);
   }
-  return inputBlock(names.ref(type.name), lines.length > 0 ? lines : ['id: ID']);
+  return inputBlock(names.ref(type.name), lines.length > 0 ? lines : ['id: ID'], suffix);
 }
 
-function aggregateResultBlock(model: SchemaModel, type: TypeModel): string {
+function aggregateResultBlock(model: SchemaModel, type: TypeModel, suffix: string): string {
   const lines = ['count: Int'];
   for (const field of orderableFields(model, type)) {
     const scalar = scalarOf(field);
-    lines.push(`${field.name}Min: ${scalar}`, `${field.name}Max: ${scalar}`);
-    if (isNumeric(field)) lines.push(`${field.name}Sum: ${scalar}`, `${field.name}Avg: Float`);
+    const hide = hiddenSuffix(model, isHidden(field));
+    lines.push(`${field.name}Min: ${scalar}${hide}`, `${field.name}Max: ${scalar}${hide}`);
+    if (isNumeric(field)) lines.push(`${field.name}Sum: ${scalar}${hide}`, `${field.name}Avg: Float${hide}`);
   }
-  return objectBlock(names.aggregateResult(type.name), lines);
+  return objectBlock(names.aggregateResult(type.name), lines, suffix);
 }
 
 function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
+  const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
   const operations: Operation[] = [];
   const getArgs = getArguments(type);
-  if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}`, localOnly });
+  if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
   const order = `, order: ${names.order(T)}`;
   operations.push(
-    { sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]`, localOnly },
-    { sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}`, localOnly },
+    { sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly },
+    { sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}${hide}`, localOnly },
   );
   return operations;
 }
@@ -271,31 +294,33 @@ function getArguments(type: TypeModel): string | undefined {
 function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
+  const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
   const operations: Operation[] = [];
   if (canAdd(model, type)) {
-    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}`, localOnly });
+    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}${hide}`, localOnly });
   }
   operations.push(
-    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}`, localOnly },
-    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}`, localOnly },
+    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly },
+    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly },
   );
   return operations;
 }
 
 function customOperation(field: FieldModel): string {
-  return `${field.name}${argumentList(field)}: ${field.typeText}`;
+  const directives = fieldDirectives(field).map((directive) => ` ${directive}`).join('');
+  return `${field.name}${argumentList(field)}: ${field.typeText}${directives}`;
 }
 
-function inputBlock(name: string, lines: string[]): string {
-  return `input ${name} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
+function inputBlock(name: string, lines: string[], suffix = ''): string {
+  return `input ${name}${suffix} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
 }
 
-function objectBlock(name: string, lines: string[]): string {
-  return `type ${name} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
+function objectBlock(name: string, lines: string[], suffix = ''): string {
+  return `type ${name}${suffix} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`;
 }
 
-function enumBlock(name: string, values: string[]): string {
-  return `enum ${name} {\n${values.map((value) => `  ${value}`).join('\n')}\n}`;
+function enumBlock(name: string, values: string[], suffix = ''): string {
+  return `enum ${name}${suffix} {\n${values.map((value) => `  ${value}`).join('\n')}\n}`;
 }
 
 function describe(description: string | undefined, block: string): string {

@@ -5,40 +5,46 @@ import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
+import { keyLookupOf, type KeyLookup } from './entity-keys.js';
 import { runPlan } from './read.js';
 
 /**
- * `_entities` support: `__resolveReference` for every type with a `@key`. All representations of one
- * type in one request load with one store query. An extended type's object that has no local document
- * yet resolves to the key alone (its local fields empty), since the owner vouches for it. Fields the
- * gateway sent in the representation (`@requires` inputs) stay on the object for custom resolvers, and
- * for an `@external` field the sent value wins over a copy stored here: the owner's value is the current one.
- * The type's `query` rule applies: an object the caller may not see resolves to null (for an extended
- * type under a rule too, since the rule cannot vouch for an object this service does not hold).
+ * `_entities` support: `__resolveReference` for every type with a resolvable `@key`. A representation is
+ * matched against the keys in declaration order and found by the first whose fields it carries. All
+ * representations of one type and key in one request load with one store query. An extended type's
+ * object that has no local document yet resolves, by its identity key, to the key alone (its local
+ * fields empty), since the owner vouches for it. Fields the gateway sent in the representation
+ * (`@requires` inputs) stay on the object for custom resolvers, and for an `@external` field the sent
+ * value wins over a copy stored here: the owner's value is the current one. The type's `query` rule applies: an
+ * object the caller may not see resolves to null (for an extended type under a rule too, since the rule
+ * cannot vouch for an object this service does not hold).
  */
 export function entityResolvers(model: SchemaModel, type: TypeModel): Record<string, unknown> {
-  const key = type.key;
-  if (!key || type.kind !== 'type') return {};
-  const keyIsDocumentId = type.extended || type.idField?.name === key;
+  if (type.kind !== 'type') return {};
+  const lookups = type.keys.filter((key) => key.resolvable).map((key) => keyLookupOf(type, key));
+  if (lookups.length === 0) return {};
 
-  const createLoader = (context: RequestContext) => new DataLoader<string, StoredDocument | undefined>(async (keys) => {
-    const filter = keyIsDocumentId ? { _id: { $in: [...keys] } } : { [key]: { $in: [...keys] } };
-    const plan = restrictPlan({ lookups: [], match: filter }, authConstraint(context, model, type.name, 'query'));
+  const createLoader = (context: RequestContext, lookup: KeyLookup) => new DataLoader<string, StoredDocument | undefined>(async (values) => {
+    const plan = restrictPlan({ lookups: [], match: lookup.filterFor(values) }, authConstraint(context, model, type.name, 'query'));
     const documents = await runPlan(context.store.collection(type.name), plan, { _id: 1 }, 0, undefined);
-    const byKey = new Map(documents.map((document) => [keyIsDocumentId ? document._id : String(document[key]), document]));
-    return keys.map((value) => byKey.get(value));
+    const byValue = new Map(documents.map((document) => [lookup.valueOfDocument(document), document]));
+    return values.map((value) => byValue.get(value));
   });
 
   return {
     __resolveReference: async (reference: Record<string, unknown>, context: RequestContext) => {
-      const value = reference[key];
-      if (value === undefined || value === null) {
-        throw new GraphQLError(`representation of ${type.name} lacks its key field ${key}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
+      const matched = matchKey(lookups, reference);
+      if (!matched) {
+        const keys = lookups.map((lookup) => JSON.stringify(lookup.key.fields)).join(', ');
+        throw new GraphQLError(`representation of ${type.name} carries the fields of none of its keys (${keys})`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
-      const document = await loaderFor(context, `entity:${type.name}`, () => createLoader(context)).load(String(value));
+      const { lookup, value } = matched;
+      const loader = loaderFor(context, `entity:${type.name}:${lookup.key.fields}`, () => createLoader(context, lookup));
+      const document = await loader.load(value);
       if (document) return { ...reference, ...document, ...externalValues(type, reference), __typename: type.name };
       const restricted = authConstraint(context, model, type.name, 'query') !== undefined;
-      return type.extended && !restricted ? { ...reference, _id: String(value), __typename: type.name } : null;
+      if (!type.extended || restricted || !lookup.isIdentity) return null;
+      return { ...reference, _id: String(reference[type.key!]), __typename: type.name };
     },
   };
 }
@@ -52,6 +58,14 @@ function externalValues(type: TypeModel, reference: Record<string, unknown>): Re
   return values;
 }
 
+function matchKey(lookups: readonly KeyLookup[], reference: Readonly<Record<string, unknown>>): { lookup: KeyLookup; value: string } | undefined {
+  for (const lookup of lookups) {
+    const value = lookup.valueOf(reference);
+    if (value !== undefined) return { lookup, value };
+  }
+  return undefined;
+}
+
 /**
  * `_entities` refuses a representation whose `__typename` is not an entity of this service as the
  * client's mistake (BAD_USER_INPUT, naming the type, its position and the entities there are), before
@@ -61,7 +75,7 @@ export function checkEntityTypenames(schema: GraphQLSchema, model: SchemaModel):
   const field = schema.getQueryType()?.getFields()._entities;
   if (!field?.resolve) return;
   const resolve = field.resolve as GraphQLFieldResolver<unknown, unknown, { representations: Array<{ __typename: string }> }>;
-  const entities = [...model.types.values()].filter((type) => type.kind === 'type' && type.key).map((type) => type.name).sort();
+  const entities = [...model.types.values()].filter((type) => type.kind === 'type' && type.keys.length > 0).map((type) => type.name).sort();
   const known = new Set(entities);
   field.resolve = (source, args: { representations: Array<{ __typename: string }> }, context, info) => {
     args.representations.forEach(({ __typename }, index) => {

@@ -55,9 +55,10 @@ async function buildGeneratedSchema(model: SchemaModel, api: GeneratedApi, resol
     return await buildSubgraphApiSchema(
       {
         definitions,
-        entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.key !== undefined).map((type) => type.name),
+        entityTypeNames: [...model.types.values()].filter((type) => type.kind === 'type' && type.keys.length > 0).map((type) => type.name),
         resolvers,
         serviceSdl: api.gatewaySdl,
+        federationVersion: model.federation.version,
       },
       yieldToEventLoop,
     );

@@ -1,5 +1,5 @@
 /**
- * The generated API as an executable Federation 1 subgraph schema, built by graphql-js in one pass.
+ * The generated API as an executable Federation 1 or 2 subgraph schema, built by graphql-js in one pass.
  *
  * Apollo's buildSubgraphSchema builds its own federation model of the document, validates that, prints
  * it twice (once for `_service`, once to hand it to graphql-js) and parses it again before graphql-js
@@ -29,6 +29,17 @@ type _Service { sdl: String }
 extend type Query { _service: _Service! }
 `, { noLocation: true }).definitions;
 
+/**
+ * What Federation 2 adds to the executable schema, so that the generated SDL's directives are defined.
+ * `_service` answers the gateway SDL with its `@link`, not these definitions.
+ */
+const FEDERATION_2_DEFINITIONS = parse(`
+directive @shareable repeatable on OBJECT | FIELD_DEFINITION
+directive @inaccessible on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION
+directive @override(from: String!, label: String) on FIELD_DEFINITION
+directive @interfaceObject on OBJECT
+`, { noLocation: true }).definitions;
+
 const ENTITY_DEFINITIONS = (entityTypeNames: readonly string[]): readonly DefinitionNode[] =>
   parse(`union _Entity = ${entityTypeNames.join(' | ')}\nextend type Query { _entities(representations: [_Any!]!): [_Entity]! }`, { noLocation: true })
     .definitions;
@@ -41,6 +52,7 @@ export interface SubgraphSchemaInput {
   resolvers: GraphQLResolverMap<unknown>;
   /** What `_service { sdl }` answers. */
   serviceSdl: string;
+  federationVersion: 1 | 2;
 }
 
 /**
@@ -54,6 +66,7 @@ export async function buildSubgraphApiSchema(input: SubgraphSchemaInput, pause: 
     definitions: [
       ...input.definitions,
       ...FEDERATION_1_DEFINITIONS,
+      ...(input.federationVersion === 2 ? FEDERATION_2_DEFINITIONS : []),
       ...(input.entityTypeNames.length > 0 ? ENTITY_DEFINITIONS(input.entityTypeNames) : []),
     ],
   };

@@ -2,7 +2,8 @@ import { readAuthorization } from './authorization.js';
 import { customOperationsOf } from './custom-operations.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
 import { ErrorSink, locationOf } from './errors.js';
-import { checkFederation } from './federation.js';
+import { checkFederation, identityKeyOf } from './federation.js';
+import { readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
 import { inheritInterfaceFields } from './interfaces.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
@@ -30,18 +31,19 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   const document = parseSchemaText(source, errors);
   if (!document || !checkSchemaDocument(document, limits, errors)) return { errors: errors.sorted() };
 
+  const link = readFederationLink(document, errors);
   const declarations = collectDeclarations(document, errors);
   const kindOf = nameKinds(declarations);
   const drafts = new Map<string, TypeDraft>();
-  for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, errors));
+  for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
   resolveRelations(drafts, errors);
-  checkFederation(drafts, errors);
+  checkFederation(drafts, link.settings.version, errors);
 
   const typeNames = [...drafts.keys()];
-  const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, errors);
-  const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, errors);
+  const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
+  const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
 
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {
@@ -52,6 +54,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
     ])),
     customQueries,
     customMutations,
+    federation: link.settings,
     source,
   };
   if (authorization) model.authorization = authorization;
@@ -78,12 +81,16 @@ function typeModelOf(draft: TypeDraft): TypeModel {
     fields,
     fieldsByName: new Map(fields.map((field) => [field.name, field])),
     implements: draft.implements,
-    extended: draft.directives.extended,
+    keys: draft.directives.keys.map(({ text, selection, resolvable }) => ({ fields: text, selection, resolvable })),
+    // An @interfaceObject stands for an interface whose objects another service owns.
+    extended: draft.directives.extended || draft.directives.interfaceObject !== undefined,
     loc: locationOf(node.name),
   };
   const idField = fields.find((field) => field.isIdField);
   if (idField) model.idField = idField;
-  if (draft.directives.key) model.key = draft.directives.key.field;
+  const key = identityKeyOf(draft);
+  if (key) model.key = key;
+  if (draft.directives.marks) model.marks = draft.directives.marks;
   if (draft.directives.auth) model.auth = draft.directives.auth;
   if ('description' in node && node.description) model.description = node.description.value;
   return model;

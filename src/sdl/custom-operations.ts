@@ -2,6 +2,7 @@ import type { FieldDefinitionNode } from 'graphql';
 import { fieldMessage, typeMessage, type ErrorSink } from './errors.js';
 import { fieldDraftOf, type NameKind } from './fields.js';
 import { generatedOperationNames } from './generated-names.js';
+import type { FederationLink } from './federation-link.js';
 import type { FieldModel } from './model.js';
 
 /**
@@ -13,6 +14,7 @@ export function customOperationsOf(
   nodes: readonly FieldDefinitionNode[],
   typeNames: readonly string[],
   kindOf: (name: string) => NameKind | undefined,
+  link: FederationLink,
   errors: ErrorSink,
 ): FieldModel[] {
   const generated = new Map<string, string>();
@@ -24,7 +26,7 @@ export function customOperationsOf(
   const operations: FieldModel[] = [];
   const seen = new Map<string, FieldDefinitionNode>();
   for (const node of nodes) {
-    const { model } = fieldDraftOf(node, { owner: root, position: 'root', kindOf }, errors);
+    const { model } = fieldDraftOf(node, { owner: root, position: 'root', kindOf, link }, errors);
     const describe = (message: string): string => fieldMessage(root, model.name, message);
     const earlier = seen.get(model.name);
     if (earlier) {

@@ -85,6 +85,10 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
           declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors) });
         }
         break;
+      case Kind.SCHEMA_EXTENSION:
+      case Kind.DIRECTIVE_DEFINITION:
+        // Read by federation-link.ts: `extend schema @link(...)` and the definitions of composed directives.
+        break;
       default:
         errors.at(unsupportedMessage(definition), definition);
     }
@@ -157,10 +161,7 @@ function unsupportedMessage(definition: DefinitionNode): string {
     case Kind.UNION_TYPE_EXTENSION:
     case Kind.INPUT_OBJECT_TYPE_EXTENSION:
       return typeMessage(definition.name.value, 'only object types can be extended (`extend type`)');
-    case Kind.DIRECTIVE_DEFINITION:
-      return `Directive @${definition.name.value}: directive definitions are not supported; the supported directives are built in`;
     case Kind.SCHEMA_DEFINITION:
-    case Kind.SCHEMA_EXTENSION:
       return 'schema definitions are not supported; the root types are always Query and Mutation';
     default:
       return 'a schema holds type definitions only; operations and fragments are not allowed';

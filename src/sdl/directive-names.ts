@@ -8,14 +8,44 @@ export const TYPE_FIELD_DIRECTIVES = [
 /** Fields of Query/Mutation are computed: they take only the custom-logic directives. */
 export const ROOT_FIELD_DIRECTIVES = ['lambda', 'custom', 'deprecated'] as const;
 
-export type FieldDirectiveName = (typeof TYPE_FIELD_DIRECTIVES)[number];
+/** What Federation 2 (a schema with a federation `@link`) adds at each place. */
+export const FEDERATION_2_TYPE_DIRECTIVES = ['shareable', 'inaccessible', 'tag', 'interfaceObject'] as const;
+export const FEDERATION_2_INTERFACE_DIRECTIVES = ['inaccessible', 'tag'] as const;
+export const FEDERATION_2_FIELD_DIRECTIVES = ['shareable', 'inaccessible', 'tag', 'override'] as const;
+export const FEDERATION_2_ROOT_FIELD_DIRECTIVES = ['shareable', 'inaccessible', 'tag'] as const;
+
+export type FieldDirectiveName = (typeof TYPE_FIELD_DIRECTIVES)[number] | (typeof FEDERATION_2_FIELD_DIRECTIVES)[number];
+export type TypeDirectiveName = (typeof TYPE_DIRECTIVES)[number] | (typeof FEDERATION_2_TYPE_DIRECTIVES)[number];
+
+/** Directives that may stand more than once at one place. */
+export const REPEATABLE_DIRECTIVES: readonly string[] = ['tag', 'key'];
+
+export type DirectivePlace = 'type' | 'interface' | 'field' | 'rootField';
+
+const BY_PLACE: Record<DirectivePlace, { 1: readonly string[]; 2: readonly string[] }> = {
+  type: { 1: TYPE_DIRECTIVES, 2: FEDERATION_2_TYPE_DIRECTIVES },
+  interface: { 1: INTERFACE_DIRECTIVES, 2: FEDERATION_2_INTERFACE_DIRECTIVES },
+  field: { 1: TYPE_FIELD_DIRECTIVES, 2: FEDERATION_2_FIELD_DIRECTIVES },
+  rootField: { 1: ROOT_FIELD_DIRECTIVES, 2: FEDERATION_2_ROOT_FIELD_DIRECTIVES },
+};
+
+/** The directives allowed at `place` for a schema of the given federation version. */
+export function allowedDirectives(place: DirectivePlace, version: 1 | 2): readonly string[] {
+  const { 1: base, 2: added } = BY_PLACE[place];
+  return version === 2 ? [...base, ...added] : base;
+}
 
 const SUPPORTED: readonly string[] = [...TYPE_DIRECTIVES, ...TYPE_FIELD_DIRECTIVES];
+const FEDERATION_2_ONLY: readonly string[] = [...FEDERATION_2_TYPE_DIRECTIVES, ...FEDERATION_2_FIELD_DIRECTIVES, 'composeDirective'];
 
-/** Why a directive is rejected where it stands: misplaced, or not supported at all. */
+/** Why a directive is rejected where it stands: misplaced, only for Federation 2, or not supported at all. */
 export function rejectionReason(name: string, place: string, allowed: readonly string[]): string {
   const list = allowed.map((item) => `@${item}`).join(', ');
-  return SUPPORTED.includes(name)
-    ? `@${name} is not allowed on ${place} (allowed there: ${list})`
-    : `@${name} is not a supported directive (allowed on ${place}: ${list})`;
+  if (SUPPORTED.includes(name) || (FEDERATION_2_ONLY.includes(name) && allowed.includes('shareable'))) {
+    return `@${name} is not allowed on ${place} (allowed there: ${list})`;
+  }
+  if (FEDERATION_2_ONLY.includes(name)) {
+    return `@${name} needs Federation 2: opt in with extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@${name}"])`;
+  }
+  return `@${name} is not a supported directive (allowed on ${place}: ${list})`;
 }

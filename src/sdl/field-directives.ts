@@ -1,31 +1,53 @@
-import type { DirectiveNode, FieldDefinitionNode } from 'graphql';
-import { rejectionReason, type FieldDirectiveName } from './directive-names.js';
+import type { ConstDirectiveNode, DirectiveNode } from 'graphql';
+import { REPEATABLE_DIRECTIVES, rejectionReason } from './directive-names.js';
 import { describeValue, directiveArguments, nameValueOf, stringValueOf, type Describe } from './directive-values.js';
 import type { ErrorSink } from './errors.js';
+import { composedDirectiveAllows, type FederationLink } from './federation-link.js';
+import { parseFieldSelection, printFieldSelection } from './field-selection.js';
+import type { FieldSelection } from './model.js';
+
+/** The directives at one place, by their standard names (federation imports and renames resolved). */
+export interface CollectedDirectives<Name extends string> {
+  /** Directives that stand at most once. */
+  byName: Map<Name, DirectiveNode>;
+  /** Repeatable ones (`@tag`), in order. */
+  repeated: Array<{ name: Name; node: DirectiveNode }>;
+  /** Usages of directives composed with `@composeDirective`. */
+  composed: DirectiveNode[];
+}
 
 /**
- * A field's directives by name, each at most once. Unknown and misplaced directives are reported here;
- * the meaning of each is read by the field builder.
+ * A place's directives by standard name. Unknown, misplaced and repeated directives are reported here;
+ * the meaning of each is read by the type or field builder.
  */
-export function fieldDirectivesOf(
-  field: FieldDefinitionNode,
-  allowed: readonly FieldDirectiveName[],
-  place: string,
+export function collectDirectives<Name extends string>(
+  directives: readonly ConstDirectiveNode[],
+  where: { allowed: readonly Name[]; place: string; location: 'OBJECT' | 'INTERFACE' | 'FIELD_DEFINITION'; link: FederationLink },
   errors: ErrorSink,
   describe: Describe,
-): Map<FieldDirectiveName, DirectiveNode> {
-  const found = new Map<FieldDirectiveName, DirectiveNode>();
-  for (const directive of field.directives ?? []) {
-    const name = directive.name.value;
-    if (!(allowed as readonly string[]).includes(name)) {
-      errors.at(describe(rejectionReason(name, place, allowed)), directive);
-    } else if (found.has(name as FieldDirectiveName)) {
-      errors.at(describe(`@${name} is repeated`), directive);
+): CollectedDirectives<Name> {
+  const collected: CollectedDirectives<Name> = { byName: new Map(), repeated: [], composed: [] };
+  for (const directive of directives) {
+    const reading = where.link.read(directive.name.value);
+    if ('problem' in reading) {
+      errors.at(describe(reading.problem), directive);
+      continue;
+    }
+    const name = reading.name;
+    if (reading.composed) {
+      if (composedDirectiveAllows(where.link.settings, name, where.location)) collected.composed.push(directive);
+      else errors.at(describe(`@${name} is not allowed on ${where.place} (its definition does not list ${where.location})`), directive);
+    } else if (!(where.allowed as readonly string[]).includes(name)) {
+      errors.at(describe(rejectionReason(name, where.place, where.allowed)), directive);
+    } else if (REPEATABLE_DIRECTIVES.includes(name)) {
+      collected.repeated.push({ name: name as Name, node: directive });
+    } else if (collected.byName.has(name as Name)) {
+      errors.at(describe(`@${directive.name.value} is repeated`), directive);
     } else {
-      found.set(name as FieldDirectiveName, directive);
+      collected.byName.set(name as Name, directive);
     }
   }
-  return found;
+  return collected;
 }
 
 /** A directive that takes no arguments (`@id`, `@external`, `@lambda`): reports any that are given. */
@@ -54,35 +76,36 @@ export function deprecationReasonOf(directive: DirectiveNode, errors: ErrorSink,
 }
 
 /**
- * The field names of a federation `fields: "a b"` selection (`@provides`, `@requires`, `@key`). Nested
- * selections (`a { b }`) are not supported: federation v1 here works on fields of the type itself.
+ * The selection of a federation `fields:` argument (`@provides`, `@requires`, `@key`). Federation 1 here
+ * works on fields of the type itself; Federation 2 allows nested selections (`sku variation { id }`).
  */
 export function fieldSelectionOf(
   directive: DirectiveNode,
+  nested: boolean,
   errors: ErrorSink,
   describe: Describe,
-): { names: string[]; node: DirectiveNode } | undefined {
+  extraArguments: readonly string[] = [],
+): { names: string[]; selection: FieldSelection[]; text: string } | undefined {
   const at = `@${directive.name.value}`;
-  const argument = directiveArguments(directive, { allowed: ['fields'], required: ['fields'] }, errors, describe).get('fields');
+  const argument = directiveArguments(directive, { allowed: ['fields', ...extraArguments], required: ['fields'] }, errors, describe).get('fields');
   if (!argument) return undefined;
   const text = stringValueOf(argument.value);
   if (text === undefined) {
     errors.at(describe(`${at}(fields:) must be a string like "id", found ${describeValue(argument.value)}`), argument.value);
     return undefined;
   }
-  if (/[{}()]/.test(text)) {
+  if (!nested && /[{}()]/.test(text)) {
     errors.at(describe(`${at}(fields: ${JSON.stringify(text)}): nested selections are not supported; name fields of the type only`), argument.value);
     return undefined;
   }
-  const names = text.split(/[\s,]+/).filter((name) => name !== '');
-  if (names.length === 0) {
+  if (text.trim() === '') {
     errors.at(describe(`${at}(fields: "") names no field`), argument.value);
     return undefined;
   }
-  const invalid = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
-  if (invalid !== undefined) {
-    errors.at(describe(`${at}(fields: ${JSON.stringify(text)}): "${invalid}" is not a field name`), argument.value);
+  const parsed = parseFieldSelection(text, nested);
+  if ('problem' in parsed) {
+    errors.at(describe(`${at}(fields: ${JSON.stringify(text)}) ${parsed.problem}`), argument.value);
     return undefined;
   }
-  return { names, node: directive };
+  return { names: parsed.selection.map((item) => item.name), selection: parsed.selection, text: printFieldSelection(parsed.selection) };
 }

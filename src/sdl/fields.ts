@@ -1,9 +1,11 @@
 import type { DirectiveNode, FieldDefinitionNode, InputValueDefinitionNode } from 'graphql';
 import { customHttpOf } from './custom-http.js';
-import { ROOT_FIELD_DIRECTIVES, TYPE_FIELD_DIRECTIVES, type FieldDirectiveName } from './directive-names.js';
+import { allowedDirectives, type FieldDirectiveName } from './directive-names.js';
 import type { Describe } from './directive-values.js';
 import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
-import { checkNoArguments, deprecationReasonOf, fieldDirectivesOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
+import type { FederationLink } from './federation-link.js';
+import { federationMarksOf } from './federation-marks.js';
+import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
@@ -17,6 +19,8 @@ export interface FieldContext {
   /** Fields of user types carry storage directives; fields of Query/Mutation only custom logic. */
   position: 'type' | 'root';
   kindOf(name: string): NameKind | undefined;
+  /** The schema's federation version and directive names. */
+  link: FederationLink;
 }
 
 /** A field's model together with the syntax it came from, kept for the checks that need locations. */
@@ -39,9 +43,19 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   const shape = shapeOf(node.type);
   if (shape.nestedList) errors.at(describe(`lists of lists (${shape.typeText}) are not supported`), node.type);
   const of = fieldKindOf(shape, context, errors, describe);
-  const directives = context.position === 'root'
-    ? fieldDirectivesOf(node, ROOT_FIELD_DIRECTIVES, `a ${context.owner} field`, errors, describe)
-    : fieldDirectivesOf(node, TYPE_FIELD_DIRECTIVES, 'a field', errors, describe);
+  const collected = collectDirectives<FieldDirectiveName>(
+    node.directives ?? [],
+    {
+      allowed: allowedDirectives(context.position === 'root' ? 'rootField' : 'field', context.link.settings.version) as FieldDirectiveName[],
+      place: context.position === 'root' ? `a ${context.owner} field` : 'a field',
+      location: 'FIELD_DEFINITION',
+      link: context.link,
+    },
+    errors,
+    describe,
+  );
+  const directives = collected.byName;
+  const nested = context.link.settings.version === 2;
 
   const lambdaDirective = directives.get('lambda');
   if (lambdaDirective) checkNoArguments(lambdaDirective, errors, describe);
@@ -107,11 +121,19 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     model.external = true;
   }
   const provides = directives.get('provides');
-  const provided = provides && fieldSelectionOf(provides, errors, describe);
-  if (provided) model.provides = provided.names;
+  const provided = provides && fieldSelectionOf(provides, nested, errors, describe);
+  if (provided) {
+    model.provides = provided.names;
+    model.providesSelection = provided.text;
+  }
   const requires = directives.get('requires');
-  const required = requires && fieldSelectionOf(requires, errors, describe);
-  if (required) model.requires = required.names;
+  const required = requires && fieldSelectionOf(requires, nested, errors, describe);
+  if (required) {
+    model.requires = required.names;
+    model.requiresSelection = required.text;
+  }
+  const marks = federationMarksOf(collected, context.link.minor, errors, describe);
+  if (marks) model.marks = marks;
 
   const deprecated = directives.get('deprecated');
   if (deprecated) model.deprecationReason = deprecationReasonOf(deprecated, errors, describe);

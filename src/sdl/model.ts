@@ -49,8 +49,14 @@ export interface FieldModel {
   hasInverse?: string;
   /** Federation. */
   external: boolean;
+  /** `@provides(fields:)`: the top-level field names, and the whole selection as written (nested in Fed 2). */
   provides?: string[];
+  providesSelection?: string;
+  /** `@requires(fields:)`: the top-level field names, and the whole selection as written (nested in Fed 2). */
   requires?: string[];
+  requiresSelection?: string;
+  /** Federation 2 marks printed for the gateway (`@shareable`, `@inaccessible`, `@tag`, `@override`, composed directives). */
+  marks?: FederationMarks;
   /** Custom logic: the field is resolved by a lambda or an HTTP call, never stored. */
   lambda: boolean;
   custom?: CustomHttpConfig;
@@ -114,14 +120,70 @@ export interface TypeModel {
   implements: string[];
   /** The `ID` field, if the type has one. */
   idField?: FieldModel;
-  /** Federation: the single `@key` field name. */
+  /**
+   * Federation: the field that identifies a stored object across services, a key of one field that is the
+   * `ID` or an `@id` field (the first such `@key`). For an extended type its value is the document `_id`.
+   */
   key?: string;
+  /** Federation: every `@key`, in declaration order (Federation 1: at most one). */
+  keys: KeyModel[];
   /** Federation: declared with `@extends` or `extend type`; the owner is another service. */
   extended: boolean;
   auth?: AuthRules;
+  /** Federation 2 marks printed for the gateway (`@shareable`, `@inaccessible`, `@tag`, `@interfaceObject`, composed directives). */
+  marks?: FederationMarks;
   description?: string;
   loc: SourceLocation;
 }
+
+/** One field of a federation `fields:` selection: `sku`, or `variation { id }` with its sub-selection. */
+export interface FieldSelection {
+  name: string;
+  selections?: FieldSelection[];
+}
+
+export interface KeyModel {
+  /** The selection printed in normal form (`sku variation { id }`). */
+  fields: string;
+  selection: FieldSelection[];
+  /** `resolvable: false`: other services may reference the entity by this key, but `_entities` here does not resolve it. */
+  resolvable: boolean;
+}
+
+/** Federation 2 directives that only matter to composition: carried from the schema to `_service { sdl }`. */
+export interface FederationMarks {
+  shareable: boolean;
+  inaccessible: boolean;
+  tags: string[];
+  /** Types only: `@interfaceObject`, an interface of another subgraph seen here as an object type. */
+  interfaceObject?: boolean;
+  /** Fields only: `@override(from:, label:)`. */
+  override?: { from: string; label?: string };
+  /** Usages of `@composeDirective` directives, printed as written (`@custom`, `@lowercase(on: true)`). */
+  composed: string[];
+}
+
+/** How the schema takes part in a federated graph. */
+export interface FederationSettings {
+  /** 1 without `@link`; 2 when `extend schema @link(url: "https://specs.apollo.dev/federation/v2.x")` opts in. */
+  version: 1 | 2;
+  /** Federation 2: the spec URL as linked (`https://specs.apollo.dev/federation/v2.3`). */
+  specUrl?: string;
+  /** Federation 2: the custom directives composed by `@composeDirective`, with the spec `@link` that imports them. */
+  composedDirectives: ComposedDirective[];
+}
+
+export interface ComposedDirective {
+  name: string;
+  /** The `@link(url:)` importing it. */
+  linkUrl: string;
+  /** The directive definition as written, printed (`directive @custom on OBJECT`). */
+  definition: string;
+  /** Where its definition lets it stand (`OBJECT`, `INTERFACE`, `FIELD_DEFINITION`). */
+  locations: string[];
+}
+
+export const FEDERATION_1: FederationSettings = Object.freeze({ version: 1, composedDirectives: [] }) as FederationSettings;
 
 export interface EnumModel {
   name: string;
@@ -165,6 +227,7 @@ export interface SchemaModel {
   customQueries: FieldModel[];
   customMutations: FieldModel[];
   authorization?: AuthorizationConfig;
+  federation: FederationSettings;
   /** The schema text exactly as uploaded. */
   source: string;
 }

@@ -1,6 +1,7 @@
 import type { NamedTypeNode } from 'graphql';
 import type { ObjectDeclaration } from './declarations.js';
 import { typeMessage, type ErrorSink } from './errors.js';
+import type { FederationLink } from './federation-link.js';
 import { fieldDraftOf, type FieldDraft, type NameKind } from './fields.js';
 import { typeDirectivesOf, type TypeDirectives } from './type-directives.js';
 
@@ -18,15 +19,20 @@ export interface TypeDraft {
   fieldsByName: Map<string, FieldDraft>;
 }
 
-export function typeDraftOf(declaration: ObjectDeclaration, kindOf: (name: string) => NameKind | undefined, errors: ErrorSink): TypeDraft {
+export function typeDraftOf(
+  declaration: ObjectDeclaration,
+  kindOf: (name: string) => NameKind | undefined,
+  link: FederationLink,
+  errors: ErrorSink,
+): TypeDraft {
   const { name, node } = declaration;
   const describe = (message: string): string => typeMessage(name, message);
-  const directives = typeDirectivesOf(declaration, errors, describe);
+  const directives = typeDirectivesOf(declaration, link, errors, describe);
 
   const ownFields: FieldDraft[] = [];
   const byName = new Map<string, FieldDraft>();
   for (const fieldNode of node.fields ?? []) {
-    const draft = fieldDraftOf(fieldNode, { owner: name, position: 'type', kindOf }, errors);
+    const draft = fieldDraftOf(fieldNode, { owner: name, position: 'type', kindOf, link }, errors);
     const earlier = byName.get(draft.model.name);
     if (earlier) {
       errors.at(typeMessage(name, `field ${draft.model.name} is declared more than once`), earlier.node.name, fieldNode.name);
