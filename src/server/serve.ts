@@ -25,6 +25,9 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       store,
       logger,
       adminToken: config.adminToken,
+      corsOrigins: config.corsOrigins,
+      introspection: config.introspection,
+      maxBodyBytes: config.maxBodyBytes,
       initialSchema,
       initialLambda,
       // Only MongoDB can be shared by several instances; the embedded store's folder is locked by one.
