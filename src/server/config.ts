@@ -1,5 +1,6 @@
 import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
 import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
+import { CUSTOM_SECRET_ENV_PREFIX } from '../custom/secret-names.js';
 import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
@@ -142,9 +143,6 @@ const OPTIONS: readonly OptionDefinition[] = [
   ),
 ];
 
-/** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
-const CUSTOM_SECRET_PREFIX = 'CUSTOM_SECRET_';
-
 /** Like Apollo Server: introspection is on unless NODE_ENV says production. */
 function defaultsFor(env: Readonly<Record<string, string | undefined>>): ServerConfig {
   return { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: env.NODE_ENV !== 'production' };
@@ -164,7 +162,7 @@ export function helpText(): string {
     lines.push(`${usageOf(option).padEnd(width)}${option.description} [${option.env}]`);
   }
   lines.push(`${'  --help'.padEnd(width)}print this help and exit`);
-  lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_PREFIX}<NAME>.`);
+  lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_ENV_PREFIX}<NAME>.`);
   return lines.join('\n');
 }
 
@@ -305,8 +303,8 @@ function parseHostList(raw: string, source: string): string[] {
 function customSecretsOf(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(CUSTOM_SECRET_PREFIX) && name.length > CUSTOM_SECRET_PREFIX.length && value !== undefined && value !== '') {
-      secrets[name.slice(CUSTOM_SECRET_PREFIX.length)] = value;
+    if (name.startsWith(CUSTOM_SECRET_ENV_PREFIX) && name.length > CUSTOM_SECRET_ENV_PREFIX.length && value !== undefined && value !== '') {
+      secrets[name.slice(CUSTOM_SECRET_ENV_PREFIX.length)] = value;
     }
   }
   return secrets;
