@@ -37,7 +37,7 @@ describe('CORS with --cors-origins set to a list', () => {
     expect(corsHeadersOf(response)).toEqual({
       'access-control-allow-origin': APP,
       'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': 'content-type, apollo-require-preflight, x-apollo-operation-name, x-request-id, x-auth-token',
+      'access-control-allow-headers': 'content-type, apollo-require-preflight, x-apollo-operation-name, apollographql-client-name, apollographql-client-version, x-request-id, x-auth-token',
       'access-control-max-age': '600',
       vary: 'Origin',
     });
@@ -96,7 +96,7 @@ describe('CORS with --cors-origins *', () => {
     expect(corsHeadersOf(response)).toEqual({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': 'content-type, apollo-require-preflight, x-apollo-operation-name, x-request-id',
+      'access-control-allow-headers': 'content-type, apollo-require-preflight, x-apollo-operation-name, apollographql-client-name, apollographql-client-version, x-request-id',
       'access-control-max-age': '600',
     });
   });

@@ -7,7 +7,7 @@ const APP = 'https://app.example.com';
 const post = (origin: string | undefined): CorsRequest => ({ method: 'POST', origin, requestMethod: undefined });
 const preflight = (origin: string | undefined): CorsRequest => ({ method: 'OPTIONS', origin, requestMethod: 'POST' });
 
-const BASE_HEADERS = 'content-type, apollo-require-preflight, x-apollo-operation-name, x-request-id';
+const BASE_HEADERS = 'content-type, apollo-require-preflight, x-apollo-operation-name, apollographql-client-name, apollographql-client-version, x-request-id';
 
 const cases: Array<[string, CorsPolicy | undefined, CorsRequest, string | undefined, CorsAnswer]> = [
   ['CORS off: a cross-origin POST gets nothing', undefined, post(APP), undefined, { kind: 'none' }],

@@ -21,9 +21,17 @@ export const CORS_METHODS = ['GET', 'POST'] as const;
 
 /**
  * Request headers a browser client of `/graphql` sends beyond the CORS-safelisted ones: JSON bodies,
- * Apollo's CSRF-prevention headers (GET needs one), and the request id a client may pass along.
+ * Apollo's CSRF-prevention headers (GET needs one), Apollo Client's name and version (its
+ * `clientAwareness`), and the request id a client may pass along.
  */
-export const CORS_BASE_HEADERS = ['content-type', 'apollo-require-preflight', 'x-apollo-operation-name', 'x-request-id'] as const;
+export const CORS_BASE_HEADERS = [
+  'content-type',
+  'apollo-require-preflight',
+  'x-apollo-operation-name',
+  'apollographql-client-name',
+  'apollographql-client-version',
+  'x-request-id',
+] as const;
 
 export interface CorsRequest {
   method: string;
