@@ -148,6 +148,18 @@ describe('introspection switched off', () => {
     ]);
   });
 
+  it('removes "Did you mean" suggestions from variable errors too', async () => {
+    const response = await gql(server.url, 'query($f: TaskFilter) { queryTask(filter: $f) { title } }', { f: { titel: { alloftext: 'x' } } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        message: 'Variable "$f" got invalid value { titel: { alloftext: "x" } }; Field "titel" is not defined by type "TaskFilter".',
+        locations: [{ line: 1, column: 7 }],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    ]);
+  });
+
   it('still answers __typename and _service { sdl }, which gateways need', async () => {
     const response = await gql<{ __typename: string; _service: { sdl: string } }>(server.url, '{ __typename _service { sdl } }');
     expect(response.status).toBe(200);
@@ -165,5 +177,7 @@ describe('introspection on (the default outside production)', () => {
     expect(introspected.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
     const misspelt = await gql(server.url, '{ queryTask { titel } }');
     expect(misspelt.body.errors?.[0]?.message).toBe('Cannot query field "titel" on type "Task". Did you mean "title"?');
+    const badVariable = await gql(server.url, 'query($f: TaskFilter) { queryTask(filter: $f) { title } }', { f: { titel: { alloftext: 'x' } } });
+    expect(badVariable.body.errors?.[0]?.message).toMatch(/ Did you mean "title"\?$/);
   });
 });

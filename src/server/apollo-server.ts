@@ -9,6 +9,7 @@ import type { PersistedQueries } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
+import { hideSuggestionsPlugin } from './hide-suggestions-plugin.js';
 import { noIntrospectionRule } from './no-introspection-rule.js';
 import { noStorePlugin } from './no-store-plugin.js';
 import type { SwappableSchemaSource } from './schema-source.js';
@@ -45,6 +46,8 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       createAuthPlugin(),
       operationLimitsPlugin(limits, PAGES),
       ...(parts.plugins ?? []),
+      // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
+      ...(introspection ? [] : [hideSuggestionsPlugin()]),
       errorLoggingPlugin(logger),
       // Apollo's cache control plugin hooks every resolved field to compute a policy that is always
       // "uncacheable" here; noStorePlugin gives the same header once per request.
@@ -58,8 +61,6 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
     persistedQueries: false,
     // Refused by noIntrospectionRule instead of Apollo's rule, whose message tells operators to change code.
     introspection: true,
-    // Without introspection, "Did you mean ...?" in validation errors would reveal the schema's names.
-    hideSchemaDetailsFromClientErrors: !introspection,
     includeStacktraceInErrorResponses: false,
     formatError,
     // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.
