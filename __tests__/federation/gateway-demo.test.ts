@@ -42,6 +42,17 @@ test('the gateway does not expose the extended type\'s queries, but its mutation
   expect(mutations).toEqual(expect.arrayContaining(['addAstronaut', 'updateAstronaut', 'deleteAstronaut', 'addMission']));
 });
 
+test('the gateway and the owner answer browsers from any origin, as startStandaloneServer did (Sandbox calls them)', async () => {
+  for (const url of [demo.gatewayUrl, demo.ownerUrl]) {
+    const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://studio.apollographql.com', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const answer = await fetch(url, { method: 'POST', headers: { origin: 'https://studio.apollographql.com', 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await answer.json()).toEqual({ data: { __typename: 'Query' } });
+  }
+});
+
 describe('ports', () => {
   test('DEMO_OWNER_PORT, DEMO_AUTOGRAPH_PORT and DEMO_GATEWAY_PORT override the defaults; unset or empty keep them', () => {
     expect(demoPortsFrom({})).toEqual({ owner: 4001, autograph: 4002, gateway: 4000 });
