@@ -13,6 +13,7 @@
  *   npm run bench -- limits               refusing hostile operations vs an ordinary query (bench/limits.ts; only when named)
  *   npm run bench -- growth               addTask latency as the store grows (bench/mutation-growth.ts; only when named)
  *   npm run bench -- jwt                  token verification per algorithm, static key and JWK Set (bench/jwt.ts; only when named)
+ *   npm run bench -- http                 the HTTP layer (router, CORS) next to bare node:http (bench/http-layer.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -35,6 +36,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   limits: { file: 'limits.js', inDefault: false },
   growth: { file: 'mutation-growth.js', inDefault: false },
   jwt: { file: 'jwt.js', inDefault: false },
+  http: { file: 'http-layer.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

@@ -23,14 +23,23 @@ export async function startAutograph(port = 0, dataDir?: string, variant: Federa
   const folder = dataDir ?? (await mkdtemp(join(tmpdir(), 'autograph-demo-')));
   const store = await openEmbeddedStore(folder);
   const schema = await readFile(demoSchemaPath(variant), 'utf8');
+  const removeFolder = () => (dataDir === undefined ? rm(folder, { recursive: true, force: true }) : Promise.resolve());
   const app = await createApp({ store, logger: createLogger('warn'), initialSchema: schema });
-  const server = await startServer({ app, port, host: '127.0.0.1' });
+  let server;
+  try {
+    server = await startServer({ app, port, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    await removeFolder();
+    throw error;
+  }
   return {
     url: `${server.url}/graphql`,
     async close() {
       await server.close();
       await store.close();
-      if (dataDir === undefined) await rm(folder, { recursive: true, force: true });
+      await removeFolder();
     },
   };
 }

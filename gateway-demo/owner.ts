@@ -1,8 +1,9 @@
 import { ApolloServer } from '@apollo/server';
-import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { randomUUID } from 'node:crypto';
 import gql from 'graphql-tag';
+import { exitOnStartFailure, portInUseHint } from './port-in-use.js';
+import { serveApollo } from './serve-apollo.js';
 
 /**
  * The service that owns `Astronaut` in the demo: a small hand-written subgraph, as another team would
@@ -67,10 +68,13 @@ export async function startOwnerService(port = 0, host = '127.0.0.1', variant: F
     },
   });
   const server = new ApolloServer({ schema });
-  const { url } = await startStandaloneServer(server, { listen: { port, host } });
-  return { url, close: () => server.stop() };
+  return serveApollo(server, port, host);
 }
 
 if (require.main === module) {
-  startOwnerService(Number(process.env.PORT ?? 4001), process.env.HOST ?? '127.0.0.1', process.argv.includes('--fed2') ? 2 : 1).then(({ url }) => console.log(`owner service (Astronaut) at ${url}`));
+  const port = Number(process.env.PORT ?? 4001);
+  startOwnerService(port, process.env.HOST ?? '127.0.0.1', process.argv.includes('--fed2') ? 2 : 1).then(
+    ({ url }) => console.log(`owner service (Astronaut) at ${url}`),
+    (error: unknown) => exitOnStartFailure(error, portInUseHint(error, 'owner service', port, 'PORT')),
+  );
 }

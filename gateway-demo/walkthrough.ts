@@ -1,7 +1,8 @@
 import { startAutograph } from './autograph.js';
 import { startGateway } from './gateway.js';
 import { startOwnerService, type FederationVariant, type RunningService } from './owner.js';
-import { demoPortsFrom, type DemoPorts } from './ports.js';
+import { exitOnStartFailure, portInUseHint } from './port-in-use.js';
+import { DEMO_PORT_VARIABLES, demoPortsFrom, type DemoPorts } from './ports.js';
 
 /**
  * The demo: the owning service, Autograph and a gateway on loopback (Federation 1 schemas, or with
@@ -17,18 +18,36 @@ export interface Demo {
   close(): Promise<void>;
 }
 
+/** A demo service that could not listen because its port is taken; the message is the one-line hint. */
+export class DemoStartError extends Error {
+  constructor(hint: string, cause: unknown) {
+    super(hint, { cause });
+    this.name = 'DemoStartError';
+  }
+}
+
 export async function startDemo(ports: DemoPorts, variant: FederationVariant = 1): Promise<Demo> {
   const started: RunningService[] = [];
+  /** Starts one service; a taken port becomes a DemoStartError naming its DEMO_*_PORT variable. */
+  const start = async (service: keyof DemoPorts, label: string, run: () => Promise<RunningService>) => {
+    try {
+      const running = await run();
+      started.push(running);
+      return running;
+    } catch (error) {
+      const hint = portInUseHint(error, label, ports[service], DEMO_PORT_VARIABLES[service]);
+      throw hint === undefined ? error : new DemoStartError(hint, error);
+    }
+  };
   try {
-    const owner = await startOwnerService(ports.owner, '127.0.0.1', variant);
-    started.push(owner);
-    const autograph = await startAutograph(ports.autograph, undefined, variant);
-    started.push(autograph);
-    const gateway = await startGateway([
-      { name: 'astronauts', url: owner.url },
-      { name: 'missions', url: autograph.url },
-    ], ports.gateway);
-    started.push(gateway);
+    const owner = await start('owner', 'owner service', () => startOwnerService(ports.owner, '127.0.0.1', variant));
+    const autograph = await start('autograph', 'demo Autograph', () => startAutograph(ports.autograph, undefined, variant));
+    const gateway = await start('gateway', 'gateway', () =>
+      startGateway([
+        { name: 'astronauts', url: owner.url },
+        { name: 'missions', url: autograph.url },
+      ], ports.gateway),
+    );
     return {
       ownerUrl: owner.url,
       autographUrl: autograph.url,
@@ -89,8 +108,5 @@ if (require.main === module) {
       if (keep) console.log('\nall three keep running (Ctrl+C stops them)');
       else await demo.close();
     })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
+    .catch((error: unknown) => exitOnStartFailure(error, error instanceof DemoStartError ? error.message : undefined));
 }

@@ -219,7 +219,7 @@ test('a schema that names a secret the service does not have is refused at uploa
   expect(status).toBe(400);
   expect(body.errors).toEqual([
     {
-      message: 'Query.secretive @custom(http:): the secret header Authorization:MISSING_TOKEN needs a configured secret named MISSING_TOKEN',
+      message: 'Query.secretive @custom(http:): the secret header Authorization:MISSING_TOKEN needs a configured secret named MISSING_TOKEN: set the environment variable CUSTOM_SECRET_MISSING_TOKEN for the service',
       locations: [{ line: 2, column: 3 }],
       extensions: { code: 'BAD_SCHEMA' },
     },

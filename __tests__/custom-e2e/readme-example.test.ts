@@ -39,3 +39,19 @@ test('the example\'s mutation, query and type fields answer', async () => {
   ]));
   expect(body.data!.authorsByName).toHaveLength(2);
 });
+
+test('the README\'s @custom(http:) example, uploaded without CUSTOM_SECRET_SCORES_KEY, is refused naming that variable', async () => {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### `@custom(http:)`'));
+  const schema = /```graphql\n([\s\S]*?)```/.exec(section)![1]!;
+  const upload = await fetch(`${server.url}/admin/schema`, { method: 'POST', body: schema });
+  expect(upload.status).toBe(400);
+  const body = (await upload.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+  expect(body.errors.map((error) => [error.message, error.extensions.code])).toEqual([
+    [
+      'Author.score @custom(http:): the secret header X-Api-Key:SCORES_KEY needs a configured secret named SCORES_KEY: set the environment variable CUSTOM_SECRET_SCORES_KEY for the service',
+      'BAD_SCHEMA',
+    ],
+  ]);
+  expect(readme).toContain(body.errors[0]!.message);
+});

@@ -146,7 +146,7 @@ describe('@custom(http:)', () => {
 
   it('refuses a secret header that has no configured secret, before any request', async () => {
     const failure = await failureOf(callCustomHttp(config({ url: '/echo', secretHeaders: ['X-Key:MISSING'] }), { field: 'Query.echo', allowHosts }));
-    expect(failure.message).toBe('@custom field Query.echo: the secret header X-Key needs a configured secret named MISSING, and there is none');
+    expect(failure.message).toBe('@custom field Query.echo: the secret header X-Key needs a configured secret named MISSING, and there is none: set the environment variable CUSTOM_SECRET_MISSING for the service');
     expect(seen).toHaveLength(0);
   });
 

@@ -103,6 +103,6 @@ describe('@custom(http:) schema checks', () => {
   it('checks secret headers against the configured secret names when given', () => {
     const config = http({ secretHeaders: ['X-Key', 'X-Token:TOKEN'] });
     expect(problemsOf(config)).toEqual([]);
-    expect(problemsOf(config, [], new Set(['X-Key']))).toEqual(['the secret header X-Token:TOKEN needs a configured secret named TOKEN']);
+    expect(problemsOf(config, [], new Set(['X-Key']))).toEqual(['the secret header X-Token:TOKEN needs a configured secret named TOKEN: set the environment variable CUSTOM_SECRET_TOKEN for the service']);
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DEMO_PORTS, demoPortsFrom } from '../../gateway-demo/ports';
-import { runWalkthrough, startDemo, graphql, type Demo } from '../../gateway-demo/walkthrough';
+import { DemoStartError, runWalkthrough, startDemo, graphql, type Demo } from '../../gateway-demo/walkthrough';
 
 /** Issue 4: the gateway-demo's three services in this process, queried across both subgraphs. */
 
@@ -43,6 +43,17 @@ test('the gateway exposes neither the queries nor the mutations of the extended 
   expect(mutations.filter((name: string) => /Astronaut$/.test(name))).toEqual(['createAstronaut']);
 });
 
+test('the gateway and the owner answer browsers from any origin, as startStandaloneServer did (Sandbox calls them)', async () => {
+  for (const url of [demo.gatewayUrl, demo.ownerUrl]) {
+    const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://studio.apollographql.com', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const answer = await fetch(url, { method: 'POST', headers: { origin: 'https://studio.apollographql.com', 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await answer.json()).toEqual({ data: { __typename: 'Query' } });
+  }
+});
+
 describe('ports', () => {
   test('DEMO_OWNER_PORT, DEMO_AUTOGRAPH_PORT and DEMO_GATEWAY_PORT override the defaults; unset or empty keep them', () => {
     expect(demoPortsFrom({})).toEqual({ owner: 4001, autograph: 4002, gateway: 4000 });
@@ -80,5 +91,43 @@ describe('ports', () => {
     expect(stdout).toContain(`autograph http://127.0.0.1:${autograph}/graphql`);
     expect(stdout).toContain(`gateway http://127.0.0.1:${gateway}/`);
     expect(stdout).toContain('"name": "Neil Armstrong"');
+  }, 120_000);
+});
+
+describe('a demo port already in use', () => {
+  test('startDemo refuses with a one-line hint naming the port, the service and its variable', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const refusal = startDemo({ owner: 0, autograph: 0, gateway: port });
+      await expect(refusal).rejects.toBeInstanceOf(DemoStartError);
+      await expect(refusal).rejects.toMatchObject({
+        message: `port ${port} (the gateway) is already in use: stop the program listening there, or choose another port with DEMO_GATEWAY_PORT=<port>`,
+        cause: { code: 'EADDRINUSE' },
+      });
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  }, 60_000);
+
+  test('the demo command prints that one line, no stack trace, and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const root = resolve(__dirname, '../..');
+      const child = spawn(process.execPath, ['-r', join(root, '__tests__/helpers/register-ts.cjs'), join(root, 'gateway-demo/walkthrough.ts')], {
+        cwd: root,
+        env: { ...process.env, DEMO_OWNER_PORT: String(port), DEMO_AUTOGRAPH_PORT: '0', DEMO_GATEWAY_PORT: '0' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`port ${port} (the owner service) is already in use: stop the program listening there, or choose another port with DEMO_OWNER_PORT=<port>\n`);
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
   }, 120_000);
 });

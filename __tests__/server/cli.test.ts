@@ -27,7 +27,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Cli {
   // signal handlers unless told not to).
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL'].includes(name) && !name.startsWith('PERSISTED_') && !name.startsWith('MAX_'),
+      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL', 'CORS_ORIGINS', 'INTROSPECTION'].includes(name) && !name.startsWith('PERSISTED_') && !name.startsWith('MAX_'),
     ),
   );
   const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
@@ -126,7 +126,7 @@ describe('the CLI', () => {
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', schema: false, store: 'mongodb' });
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: 'unavailable', store: 'mongodb' });
+    expect(await ready.json()).toEqual({ status: 'unavailable', schema: false, storeReady: false, store: 'mongodb' });
     cli.child.kill('SIGTERM');
     expect((await cli.exit).code).toBe(0);
     expect(cli.logs.at(-1)?.msg).toBe('stopped');
@@ -223,6 +223,64 @@ describe('the CLI', () => {
     const byHash = await fetch(`${url}/graphql?${new URLSearchParams({ extensions })}`, { headers: { 'content-type': 'application/json' } });
     expect(await byHash.json()).toEqual({ data: { queryTask: [] } });
   }
+
+  it('--introspection (off under NODE_ENV=production), --cors-origins and --max-body-bytes reach the service', async () => {
+    const schemaFile = join(dataDir, 'schema.graphql');
+    await writeFile(schemaFile, TASKS_SCHEMA);
+    const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--max-body-bytes', '1024'], {
+      NODE_ENV: 'production',
+      CORS_ORIGINS: 'https://app.example.com',
+    });
+    try {
+      const { url } = (await cli.waitForLog('started')) as { url: string };
+      const introspection = await gql(url, '{ __schema { queryType { name } } }');
+      expect(introspection.status).toBe(400);
+      expect(introspection.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+
+      const preflight = await fetch(`${url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+
+      const tooLarge = await gql(url, `{ queryTask { title } } # ${'x'.repeat(2048)}`);
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body).toEqual({
+        errors: [{ message: "request body is larger than the limit of 1024 bytes (the service's --max-body-bytes)", extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      });
+    } finally {
+      cli.child.kill('SIGTERM');
+    }
+    expect((await cli.exit).code).toBe(0);
+  });
+
+  it('exits 1 with a one-line hint, not a stack trace, when the data folder is locked or the port is taken', async () => {
+    const first = runCli(['--port', '0', '--data', dataDir]);
+    try {
+      const { port } = (await first.waitForLog('started')) as { port: number };
+
+      const locked = runCli(['--port', '0', '--data', dataDir]);
+      const lockedExit = await locked.exit;
+      expect(lockedExit.code).toBe(1);
+      expect(lockedExit.stderr).toBe(
+        `autograph: the data folder ${dataDir} is in use by process ${first.child.pid} (another autograph?): stop that process, or give this one another folder with --data (DATA_DIR)\n`,
+      );
+      expect(lockedExit.stdout).not.toMatch(/\n\s+at /);
+
+      const busy = runCli(['--port', String(port), '--data', join(dataDir, 'other')]);
+      const busyExit = await busy.exit;
+      expect(busyExit.code).toBe(1);
+      expect(busyExit.stderr).toBe(
+        `autograph: port ${port} on 127.0.0.1 is already in use: stop the program listening there, or choose another port with --port (PORT)\n`,
+      );
+      expect(busy.logs.at(-1)).toMatchObject({ level: 60, msg: 'cannot listen', hint: expect.stringMatching(/^port \d+ on 127\.0\.0\.1 is already in use/) });
+      expect(busyExit.stdout).not.toMatch(/\n\s+at /);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect((await first.exit).code).toBe(0);
+  });
 
   it('exits 2 with a clear message on an unknown flag or a bad value', async () => {
     const unknown = await runCli(['--prot', '80']).exit;

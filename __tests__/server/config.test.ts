@@ -18,7 +18,7 @@ function errorOf(argv: string[], env: Record<string, string | undefined> = {}): 
 
 describe('parseCommandLine', () => {
   it('uses the defaults when nothing is given', () => {
-    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info' });
+    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true });
   });
 
   it('reads every flag, in both "--flag value" and "--flag=value" forms', () => {
@@ -35,6 +35,7 @@ describe('parseCommandLine', () => {
       mongoUri: 'mongodb://db:27017/app',
       adminToken: 's3cret',
       logLevel: 'debug',
+      introspection: true,
     });
   });
 
@@ -46,8 +47,43 @@ describe('parseCommandLine', () => {
       }),
     ).toEqual({
       port: 0, host: '::1', dataDir: 'd', schemaFile: 's.graphql',
-      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn',
+      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn', introspection: true,
     });
+  });
+
+  it.each([
+    ['no flag, NODE_ENV unset', [], {}, true],
+    ['no flag, NODE_ENV=development', [], { NODE_ENV: 'development' }, true],
+    ['no flag, NODE_ENV=production', [], { NODE_ENV: 'production' }, false],
+    ['--introspection under production', ['--introspection'], { NODE_ENV: 'production' }, true],
+    ['--introspection=false outside production', ['--introspection=false'], {}, false],
+    ['INTROSPECTION=true under production', [], { NODE_ENV: 'production', INTROSPECTION: 'true' }, true],
+    ['INTROSPECTION=0', [], { INTROSPECTION: '0' }, false],
+  ])('introspection: %s', (_case, argv, env, expected) => {
+    expect(run(argv, env).introspection).toBe(expected);
+  });
+
+  it.each([
+    [['--cors-origins', '*'], {}, '*'],
+    [['--cors-origins', 'https://app.example.com'], {}, ['https://app.example.com']],
+    [[], { CORS_ORIGINS: 'https://a.example.com, http://localhost:3000' }, ['https://a.example.com', 'http://localhost:3000']],
+  ])('reads CORS origins from %j %j', (argv, env, expected) => {
+    expect(run(argv, env).corsOrigins).toEqual(expected);
+  });
+
+  it.each([
+    ['https://app.example.com/', '--cors-origins: "https://app.example.com/" is not an origin; expected scheme://host[:port] with no path or trailing slash, as browsers send it (https://app.example.com)'],
+    ['app.example.com', '--cors-origins: "app.example.com" is not an origin; expected scheme://host[:port] with no path or trailing slash, as browsers send it (https://app.example.com)'],
+    ['https://a.example.com,*', '--cors-origins: * allows every origin and cannot be combined with a list, got "https://a.example.com,*"'],
+    ['https://a.example.com,', '--cors-origins: "" is not an origin; expected scheme://host[:port] with no path or trailing slash, as browsers send it (https://app.example.com)'],
+  ])('refuses the CORS origins %j', (raw, message) => {
+    expect(errorOf(['--cors-origins', raw])).toBe(message);
+  });
+
+  it('reads the body limit from --max-body-bytes or MAX_BODY_BYTES', () => {
+    expect(run(['--max-body-bytes', '4096'])).toMatchObject({ maxBodyBytes: 4096 });
+    expect(run([], { MAX_BODY_BYTES: '65536' })).toMatchObject({ maxBodyBytes: 65536 });
+    expect(errorOf(['--max-body-bytes', '0'])).toBe(`--max-body-bytes: expected a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got "0"`);
   });
 
   it('reads the MongoDB check interval from --store-check-ms or STORE_CHECK_MS', () => {

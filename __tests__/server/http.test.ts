@@ -33,13 +33,19 @@ describe('before any schema is uploaded', () => {
     });
   });
 
-  it('reports no schema on /health, and ready on /health/ready', async () => {
+  it('is alive on /health, and not ready on /health/ready until a schema is active', async () => {
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', schema: false, store: TEST_BACKEND_KIND });
+    const notReady = await fetch(`${server.url}/health/ready`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ status: 'unavailable', schema: false, storeReady: true, store: TEST_BACKEND_KIND });
+
+    await activateSchema(server.url, TASKS_SCHEMA);
     const ready = await fetch(`${server.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', store: TEST_BACKEND_KIND });
+    expect(await ready.json()).toEqual({ status: 'ready', schema: true, storeReady: true, store: TEST_BACKEND_KIND });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 });
 
@@ -201,7 +207,9 @@ describe('HTTP routing', () => {
     const response = await gql(server.url, `{ queryUser { username } } # ${'x'.repeat(4096)}`);
     expect(response.status).toBe(413);
     expect(response.body).toEqual({
-      errors: [{ message: 'request body is larger than the limit of 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      errors: [
+        { message: "request body is larger than the limit of 2048 bytes (the service's --max-body-bytes)", extensions: { code: 'PAYLOAD_TOO_LARGE' } },
+      ],
     });
   });
 

@@ -83,6 +83,7 @@ describe('restart on the same data folder', () => {
       await until(() => server.app.active !== undefined);
       expect(server.app.active?.text).toBe(TASKS_SCHEMA);
       expect((await gql(server.url, '{ queryUser { username } }')).body).toEqual({ data: { queryUser: [] } });
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     } finally {
       await server.close();
     }
@@ -251,15 +252,18 @@ describe('serving', () => {
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
-  it('answers /health/ready with 503 while the store is not ready', async () => {
+  it('answers /health/ready with 503 while the store is not ready, even with a schema active', async () => {
     const store = await openEmbeddedStore(dataDir);
-    let ready = false;
+    let ready = true;
     const flaky = overriding(store, { ready: () => ready });
     const server = await startTestServer({ dataDir, store: flaky });
     try {
+      await activateSchema(server.url, TASKS_SCHEMA);
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+      ready = false;
       const down = await fetch(`${server.url}/health/ready`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'unavailable', store: 'embedded' });
+      expect(await down.json()).toEqual({ status: 'unavailable', schema: true, storeReady: false, store: 'embedded' });
       ready = true;
       expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     } finally {

@@ -1,5 +1,6 @@
 import type { CustomHttpConfig, FieldModel, SchemaError, SchemaModel } from '../sdl/model.js';
 import { BodyTemplateError, bodyTemplateVariables, parseBodyTemplate } from './body-template.js';
+import { secretEnvVariable } from './secret-names.js';
 import { urlTemplateVariables } from './url-template.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -75,7 +76,7 @@ function configProblems(
     for (const entry of config.secretHeaders) {
       const colonAt = entry.indexOf(':');
       const secret = (colonAt < 0 ? entry : entry.slice(colonAt + 1)).trim();
-      if (!options.secretNames.has(secret)) problems.push(`the secret header ${entry} needs a configured secret named ${secret}`);
+      if (!options.secretNames.has(secret)) problems.push(`the secret header ${entry} needs a configured secret named ${secret}: set the environment variable ${secretEnvVariable(secret)} for the service`);
     }
   }
   return problems;

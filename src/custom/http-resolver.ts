@@ -4,6 +4,7 @@ import type { BodyTemplate } from './body-template.js';
 import { CustomHttpError } from './http-errors.js';
 import { isHostAllowed } from './host-allow-list.js';
 import { renderUrlTemplate, UrlTemplateError } from './url-template.js';
+import { secretEnvVariable } from './secret-names.js';
 
 export { CustomHttpError } from './http-errors.js';
 
@@ -218,7 +219,7 @@ function outgoingHeaders(plan: RequestPlan, options: CustomHttpCommonOptions, ha
   for (const { outgoing, source } of plan.secretHeaders) {
     const value = options.secrets?.[source];
     if (value === undefined) {
-      throw new CustomHttpError(plan.field, `the secret header ${outgoing} needs a configured secret named ${source}, and there is none`);
+      throw new CustomHttpError(plan.field, `the secret header ${outgoing} needs a configured secret named ${source}, and there is none: set the environment variable ${secretEnvVariable(source)} for the service`);
     }
     headers.set(outgoing, value);
   }

@@ -9,6 +9,8 @@ import type { PersistedQueries } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
+import { hideSuggestionsPlugin } from './hide-suggestions-plugin.js';
+import { noIntrospectionRule } from './no-introspection-rule.js';
 import { noStorePlugin } from './no-store-plugin.js';
 import type { SwappableSchemaSource } from './schema-source.js';
 
@@ -18,6 +20,11 @@ export interface ApolloServerParts {
   limits: OperationLimits;
   /** How the auth plugin fetches and keeps JWK Sets. */
   keySets: KeySetPolicy;
+  /**
+   * Whether introspection is answered and validation errors suggest names ("Did you mean ...?");
+   * default: on unless NODE_ENV is production, as Apollo Server decides.
+   */
+  introspection?: boolean;
   /** More plugins; they run after the persisted query, auth and limits plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
   logger: Logger;
@@ -29,6 +36,7 @@ const PAGES: PageLimits = { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX
 
 export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseContext> {
   const { limits, logger } = parts;
+  const introspection = parts.introspection ?? process.env.NODE_ENV !== 'production';
   return new ApolloServer<BaseContext>({
     gateway: parts.schemaSource,
     // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
@@ -40,18 +48,20 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       createAuthPlugin(parts.keySets),
       operationLimitsPlugin(limits, PAGES),
       ...(parts.plugins ?? []),
+      // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
+      ...(introspection ? [] : [hideSuggestionsPlugin()]),
       errorLoggingPlugin(logger),
       // Apollo's cache control plugin hooks every resolved field to compute a policy that is always
       // "uncacheable" here; noStorePlugin gives the same header once per request.
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin(),
     ],
-    validationRules: operationLimitRules(limits, PAGES),
+    validationRules: [...(introspection ? [] : [noIntrospectionRule]), ...operationLimitRules(limits, PAGES)],
     // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).
     parseOptions: { maxTokens: limits.maxTokens },
     // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.
     persistedQueries: false,
-    // The generated API is the product: clients and tools discover it by introspection.
+    // Refused by noIntrospectionRule instead of Apollo's rule, whose message tells operators to change code.
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError,

@@ -5,25 +5,26 @@ import type { Logger } from 'pino';
 import { checkAuthRules, DEFAULT_KEY_SET_POLICY, type KeySetPolicy } from '../auth/index.js';
 import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
-import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
+import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
-import { refusedUploadBody } from './activation-answer.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
-import { authorizeAdmin } from './admin-auth.js';
 import { budgetPlugin } from './budget-plugin.js';
 import { createApolloServer } from './apollo-server.js';
-import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
-import { HttpError, readBody, sendHttpError, sendJson } from './http-io.js';
+import { CORS_MAX_AGE_SECONDS } from './cors.js';
+import { flattenHeaders } from './graphql-endpoint.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
+import { createRouter } from './router.js';
+import { adminRoute } from './routes/admin.js';
+import { graphqlRoute } from './routes/graphql.js';
+import { healthRoute } from './routes/health.js';
 import { SwappableSchemaSource } from './schema-source.js';
-import { STORE_UNAVAILABLE_CODE } from './store-unavailable.js';
 import { activateLambdaScript, customLogicProblems, type LambdaActivationResult } from './lambda-activation.js';
 import { DefinitionSync, type Definition } from './definition-sync.js';
-import { handleLambdaAdmin } from './lambda-admin.js';
 import { lambdaGraphqlExecutor } from './lambda-graphql.js';
 import { SwappableLambdaHost } from './lambda-runtime.js';
 
@@ -68,8 +69,15 @@ export interface AppOptions {
    * active schema, if any, is activated again.
    */
   initialSchema?: string;
-  /** Largest accepted request body (GraphQL JSON or schema upload); default 10 MiB. */
+  /** Largest accepted request body (GraphQL JSON, schema, lambda script or manifest upload); default 10 MiB. */
   maxBodyBytes?: number;
+  /** Browser origins allowed to call `/graphql` (the CLI's `--cors-origins`), or `*`; no CORS headers when not given. */
+  corsOrigins?: '*' | readonly string[];
+  /**
+   * Whether `__schema`/`__type` are answered and validation errors suggest names (the CLI's `--introspection`);
+   * default: Apollo Server's, off under NODE_ENV=production.
+   */
+  introspection?: boolean;
   /**
    * Pause between attempts to read the stored schema and lambda script (or to store the ones given at
    * start) while the store is unreachable; default 2000 ms.
@@ -147,8 +155,6 @@ export function formatActivationError(error: ActivationError): string {
   return where ? `${where} ${error.message}` : error.message;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-
 function budgetLimitsOf(options: AppOptions): BudgetLimits {
   const limits = {
     timeoutMs: options.requestTimeoutMs ?? DEFAULT_BUDGET_LIMITS.timeoutMs,
@@ -209,6 +215,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     persistedQueries,
     limits: operationLimits(options.limits),
     keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
+    introspection: options.introspection,
     plugins: [budgetPlugin(), ...(options.plugins ?? [])],
     logger,
   });
@@ -305,105 +312,30 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const context = (req: IncomingMessage) => async () => createContext(services, { headers: flattenHeaders(req.headers) });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const method = req.method ?? 'GET';
-    if (path === '/graphql') {
-      allow(method, ['GET', 'POST']);
-      if (!active && (definitions.waitingForStore || !store.ready())) {
-        // No schema because none could be read yet: saying "upload one" would send the operator the wrong way.
-        sendJson(res, 503, {
-          errors: [
-            {
-              message: `data store unavailable: the ${store.kind} store does not answer, so no schema is loaded yet; the service retries by itself`,
-              extensions: { code: STORE_UNAVAILABLE_CODE },
-            },
-          ],
-        });
-        return;
-      }
-      if (!active) {
-        // 503, not 200: the endpoint cannot serve anything until an administrator uploads a schema, a
-        // condition of the service rather than of the request; proxies and health checks read it as
-        // "not available yet", and the body still is a GraphQL response that clients can show.
-        sendJson(res, 503, {
-          errors: [{ message: 'no schema loaded: POST your schema to /admin/schema', extensions: { code: 'SCHEMA_NOT_LOADED' } }],
-        });
-        return;
-      }
-      await handleGraphQLRequest(req, res, apollo, context(req), maxBodyBytes);
-      return;
-    }
-    if (path === '/admin' || path.startsWith('/admin/')) {
-      authorizeAdmin({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, options.adminToken);
-      if (path === '/admin/lambda') {
-        await handleLambdaAdmin(req, res, { currentScript: lambdaRuntime.script, activate: (text) => serializedLambda(text, true), maxBodyBytes });
-        return;
-      }
-      if (path === '/admin/persisted-queries') {
-        allow(method, ['POST']);
-        const answer = await answerManifestUpload(persistedQueries.registerManifest, await readBody(req, maxBodyBytes));
-        sendJson(res, answer.status, answer.body);
-        return;
-      }
-      if (path !== '/admin/schema') {
-        throw notFound(method, path);
-      }
-      allow(method, ['GET', 'POST']);
-      if (method === 'GET') {
-        if (!active) {
-          throw new HttpError(404, 'SCHEMA_NOT_LOADED', 'no schema loaded: POST your schema to /admin/schema');
-        }
-        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(active.text) });
-        res.end(active.text);
-        return;
-      }
-      const text = decodeSchemaText(await readBody(req, maxBodyBytes));
-      const result = await serialized(text, true);
-      if (result.ok) {
-        sendJson(res, 200, { data: { message: 'schema activated', types: result.types } });
-      } else {
-        sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, result.errors, ErrorCode.BAD_SCHEMA));
-      }
-      return;
-    }
-    if (path === '/health') {
-      allow(method, ['GET']);
-      sendJson(res, 200, { status: 'ok', schema: active !== undefined, store: store.kind });
-      return;
-    }
-    if (path === '/health/ready') {
-      allow(method, ['GET']);
-      const ready = store.ready();
-      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', store: store.kind });
-      return;
-    }
-    throw notFound(method, path);
-  }
-
-  function handler(req: IncomingMessage, res: ServerResponse): void {
-    route(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) {
-        if (error.status >= 500) {
-          logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');
-        } else {
-          logger.debug({ method: req.method, url: req.url, status: error.status, reason: error.message }, 'request refused');
-        }
-        if (!res.headersSent) {
-          sendHttpError(res, error);
-          return;
-        }
-      } else {
-        logger.error({ method: req.method, url: req.url, err: error }, 'request error');
-        if (!res.headersSent) {
-          sendHttpError(res, new HttpError(500, 'INTERNAL_SERVER_ERROR', 'internal server error'));
-          return;
-        }
-      }
-      res.destroy();
-    });
-  }
+  const handler = createRouter(
+    [
+      graphqlRoute({
+        apollo,
+        store,
+        active: () => active,
+        waitingForStore: () => definitions.waitingForStore,
+        context,
+        maxBodyBytes,
+        cors: options.corsOrigins === undefined ? undefined : { origins: options.corsOrigins, maxAgeSeconds: CORS_MAX_AGE_SECONDS },
+      }),
+      adminRoute({
+        adminToken: options.adminToken,
+        maxBodyBytes,
+        active: () => active,
+        activateSchema: (text) => serialized(text, true),
+        currentLambda: () => lambdaRuntime.script,
+        activateLambda: (text) => serializedLambda(text, true),
+        persistedQueries,
+      }),
+      healthRoute({ store, hasSchema: () => active !== undefined }),
+    ],
+    logger,
+  );
 
   return {
     handler,
@@ -423,28 +355,4 @@ export async function createApp(options: AppOptions): Promise<App> {
       await lambdaRuntime.close();
     },
   };
-}
-
-function allow(method: string, allowed: string[]): void {
-  if (!allowed.includes(method)) {
-    throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} is not allowed here; use ${allowed.join(' or ')}`, {
-      allow: allowed.join(', '),
-    });
-  }
-}
-
-function notFound(method: string, path: string): HttpError {
-  return new HttpError(
-    404,
-    'NOT_FOUND',
-    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /health and /health/ready`,
-  );
-}
-
-function decodeSchemaText(body: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw new HttpError(400, 'BAD_REQUEST', 'the schema is not valid UTF-8 text');
-  }
 }

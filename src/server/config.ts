@@ -1,8 +1,10 @@
 import { DEFAULT_BUDGET_LIMITS } from '../limits/budget.js';
 import { LAMBDA_DEFAULTS } from '../custom/lambda-defaults.js';
+import { CUSTOM_SECRET_ENV_PREFIX } from '../custom/secret-names.js';
 import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
 
 /**
  * Command-line flags and their environment equivalents. A flag wins over its environment variable, which
@@ -67,7 +69,16 @@ export interface ServerConfig extends Partial<OperationLimits> {
   schemaMaxFields?: number;
   /** Deepest nesting of brackets, braces and parentheses in a schema. */
   schemaMaxDepth?: number;
+  /** Browser origins allowed to call `/graphql` (CORS), or `*` for any; none when unset. */
+  corsOrigins?: CorsOrigins;
+  /** Whether `__schema`/`__type` are answered and validation errors suggest names; default: off under NODE_ENV=production. */
+  introspection: boolean;
+  /** Largest accepted request body (GraphQL JSON, schema, lambda script or manifest upload), in bytes. */
+  maxBodyBytes?: number;
 }
+
+/** `*` (any origin) or a list of exact origins such as `https://app.example.com`. */
+export type CorsOrigins = '*' | readonly string[];
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
 
@@ -113,6 +124,9 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
   { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
   { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },
+  { flag: '--cors-origins', env: 'CORS_ORIGINS', key: 'corsOrigins', valueName: 'ORIGINS', description: 'comma-separated browser origins allowed to call /graphql (https://app.example.com), or * for any (default none: no CORS headers)', parse: parseCorsOrigins },
+  { flag: '--introspection', env: 'INTROSPECTION', key: 'introspection', valueName: '', description: 'answer __schema/__type and suggest names in validation errors (default: off when NODE_ENV=production, on otherwise)', parse: parseSwitch },
+  { flag: '--max-body-bytes', env: 'MAX_BODY_BYTES', key: 'maxBodyBytes', valueName: 'BYTES', description: `largest request body: GraphQL request, schema, lambda script or manifest (default ${DEFAULT_MAX_BODY_BYTES})`, parse: parseCount },
   { flag: '--schema-max-bytes', env: 'SCHEMA_MAX_BYTES', key: 'schemaMaxBytes', valueName: 'BYTES', description: `largest schema an upload may send (default ${DEFAULT_SCHEMA_LIMITS.maxBytes})`, parse: parseCount },
   { flag: '--schema-max-types', env: 'SCHEMA_MAX_TYPES', key: 'schemaMaxTypes', valueName: 'N', description: `most types and interfaces in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxTypes})`, parse: parseCount },
   { flag: '--schema-max-fields', env: 'SCHEMA_MAX_FIELDS', key: 'schemaMaxFields', valueName: 'N', description: `most fields over all types of a schema (default ${DEFAULT_SCHEMA_LIMITS.maxFields})`, parse: parseCount },
@@ -129,10 +143,10 @@ const OPTIONS: readonly OptionDefinition[] = [
   ),
 ];
 
-/** Environment variables `CUSTOM_SECRET_<NAME>=value` give the secret `<NAME>` for `secretHeaders`. */
-const CUSTOM_SECRET_PREFIX = 'CUSTOM_SECRET_';
-
-const DEFAULTS: ServerConfig = { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info' };
+/** Like Apollo Server: introspection is on unless NODE_ENV says production. */
+function defaultsFor(env: Readonly<Record<string, string | undefined>>): ServerConfig {
+  return { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: env.NODE_ENV !== 'production' };
+}
 
 export function helpText(): string {
   const lines = [
@@ -148,7 +162,7 @@ export function helpText(): string {
     lines.push(`${usageOf(option).padEnd(width)}${option.description} [${option.env}]`);
   }
   lines.push(`${'  --help'.padEnd(width)}print this help and exit`);
-  lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_PREFIX}<NAME>.`);
+  lines.push('', `Secrets for @custom(http: { secretHeaders: ["Header:NAME"] }) come from environment variables ${CUSTOM_SECRET_ENV_PREFIX}<NAME>.`);
   return lines.join('\n');
 }
 
@@ -188,7 +202,7 @@ export function parseCommandLine(argv: readonly string[], env: Readonly<Record<s
     fromFlags.set(option, value);
   }
 
-  const config: ServerConfig = { ...DEFAULTS };
+  const config: ServerConfig = defaultsFor(env);
   const assign = config as unknown as Record<string, unknown>;
   /** Where each value given came from: its flag or its environment variable. */
   const sources = new Map<keyof ServerConfig, string>();
@@ -289,11 +303,37 @@ function parseHostList(raw: string, source: string): string[] {
 function customSecretsOf(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(CUSTOM_SECRET_PREFIX) && name.length > CUSTOM_SECRET_PREFIX.length && value !== undefined && value !== '') {
-      secrets[name.slice(CUSTOM_SECRET_PREFIX.length)] = value;
+    if (name.startsWith(CUSTOM_SECRET_ENV_PREFIX) && name.length > CUSTOM_SECRET_ENV_PREFIX.length && value !== undefined && value !== '') {
+      secrets[name.slice(CUSTOM_SECRET_ENV_PREFIX.length)] = value;
     }
   }
   return secrets;
+}
+
+function parseCorsOrigins(raw: string, source: string): CorsOrigins {
+  const origins = raw.split(',').map((origin) => origin.trim());
+  if (origins.length === 1 && origins[0] === '*') return '*';
+  for (const origin of origins) {
+    if (origin === '*') {
+      throw new ConfigError(`${source}: * allows every origin and cannot be combined with a list, got "${raw}"`);
+    }
+    if (!isExactOrigin(origin)) {
+      throw new ConfigError(
+        `${source}: "${origin}" is not an origin; expected scheme://host[:port] with no path or trailing slash, as browsers send it (https://app.example.com)`,
+      );
+    }
+  }
+  return origins;
+}
+
+/** An origin as a browser's `Origin` header spells it: http(s), a host, maybe a port, nothing after. */
+function isExactOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
 }
 
 function parseLogLevel(raw: string, source: string): LogLevel {

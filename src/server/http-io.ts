@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '../errors/codes.js';
 
+/** The largest request body accepted when `--max-body-bytes` is not given: 10 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
 /**
  * A request the server refuses with `status`; the body is `{ errors: [{ message, extensions: { code } }] }`.
  * `code` must be one of errors/codes.ts, where it is marked client or server.
@@ -37,7 +40,8 @@ export function sendHttpError(res: ServerResponse, error: HttpError): void {
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${limit} bytes`);
+    const tooLarge = () =>
+      new HttpError(413, 'PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${limit} bytes (the service's --max-body-bytes)`);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
       req.resume();
@@ -75,4 +79,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
     });
   });
+}
+
+/** Refuses `method` with 405 and an `Allow` header unless it is one of `allowed`. */
+export function allowMethods(method: string, allowed: readonly string[]): void {
+  if (!allowed.includes(method)) {
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', `method ${method} is not allowed here; use ${allowed.join(' or ')}`, {
+      allow: allowed.join(', '),
+    });
+  }
 }

@@ -7,6 +7,7 @@ import type { Store } from '../store/port.js';
 import { createApp, formatActivationError, InitialLambdaError, InitialSchemaError, type App } from './app.js';
 import type { ServerConfig } from './config.js';
 import { startServer } from './listen.js';
+import { startupHint, type StartupSettings } from './startup-errors.js';
 import { createLogger } from './logger.js';
 
 const DEFAULT_STORE_CHECK_MS = 5000;
@@ -18,13 +19,22 @@ const DEFAULT_STORE_CHECK_MS = 5000;
  */
 export async function serve(config: ServerConfig, initialSchema: string | undefined, initialLambda?: string): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const store = await openStore(config, logger);
+  const settings = { host: config.host, port: config.port, dataDir: resolvePath(config.dataDir) };
+  let store: Store;
+  try {
+    store = await openStore(config, logger);
+  } catch (error) {
+    return exitWithHintOr(error, settings, logger, 'cannot open the data store');
+  }
   let app: App;
   try {
     app = await createApp({
       store,
       logger,
       adminToken: config.adminToken,
+      corsOrigins: config.corsOrigins,
+      introspection: config.introspection,
+      maxBodyBytes: config.maxBodyBytes,
       initialSchema,
       initialLambda,
       // Only MongoDB can be shared by several instances; the embedded store's folder is locked by one.
@@ -70,10 +80,9 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
   try {
     server = await startServer({ app, port: config.port, host: config.host });
   } catch (error) {
-    logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen');
     await app.close();
     await store.close();
-    process.exit(1);
+    return exitWithHintOr(error, settings, logger, 'cannot listen');
   }
 
   let stopping = false;
@@ -111,6 +120,21 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
     },
     'started',
   );
+}
+
+/**
+ * Exits 1. A failure the operator can fix by configuration is logged and printed to stderr as one line
+ * saying what to change; anything else is logged with its stack.
+ */
+function exitWithHintOr(error: unknown, settings: StartupSettings, logger: Logger, event: string): never {
+  const hint = startupHint(error, settings);
+  if (hint === undefined) {
+    logger.fatal({ err: error, host: settings.host, port: settings.port }, event);
+  } else {
+    logger.fatal({ hint }, event);
+    process.stderr.write(`autograph: ${hint}\n`);
+  }
+  process.exit(1);
 }
 
 function limitsOf(config: ServerConfig): Partial<OperationLimits> {

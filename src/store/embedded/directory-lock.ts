@@ -11,7 +11,10 @@ import path from 'node:path';
 export const LOCK_FILE = 'LOCK';
 
 export class DataDirectoryLockedError extends Error {
-  constructor(dataDir: string, pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(`data folder ${dataDir} is already open in process ${pid}${pid === process.pid ? ' (this process)' : ''}; close that store first`);
     this.name = 'DataDirectoryLockedError';
   }

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { HttpError, sendHttpError } from './http-io.js';
+
+/** One HTTP route: the paths it serves, and its handler. A handler refuses a request by throwing an HttpError. */
+export interface Route {
+  /** The paths named in the 404 answer, e.g. `/admin/schema`. */
+  readonly paths: readonly string[];
+  matches(path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+}
+
+/**
+ * The node:http request listener over `routes` (first match wins). An HttpError a route throws answers
+ * its status and code; anything else answers 500 with a fixed message and is logged.
+ */
+export function createRouter(routes: readonly Route[], logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const matched = routes.find((candidate) => candidate.matches(path));
+    if (!matched) throw notFound(req.method ?? 'GET', path, routes);
+    await matched.handle(req, res, path);
+  }
+
+  return (req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (error.status >= 500) {
+          logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');
+        } else {
+          logger.debug({ method: req.method, url: req.url, status: error.status, reason: error.message }, 'request refused');
+        }
+        if (!res.headersSent) {
+          sendHttpError(res, error);
+          return;
+        }
+      } else {
+        logger.error({ method: req.method, url: req.url, err: error }, 'request error');
+        if (!res.headersSent) {
+          sendHttpError(res, new HttpError(500, 'INTERNAL_SERVER_ERROR', 'internal server error'));
+          return;
+        }
+      }
+      res.destroy();
+    });
+  };
+}
+
+function notFound(method: string, path: string, routes: readonly Route[]): HttpError {
+  const paths = routes.flatMap((route) => route.paths);
+  const listed = paths.length > 1 ? `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}` : paths.join('');
+  return new HttpError(404, 'NOT_FOUND', `no route for ${method} ${path}: the service answers ${listed}`);
+}
