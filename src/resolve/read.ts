@@ -67,6 +67,18 @@ export interface Selection {
 }
 
 /**
+ * `read` for every item: concurrently outside a transaction, one after another inside one. A transaction's
+ * session carries one operation at a time (the MongoDB drivers do not support parallel operations in a
+ * transaction; a replica set answers `NoSuchTransaction`), and the embedded store takes the same path.
+ */
+export async function eachInScope<T, R>(items: readonly T[], tx: Transaction | undefined, read: (item: T) => Promise<R>): Promise<R[]> {
+  if (!tx) return Promise.all(items.map(read));
+  const results: R[] = [];
+  for (const item of items) results.push(await read(item));
+  return results;
+}
+
+/**
  * Filter, order and page over a type or an interface. An interface spans the collections of its
  * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
  * the result is the same as over one collection.
@@ -82,10 +94,10 @@ export async function selectObjects(scope: ReadScope, typeName: string, selectio
     const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
   }
-  const pages = await Promise.all(types.map(async (type) => {
+  const pages = await eachInScope(types, tx, async (type) => {
     const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
-  }));
+  });
   const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
   return merged.slice(skip, limit === undefined ? undefined : skip + limit);
 }
