@@ -115,6 +115,8 @@ export class MongoStore implements Store, OperationRunner {
   readonly kind = 'mongodb';
   private readonly collections = new Map<string, MongoCollection>();
   private readonly transactions = new TransactionRegistry();
+  /** Per collection, the fields of each index by name: what a duplicate-key message's index name means. */
+  private readonly indexKeys = new Map<string, Map<string, string[]>>();
 
   constructor(
     private readonly connection: StoreConnection,
@@ -224,6 +226,16 @@ export class MongoStore implements Store, OperationRunner {
     }
   }
 
+  indexFields(collection: string, indexName: string): readonly string[] | undefined {
+    return this.indexKeys.get(collection)?.get(indexName);
+  }
+
+  private rememberIndexes(collection: string, indexes: ReadonlyArray<{ name: string; keys: Record<string, unknown> }>): void {
+    const known = this.indexKeys.get(collection) ?? new Map<string, string[]>();
+    this.indexKeys.set(collection, known);
+    for (const index of indexes) known.set(index.name, Object.keys(index.keys));
+  }
+
   async listIndexes(collection: string): Promise<IndexSpec[]> {
     checkCollectionName(collection);
     const existing = await this.existingIndexes(collection);
@@ -248,6 +260,7 @@ export class MongoStore implements Store, OperationRunner {
       }
       await createIndexes(driverCollection, replacing);
     });
+    this.rememberIndexes(collection, specs);
     return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
   }
 
@@ -258,7 +271,9 @@ export class MongoStore implements Store, OperationRunner {
   private existingIndexes(collection: string): Promise<ExistingIndex[]> {
     return this.run(collection, undefined, async (driverCollection) => {
       try {
-        return (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
+        const existing = (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
+        this.rememberIndexes(collection, existing);
+        return existing;
       } catch (error) {
         if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) {
           return []; // the collection does not exist yet
