@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
+import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import type { StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
@@ -9,7 +10,7 @@ import { runPlan } from './read.js';
 
 /**
  * `_entities` support: `__resolveReference` for every type with a `@key`. All representations of one
- * type in one request load with one store query. An extended type's object that has no local document
+ * type in one request load with one store query (one per ID_BATCH_SIZE of them). An extended type's object that has no local document
  * yet resolves to the key alone (its local fields empty), since the owner vouches for it. Fields the
  * gateway sent in the representation (`@requires` inputs) stay on the object for custom resolvers.
  * The type's `query` rule applies: an object the caller may not see resolves to null (for an extended
@@ -26,7 +27,7 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
     const documents = await runPlan(context.store.collection(type.name), plan, { _id: 1 }, 0, undefined);
     const byKey = new Map(documents.map((document) => [keyIsDocumentId ? document._id : String(document[key]), document]));
     return keys.map((value) => byKey.get(value));
-  });
+  }, { maxBatchSize: ID_BATCH_SIZE });
 
   return {
     __resolveReference: async (reference: Record<string, unknown>, context: RequestContext) => {

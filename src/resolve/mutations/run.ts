@@ -4,6 +4,7 @@ import type { SchemaModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type Transaction } from '../../store/port.js';
 import { checkAddRules, restrictPlan, type TypeConstraint } from '../authorize.js';
 import { runPlan } from '../read.js';
+import { idBatches } from '../../store/id-batches.js';
 import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
 import { detachDeleted } from './edges.js';
@@ -115,9 +116,10 @@ export async function deleteObjects(model: SchemaModel, store: Store, typeName: 
     const matches = await matchingIds(write, typeName, filter, auth?.delete, auth?.query);
     await beforeDelete(matches, write.tx);
     for (const [concrete, ids] of matches) {
-      if (ids.length === 0) continue;
-      await write.store.collection(concrete).deleteMany({ _id: { $in: ids } }, { tx: write.tx });
-      await detachDeleted(model, write.store, write.tx, concrete, ids);
+      for (const batch of idBatches(ids)) {
+        await write.store.collection(concrete).deleteMany({ _id: { $in: batch } }, { tx: write.tx });
+        await detachDeleted(model, write.store, write.tx, concrete, batch);
+      }
     }
     return matches;
   }, auth);
