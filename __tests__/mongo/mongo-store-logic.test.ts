@@ -14,6 +14,7 @@ const REPLICA_SET = deploymentFromHello({ isWritablePrimary: true, setName: 'rs0
 function fakeDriverCollection(name: string) {
   return {
     collectionName: name,
+    db: { createCollection: jest.fn(async (_name: string): Promise<unknown> => ({})) },
     find: jest.fn((_filter: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
     countDocuments: jest.fn(async (_filter: unknown, _options: unknown) => 0),
     aggregate: jest.fn((_pipeline: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
@@ -468,6 +469,40 @@ describe('MongoStore index sync', () => {
     );
     expect(order).toEqual(['create ag_rel_tasks', 'drop ag_id_username', 'drop ag_search_name', 'create ag_id_username']);
     expect(sync).toEqual({ created: ['ag_id_username', 'ag_rel_tasks'], dropped: ['ag_id_username', 'ag_search_name'] });
+  });
+
+  it('moves an @id field from the unique sparse index to the partial one without a moment without a unique index', async () => {
+    const order: string[] = [];
+    driver.createIndexes.mockImplementation(async (specs: unknown[]) => {
+      order.push(`create ${JSON.stringify(specs)}`);
+      return [];
+    });
+    driver.dropIndex.mockImplementation(async (name: string) => {
+      order.push(`drop ${name}`);
+      return {};
+    });
+    const partial = { name: 'ag_unique_username', keys: { username: 1 as const }, unique: true, partialFilterExpression: { username: { $type: 'string' } } };
+    await store.syncIndexes('User', [partial, { name: 'ag_search_name', keys: { name: 1 } }], 'ag_');
+    expect(order).toEqual([
+      'create [{"name":"ag_unique_username","key":{"username":1},"unique":true,"partialFilterExpression":{"username":{"$type":"string"}}}]',
+      'drop ag_id_username',
+    ]);
+  });
+
+  it('creates the collection explicitly before its indexes (MongoDB says when it exists already)', async () => {
+    driver.db.createCollection.mockRejectedValueOnce(new MongoServerError({ message: 'Collection app.User already exists.', code: 48 }));
+    await store.syncIndexes('User', [], 'ag_');
+    const fresh = connection.driverCollection('Fresh');
+    await store.syncIndexes('Fresh', [{ name: 'ag_search_name', keys: { name: 1 } }], 'ag_');
+    expect(driver.db.createCollection).toHaveBeenCalledWith('User');
+    expect(fresh.db.createCollection).toHaveBeenCalledWith('Fresh');
+    expect(fresh.db.createCollection.mock.invocationCallOrder[0]).toBeLessThan(fresh.createIndexes.mock.invocationCallOrder[0]!);
+  });
+
+  it('refuses an index that is both sparse and partial, naming it', async () => {
+    await expect(
+      store.syncIndexes('User', [{ name: 'ag_x', keys: { x: 1 }, unique: true, sparse: true, partialFilterExpression: { x: { $type: 'string' } } }], 'ag_'),
+    ).rejects.toThrow('syncIndexes(User): index "ag_x" cannot be both sparse and partial (MongoDB refuses the mix)');
   });
 
   it('keeps the old indexes when existing data breaks a new unique index', async () => {

@@ -56,6 +56,7 @@ const DEFAULT_RECONNECT_DELAY_MS = 1000;
 const DEFAULT_TRANSACTION_RETRY_WINDOW_MS = 15_000;
 
 const NAMESPACE_NOT_FOUND = 26;
+const NAMESPACE_EXISTS = 48;
 const INDEX_NOT_FOUND = 27;
 
 /**
@@ -251,9 +252,11 @@ export class MongoStore implements Store, OperationRunner {
     validateIndexSpecs(collection, specs, prefix);
     const plan = planIndexSync(await this.existingIndexes(collection), specs, prefix);
     // New names are built before anything is dropped, so data that breaks a new unique index leaves the
-    // old indexes in place. An index whose definition changed keeps its name and must go first.
+    // old indexes in place, and a changed definition (a new name, see store/indexes.ts) never leaves the
+    // collection without its unique index. Only an index redefined under its old name must go first.
     const replacing = plan.create.filter((spec) => plan.drop.includes(spec.name));
     const fresh = plan.create.filter((spec) => !replacing.includes(spec));
+    await this.ensureCollection(collection);
     await this.run(collection, undefined, async (driverCollection) => {
       await createIndexes(driverCollection, fresh);
       for (const name of plan.drop) {
@@ -267,6 +270,21 @@ export class MongoStore implements Store, OperationRunner {
 
   async close(): Promise<void> {
     await this.connection.close();
+  }
+
+  /**
+   * Creates the collection when it does not exist yet. Schema activation syncs every collection's indexes
+   * before any transaction runs, so no transaction has to create a collection by inserting into it: on a
+   * sharded cluster before MongoDB 8.0 a transaction that writes to more than one shard cannot.
+   */
+  private async ensureCollection(collection: string): Promise<void> {
+    await this.run(collection, undefined, async (driverCollection) => {
+      try {
+        await driverCollection.db.createCollection(collection);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+      }
+    });
   }
 
   private existingIndexes(collection: string): Promise<ExistingIndex[]> {
@@ -312,6 +330,7 @@ async function createIndexes(collection: DriverCollection<StoredDocument>, specs
         key: spec.keys,
         ...(spec.unique && { unique: true }),
         ...(spec.sparse && { sparse: true }),
+        ...(spec.partialFilterExpression && { partialFilterExpression: spec.partialFilterExpression }),
       })),
     );
   } catch (error) {
