@@ -108,13 +108,22 @@ export async function runPipeline(collection: string, givenPipeline: Pipeline, v
     if (join.withPipeline) {
       // localField/foreignField with a pipeline (MongoDB 5.0+): the pipeline sees only the row's own matches.
       // mingo would run it over every document it is given, so each row gets just the ones sharing its key.
+      const candidates = foreign.byFieldValues(join.foreignField, distinctValues(rows, join.localField)) ?? foreign.all();
+      const byKey = new Map<string, Row[]>();
+      for (const document of candidates) {
+        for (const value of distinctValues([document], join.foreignField)) {
+          const key = JSON.stringify(value);
+          const holders = byKey.get(key);
+          if (holders) holders.push(document);
+          else byKey.set(key, [document]);
+        }
+      }
+      const as = (stage.$lookup as Row).as as string;
       rows = rows.map((row) => {
         deadline.tick();
-        const keys = distinctValues([row], join.localField);
-        const wanted = new Set(keys.map((key) => JSON.stringify(key)));
-        const related = (foreign.byFieldValues(join.foreignField, keys) ?? foreign.all())
-          .filter((document) => distinctValues([document], join.foreignField).some((value) => wanted.has(JSON.stringify(value))));
-        return run(collection, [row], [{ $lookup: { ...(stage.$lookup as Row), from: input(related) } }], options, deadline)[0]!;
+        const related = new Set(distinctValues([row], join.localField).flatMap((value) => byKey.get(JSON.stringify(value)) ?? []));
+        if (related.size === 0) return { ...row, [as]: [] };
+        return run(collection, [row], [{ $lookup: { ...(stage.$lookup as Row), from: input([...related]) } }], options, deadline)[0]!;
       });
       continue;
     }
