@@ -110,16 +110,17 @@ it('updateMany reports what it matched and changed; an insert of an id it holds 
   await expect(staged.collection('User').insertMany([{ _id: 'u3', username: 'again' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', collection: 'User', field: '_id', value: 'u3' });
 });
 
-it('a document read whole is not read again by an update of it', async () => {
+it('a document a find returned (projected or not) is not read again by an update or delete of it', async () => {
   const reads: string[] = [];
   const counting = { ...store, collection: (name: string) => {
     const inner = store.collection(name);
     return { ...inner, name, find: (...args: Parameters<typeof inner.find>) => (reads.push(name), inner.find(...args)) };
   } } as Store;
   const over = stageWrites(counting);
-  await over.collection('Task').find({ _id: 't1' }, { limit: 1 });
+  expect(await over.collection('Task').find({ user: 'u1' }, { projection: { _id: 1 }, sort: { _id: 1 } })).toEqual([{ _id: 't1' }, { _id: 't3' }]);
   await over.collection('Task').updateMany({ _id: 't1' }, { $set: { title: 'uno' } });
+  await over.collection('Task').deleteMany({ _id: { $in: ['t3'] } });
   expect(await over.collection('Task').find({ _id: 't1' })).toEqual([{ _id: 't1', title: 'uno', user: 'u1', tags: ['g1'] }]);
   expect(reads).toEqual(['Task']);
-  expect(over.writes.map((write) => write.kind)).toEqual(['update']);
+  expect(over.writes.map((write) => write.kind)).toEqual(['update', 'delete']);
 });

@@ -9,8 +9,8 @@
  * Reads of a collection without pending writes pass straight through. With pending writes, a `find`
  * asks the underlying store for the same filter (enough documents to make up for the overlaid ones) and
  * merges; an `aggregate` runs in memory over the reads its `$match` and `$lookup` stages need
- * (staged-pipeline.ts). Documents read whole by `_id` are kept, so updating an object read before costs
- * no second read.
+ * (staged-pipeline.ts). Every document a `find` returns is read whole and kept, so updating or deleting an
+ * object read before costs no second read.
  */
 import { Query, update as applyUpdate } from 'mingo';
 import { compareBySort } from '../../query/sort-compare.js';
@@ -89,10 +89,12 @@ export function stageWrites(store: Store): StagedStore {
     const ids = idsNamedBy(filter);
     const answeredHere = ids !== undefined && ids.every((id) => known(overlay, id) !== undefined);
     if (!hasPendingWrites(name) && !answeredHere) {
-      if (options.projection) return store.collection(name).find(filter, options, scope);
-      const found = await store.collection(name).find(filter, options, scope);
+      // Whole documents, even for a projection: a mutation reads what it is about to change (the ids an
+      // update or delete selects), and a write of a document read whole needs no second read.
+      const { projection, ...whole } = options;
+      const found = await store.collection(name).find(filter, whole, scope);
       for (const document of found) overlay.read.set(document._id, cloneJson(document));
-      return found;
+      return projection ? found.map((document) => project(document, projection)) : found;
     }
     const { sort, skip = 0, limit, projection } = options;
     const matches = await currentMatches(name, filter, options, scope);
@@ -100,8 +102,6 @@ export function stageWrites(store: Store): StagedStore {
     const page = matches.slice(skip, limit ? skip + limit : undefined);
     return page.map((document) => (projection ? project(document, projection) : cloneJson(document)));
   };
-
-  const readForPipeline = (name: string, filter: Filter) => find(name, filter);
 
   const collection = (name: string): Collection => ({
     name,
@@ -112,7 +112,7 @@ export function stageWrites(store: Store): StagedStore {
     },
     async aggregate(pipeline, scope) {
       if (!collectionsOf(name, pipeline).some(hasPendingWrites)) return store.collection(name).aggregate(pipeline, scope);
-      return runStagedPipeline(readForPipeline, name, pipeline);
+      return runStagedPipeline((from, filter) => find(from, filter, {}, scope), name, pipeline);
     },
     async findPerKey(field, keys, filter, page, scope) {
       if (!hasPendingWrites(name)) return store.collection(name).findPerKey(field, keys, filter, page, scope);
