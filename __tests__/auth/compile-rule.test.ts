@@ -1,4 +1,5 @@
 import { aggregate } from 'mingo';
+import { forMingo } from '../helpers/mingo-lookup.js';
 import { compileAuthRule, AuthRuleError } from '../../src/auth/index.js';
 import { planStages, type FilterPlan } from '../../src/query/filter.js';
 import type { AuthRule } from '../../src/sdl/model.js';
@@ -86,14 +87,15 @@ describe('compileAuthRule: rule + claims → MongoDB plan', () => {
       { lookups: [], match: { username: { $in: ['alice', 'bob'] } } },
     ],
     [
-      'a derived list relation: a $lookup sub-pipeline that stops at the first match',
+      'a derived list relation: an equality $lookup on the inverse field whose sub-pipeline stops at the first match',
       'User', { rule: 'query { queryUser { tasks(filter: { completed: true }) { __typename } } }' }, {},
       {
         lookups: [{
           $lookup: {
             from: 'Task',
-            let: { id: '$_id' },
-            pipeline: [{ $match: { $expr: { $eq: ['$user', '$$id'] } } }, { $match: { completed: { $eq: true } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+            localField: '_id',
+            foreignField: 'user',
+            pipeline: [{ $match: { completed: { $eq: true } } }, { $limit: 1 }, { $project: { _id: 1 } }],
             as: '__auth_tasks_#',
           },
         }],
@@ -145,7 +147,7 @@ describe('compileAuthRule: plans run through mingo select the right objects', ()
 
   function idsMatching(typeName: string, rule: AuthRule, claims: Record<string, unknown>): string[] {
     const plan = compileAuthRule(model, typeName, rule, claims);
-    const rows = aggregate(collections[typeName], [...planStages(plan), { $sort: { _id: 1 } }], {
+    const rows = aggregate(collections[typeName], forMingo([...planStages(plan), { $sort: { _id: 1 } }]), {
       collectionResolver: (name: string) => collections[name],
     }) as Array<{ _id: string }>;
     return rows.map((row) => row._id);

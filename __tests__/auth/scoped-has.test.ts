@@ -3,6 +3,7 @@
  * plan out, then run with mingo over a few documents.
  */
 import { aggregate } from 'mingo';
+import { forMingo } from '../helpers/mingo-lookup.js';
 import { authPlan } from '../../src/auth/index.js';
 import { compileFilter, planStages, type FilterPlan, type RelatedScope } from '../../src/query/filter.js';
 import { modelOf, RULES_SCHEMA } from './schema.js';
@@ -24,7 +25,7 @@ const collections: Record<string, Record<string, unknown>[]> = {
 };
 
 function usernames(plan: FilterPlan): string[] {
-  const rows = aggregate(collections.User, planStages(plan), { collectionResolver: (name: string) => collections[name] ?? [] });
+  const rows = aggregate(collections.User, forMingo(planStages(plan)), { collectionResolver: (name: string) => collections[name] ?? [] });
   return rows.map((row) => String(row.username)).sort();
 }
 
@@ -33,7 +34,7 @@ describe('compileFilter with a scope', () => {
     const plain = compileFilter(model, 'User', { has: 'tasks' });
     expect(compileFilter(model, 'User', { has: 'tasks' }, () => undefined)).toEqual(plain);
     expect(plain.lookups).toEqual([
-      { $lookup: { from: 'Task', let: { parentId: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$user', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__has_tasks' } },
+      { $lookup: { from: 'Task', localField: '_id', foreignField: 'user', pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }], as: '__has_tasks' } },
     ]);
   });
 
@@ -43,9 +44,9 @@ describe('compileFilter with a scope', () => {
       lookups: [{
         $lookup: {
           from: 'Task',
-          let: { id: '$_id' },
+          localField: '_id',
+          foreignField: 'user',
           pipeline: [
-            { $match: { $expr: { $eq: ['$user', '$$id'] } } },
             { $lookup: { from: 'User', localField: 'user', foreignField: '_id', as: '__auth_user_#' } },
             { $match: { '__auth_user_#': { $elemMatch: { username: { $eq: 'alice' } } } } },
             { $limit: 1 },

@@ -1,8 +1,9 @@
 /**
  * A stand-in for `mongod` on loopback that speaks just enough of the wire protocol for the official
  * driver to connect and monitor it: the handshake (`ismaster` over OP_QUERY, then `hello` over OP_MSG),
- * and `find` answered with an empty batch. Every other command answers `{ ok: 1 }`. It holds no data;
- * tests use it to make "MongoDB" appear and disappear on a port.
+ * and `find` answered with an empty batch. Every other command answers `{ ok: 1 }`, unless `replies`
+ * gives the reply document for it (a server's documented answer, so the driver builds its own errors from
+ * it). It holds no data; tests use it to make "MongoDB" appear and disappear on a port.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { BSON, Long } from 'mongodb';
@@ -20,7 +21,10 @@ export interface FakeMongod {
   close(): Promise<void>;
 }
 
-export async function startFakeMongod(port: number): Promise<FakeMongod> {
+/** Reply documents by command name (`insert`, `update`, ...), made from the command the driver sent. */
+export type CommandReplies = Record<string, (command: Record<string, unknown>) => Record<string, unknown>>;
+
+export async function startFakeMongod(port: number, replies: CommandReplies = {}): Promise<FakeMongod> {
   const commands: string[] = [];
   const sockets = new Set<Socket>();
   let connectionId = 0;
@@ -36,7 +40,7 @@ export async function startFakeMongod(port: number): Promise<FakeMongod> {
         const length = pending.readInt32LE(0);
         const message = pending.subarray(0, length);
         pending = pending.subarray(length);
-        const reply = answer(message, id, commands);
+        const reply = answer(message, id, commands, replies);
         if (reply) socket.write(reply);
       }
     });
@@ -56,14 +60,14 @@ export async function startFakeMongod(port: number): Promise<FakeMongod> {
 }
 
 /** The reply to one request message, or undefined for a request that expects none. */
-function answer(message: Buffer, connectionId: number, commands: string[]): Buffer | undefined {
+function answer(message: Buffer, connectionId: number, commands: string[], replies: CommandReplies): Buffer | undefined {
   const requestId = message.readInt32LE(4);
   const opCode = message.readInt32LE(12);
   if (opCode === OP_QUERY) {
     // flags int32, full collection name (cstring), numberToSkip int32, numberToReturn int32, query
     const nameEnd = message.indexOf(0, HEADER_BYTES + 4);
     const command = BSON.deserialize(message.subarray(nameEnd + 1 + 8));
-    return opReply(requestId, reply(command, connectionId, commands));
+    return opReply(requestId, reply(command, connectionId, commands, replies));
   }
   if (opCode === OP_MSG) {
     const flags = message.readUInt32LE(HEADER_BYTES);
@@ -72,15 +76,17 @@ function answer(message: Buffer, connectionId: number, commands: string[]): Buff
     const bodyStart = HEADER_BYTES + 5;
     const command = BSON.deserialize(message.subarray(bodyStart, bodyStart + message.readInt32LE(bodyStart)));
     const moreToCome = (flags & 0b10) !== 0;
-    const response = reply(command, connectionId, commands);
+    const response = reply(command, connectionId, commands, replies);
     return moreToCome ? undefined : opMsg(requestId, response);
   }
   throw new Error(`fake mongod: unsupported opCode ${opCode}`);
 }
 
-function reply(command: Record<string, unknown>, connectionId: number, commands: string[]): Record<string, unknown> {
+function reply(command: Record<string, unknown>, connectionId: number, commands: string[], replies: CommandReplies): Record<string, unknown> {
   const name = Object.keys(command)[0] ?? '';
   commands.push(name);
+  const given = replies[name];
+  if (given) return given(command);
   switch (name.toLowerCase()) {
     case 'hello':
     case 'ismaster':

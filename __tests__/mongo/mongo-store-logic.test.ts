@@ -2,7 +2,7 @@
  * The adapter's own logic (sessions, compensation, retries, index sync) against a fake driver, since no
  * MongoDB runs here. The behaviour of MongoDB itself is covered by the contract suite (mongo-store.test.ts).
  */
-import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoServerError, type ClientSession, type Db } from 'mongodb';
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError, type ClientSession, type Db } from 'mongodb';
 import type { StoreConnection } from '../../src/store/mongo/connection.js';
 import { MongoStore } from '../../src/store/mongo/mongo-store.js';
 import { deploymentFromHello, type DeploymentInfo } from '../../src/store/mongo/topology.js';
@@ -14,6 +14,7 @@ const REPLICA_SET = deploymentFromHello({ isWritablePrimary: true, setName: 'rs0
 function fakeDriverCollection(name: string) {
   return {
     collectionName: name,
+    db: { createCollection: jest.fn(async (_name: string): Promise<unknown> => ({})) },
     find: jest.fn((_filter: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
     countDocuments: jest.fn(async (_filter: unknown, _options: unknown) => 0),
     aggregate: jest.fn((_pipeline: unknown, _options: unknown) => ({ toArray: async (): Promise<unknown[]> => [] })),
@@ -27,33 +28,34 @@ function fakeDriverCollection(name: string) {
 }
 type FakeDriverCollection = ReturnType<typeof fakeDriverCollection>;
 
-/** Mirrors the driver's withTransaction: reruns the callback after errors labelled TransientTransactionError. */
+/** The ClientSession calls of the Core transaction API; commits fail as `commitFailures` and `everyCommitFails` say. */
 class FakeSession {
   active = false;
   ended = false;
   attempts = 0;
+  commits = 0;
+  aborts = 0;
   options: unknown;
+  commitFailures: Error[] = [];
+  /** Thrown by every commit once `commitFailures` is used up. */
+  everyCommitFails: Error | undefined;
   inTransaction(): boolean {
     return this.active;
   }
-  async withTransaction<T>(fn: (session: FakeSession) => Promise<T>, options: unknown): Promise<T> {
+  startTransaction(options: unknown): void {
     this.options = options;
-    for (;;) {
-      this.active = true;
-      this.attempts += 1;
-      try {
-        const result = await fn(this);
-        this.active = false;
-        return result;
-      } catch (error) {
-        this.active = false;
-        if (error instanceof MongoError && error.hasErrorLabel('TransientTransactionError') && this.attempts < 10_000) {
-          await new Promise((resolve) => setImmediate(resolve)); // the driver backs off between attempts
-          continue;
-        }
-        throw error;
-      }
-    }
+    this.active = true;
+    this.attempts += 1;
+  }
+  async commitTransaction(): Promise<void> {
+    this.commits += 1;
+    const failure = this.commitFailures.shift() ?? this.everyCommitFails;
+    if (failure) throw failure;
+    this.active = false;
+  }
+  async abortTransaction(): Promise<void> {
+    this.aborts += 1;
+    this.active = false;
   }
   async endSession(): Promise<void> {
     this.ended = true;
@@ -64,6 +66,8 @@ class FakeConnection implements StoreConnection {
   readonly driverCollections = new Map<string, FakeDriverCollection>();
   readonly sessions: FakeSession[] = [];
   isReady = true;
+  /** Set while no writable server is known: how long since it was lost. */
+  withoutWritableServerMS: number | undefined;
   readonly client = {
     startSession: (): ClientSession => {
       const session = new FakeSession();
@@ -88,6 +92,9 @@ class FakeConnection implements StoreConnection {
   }
   ready(): boolean {
     return this.isReady;
+  }
+  msWithoutWritableServer(): number | undefined {
+    return this.withoutWritableServerMS;
   }
   async close(): Promise<void> {}
 }
@@ -274,7 +281,7 @@ describe('MongoStore on a replica set', () => {
   });
 
   it('abandons a transaction after its retry window instead of retrying for two minutes', async () => {
-    const impatient = new MongoStore(connection, 'app', { transactionRetryWindowMS: 20 });
+    const impatient = new MongoStore(connection, 'app', { transactionRetryWindowMS: 20, electionRetryWindowMS: 20 });
     connection.driverCollection('Task').updateMany.mockRejectedValue(transient('WriteConflict'));
     const work = jest.fn((tx: Transaction) => impatient.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
     await expect(impatient.transaction(work)).rejects.toThrow(
@@ -283,16 +290,91 @@ describe('MongoStore on a replica set', () => {
     expect(work.mock.calls.length).toBeGreaterThan(1);
   });
 
-  it('stops retrying at once when MongoDB has become unreachable', async () => {
+  it('keeps retrying through an election (no writable server for a while), and commits once a primary is back', async () => {
+    let failures = 3;
     connection.driverCollection('Task').updateMany.mockImplementation(async () => {
-      connection.isReady = false;
-      throw transient('connection reset');
+      if (failures-- > 0) {
+        connection.isReady = false;
+        throw transient('PrimarySteppedDown');
+      }
+      connection.isReady = true;
+      return { matchedCount: 1, modifiedCount: 1 };
     });
-    const work = jest.fn((tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
-    const failure = store.transaction(work);
-    await expect(failure).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(failure).rejects.toThrow('data store unavailable: transaction interrupted: connection reset');
+    const result = await store.transaction((tx) => store.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
+    expect(result).toEqual({ matched: 1, modified: 1 });
+    expect(connection.sessions[0].attempts).toBe(4);
+    expect(connection.sessions[0].aborts).toBe(3);
+    expect(connection.sessions[0].commits).toBe(1);
+  });
+
+  it('retries a commit whose result is unknown, without running the work again', async () => {
+    const work = jest.fn(async (tx: Transaction) => store.collection('Task').updateMany({}, { $set: { done: true } }, { tx }));
+    const unknown = new MongoNetworkError('connection closed during commit');
+    unknown.addErrorLabel('UnknownTransactionCommitResult');
+    const original = connection.client.startSession;
+    connection.client.startSession = () => {
+      const session = original();
+      (session as unknown as FakeSession).commitFailures.push(unknown, unknown);
+      return session;
+    };
+    await store.transaction(work);
     expect(work).toHaveBeenCalledTimes(1);
+    expect(connection.sessions[0].commits).toBe(3);
+  });
+
+  it('gives up on an unconfirmed commit at the end of its window: StoreUnavailableError saying the writes may be in place', async () => {
+    const impatient = new MongoStore(connection, 'app', { transactionRetryWindowMS: 20, electionRetryWindowMS: 20 });
+    const unknown = new MongoNetworkError('connection closed during commit');
+    unknown.addErrorLabel('UnknownTransactionCommitResult');
+    const original = connection.client.startSession;
+    connection.client.startSession = () => {
+      const session = original();
+      (session as unknown as FakeSession).everyCommitFails = unknown;
+      return session;
+    };
+    const failure = impatient.transaction((tx) => impatient.collection('Task').count({}, { tx }));
+    await expect(failure).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(failure).rejects.toThrow(
+      'data store unavailable: the commit of a transaction was not confirmed within 20 ms (connection closed during commit); its writes may or may not be in place',
+    );
+  });
+});
+
+describe('MongoStore operations during an election', () => {
+  let connection: FakeConnection;
+  let store: MongoStore;
+  beforeEach(() => {
+    connection = new FakeConnection(REPLICA_SET);
+    store = new MongoStore(connection, 'app', { transactionRetryWindowMS: 15_000, electionRetryWindowMS: 12_000 });
+  });
+
+  const noPrimary = () => new MongoServerSelectionError('Server selection timed out after 2000 ms', { type: 'ReplicaSetNoPrimary' } as never);
+
+  it.each<[string, () => Error]>([
+    ['no server could be selected', noPrimary],
+    ['the server answered NotWritablePrimary', () => new MongoServerError({ message: 'not primary', code: 10107 })],
+  ])('an operation that did not run (%s) is tried again while the primary was lost recently', async (_case, error) => {
+    connection.withoutWritableServerMS = 3_000;
+    const driver = connection.driverCollection('Task');
+    driver.updateMany.mockRejectedValueOnce(error()).mockResolvedValueOnce({ matchedCount: 2, modifiedCount: 2 });
+    expect(await store.collection('Task').updateMany({}, { $set: { done: true } })).toEqual({ matched: 2, modified: 2 });
+    expect(driver.updateMany).toHaveBeenCalledTimes(2);
+  });
+
+  it('past the election window the same error fails at once as StoreUnavailableError', async () => {
+    connection.withoutWritableServerMS = 12_000;
+    const driver = connection.driverCollection('Task');
+    driver.updateMany.mockRejectedValueOnce(noPrimary());
+    await expect(store.collection('Task').updateMany({}, { $set: { done: true } })).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(driver.updateMany).toHaveBeenCalledTimes(1);
+  });
+
+  it('a network error in the middle of a write is not tried again (it may have been applied)', async () => {
+    connection.withoutWritableServerMS = 1_000;
+    const driver = connection.driverCollection('Task');
+    driver.updateMany.mockRejectedValueOnce(new MongoNetworkError('connection reset'));
+    await expect(store.collection('Task').updateMany({}, { $inc: { n: 1 } })).rejects.toThrow('data store unavailable: connection reset');
+    expect(driver.updateMany).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -387,6 +469,40 @@ describe('MongoStore index sync', () => {
     );
     expect(order).toEqual(['create ag_rel_tasks', 'drop ag_id_username', 'drop ag_search_name', 'create ag_id_username']);
     expect(sync).toEqual({ created: ['ag_id_username', 'ag_rel_tasks'], dropped: ['ag_id_username', 'ag_search_name'] });
+  });
+
+  it('moves an @id field from the unique sparse index to the partial one without a moment without a unique index', async () => {
+    const order: string[] = [];
+    driver.createIndexes.mockImplementation(async (specs: unknown[]) => {
+      order.push(`create ${JSON.stringify(specs)}`);
+      return [];
+    });
+    driver.dropIndex.mockImplementation(async (name: string) => {
+      order.push(`drop ${name}`);
+      return {};
+    });
+    const partial = { name: 'ag_unique_username', keys: { username: 1 as const }, unique: true, partialFilterExpression: { username: { $type: 'string' } } };
+    await store.syncIndexes('User', [partial, { name: 'ag_search_name', keys: { name: 1 } }], 'ag_');
+    expect(order).toEqual([
+      'create [{"name":"ag_unique_username","key":{"username":1},"unique":true,"partialFilterExpression":{"username":{"$type":"string"}}}]',
+      'drop ag_id_username',
+    ]);
+  });
+
+  it('creates the collection explicitly before its indexes (MongoDB says when it exists already)', async () => {
+    driver.db.createCollection.mockRejectedValueOnce(new MongoServerError({ message: 'Collection app.User already exists.', code: 48 }));
+    await store.syncIndexes('User', [], 'ag_');
+    const fresh = connection.driverCollection('Fresh');
+    await store.syncIndexes('Fresh', [{ name: 'ag_search_name', keys: { name: 1 } }], 'ag_');
+    expect(driver.db.createCollection).toHaveBeenCalledWith('User');
+    expect(fresh.db.createCollection).toHaveBeenCalledWith('Fresh');
+    expect(fresh.db.createCollection.mock.invocationCallOrder[0]).toBeLessThan(fresh.createIndexes.mock.invocationCallOrder[0]!);
+  });
+
+  it('refuses an index that is both sparse and partial, naming it', async () => {
+    await expect(
+      store.syncIndexes('User', [{ name: 'ag_x', keys: { x: 1 }, unique: true, sparse: true, partialFilterExpression: { x: { $type: 'string' } } }], 'ag_'),
+    ).rejects.toThrow('syncIndexes(User): index "ag_x" cannot be both sparse and partial (MongoDB refuses the mix)');
   });
 
   it('keeps the old indexes when existing data breaks a new unique index', async () => {

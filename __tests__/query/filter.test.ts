@@ -170,14 +170,15 @@ describe('has', () => {
     expect(match(typeName, filter)).toEqual(expected);
   });
 
-  test('derived relation whose inverse holds one id: $lookup of one related document, then non-empty', () => {
+  test('derived relation whose inverse holds one id: an equality $lookup (indexed) of one related document, then non-empty', () => {
     expect(compileFilter(model, 'User', { has: ['tasks'] })).toEqual<FilterPlan>({
       lookups: [
         {
           $lookup: {
             from: 'Task',
-            let: { parentId: '$_id' },
-            pipeline: [{ $match: { $expr: { $eq: ['$user', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+            localField: '_id',
+            foreignField: 'user',
+            pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
             as: '__has_tasks',
           },
         },
@@ -186,14 +187,15 @@ describe('has', () => {
     });
   });
 
-  test('derived relation whose inverse is a list: $in over the stored array', () => {
+  test('derived relation whose inverse is a list: the equality join matches an element of the stored array', () => {
     expect(compileFilter(model, 'User', { not: { has: 'groups' } })).toEqual<FilterPlan>({
       lookups: [
         {
           $lookup: {
             from: 'Group',
-            let: { parentId: '$_id' },
-            pipeline: [{ $match: { $expr: { $in: ['$$parentId', { $ifNull: ['$members', []] }] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+            localField: '_id',
+            foreignField: 'members',
+            pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
             as: '__has_groups',
           },
         },
@@ -206,8 +208,9 @@ describe('has', () => {
     const lookup = (from: string) => ({
       $lookup: {
         from,
-        let: { parentId: '$_id' },
-        pipeline: [{ $match: { $expr: { $eq: ['$owner', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+        localField: '_id',
+        foreignField: 'owner',
+        pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
         as: `__has_items_${from}`,
       },
     });

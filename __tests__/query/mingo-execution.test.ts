@@ -1,4 +1,5 @@
 import { aggregate, Query } from 'mingo';
+import { forMingo } from '../helpers/mingo-lookup.js';
 import { compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
 import { compileFilter, planStages, stripTemporaryFields } from '../../src/query/filter.js';
 import { compileOrder } from '../../src/query/order.js';
@@ -56,7 +57,7 @@ function select(typeName: string, filter: Record<string, unknown>): string[] {
   const source = collections[typeName];
   const found = plan.lookups.length === 0
     ? (new Query(plan.match).find(source).all() as StoredDocument[])
-    : aggregate(source, [...planStages(plan)], options).map((document) => stripTemporaryFields(document));
+    : aggregate(source, forMingo([...planStages(plan)]), options).map((document) => stripTemporaryFields(document));
   return found.map((document) => String(document._id)).sort();
 }
 

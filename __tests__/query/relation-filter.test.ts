@@ -1,4 +1,5 @@
 import { aggregate } from 'mingo';
+import { forMingo } from '../helpers/mingo-lookup.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan } from '../../src/query/filter.js';
 import { allOfPlans, anyOfPlans, compileRelationExists, notPlan } from '../../src/query/relation-filter.js';
 import type { StoredDocument } from '../../src/store/port.js';
@@ -7,7 +8,7 @@ import { model } from './fixtures.js';
 const lookupNameOf = (plan: FilterPlan, index = 0): string => (plan.lookups[index].$lookup as { as: string }).as;
 
 describe('compileRelationExists: the semi-join document', () => {
-  test('stored single relation: the related _id equals the stored id, then the filter, first match only', () => {
+  test('stored single relation: an equality join of the stored id on _id, then the filter, first match only', () => {
     const plan = compileRelationExists(model, 'Task', 'user', { username: { eq: 'ann' } });
     const as = lookupNameOf(plan);
     expect(as).toMatch(/^__related_user_[0-9a-f]{12}$/);
@@ -15,9 +16,9 @@ describe('compileRelationExists: the semi-join document', () => {
       lookups: [{
         $lookup: {
           from: 'User',
-          let: { relatedIds: '$user' },
+          localField: 'user',
+          foreignField: '_id',
           pipeline: [
-            { $match: { $expr: { $eq: ['$_id', '$$relatedIds'] } } },
             { $match: { username: { $eq: 'ann' } } },
             { $limit: 1 },
             { $project: { _id: 1 } },
@@ -29,22 +30,23 @@ describe('compileRelationExists: the semi-join document', () => {
     });
   });
 
-  test('stored list relation: the related _id is in the stored array', () => {
+  test('stored list relation: the equality join matches each id of the stored array', () => {
     const plan = compileRelationExists(model, 'Group', 'members', null);
-    expect((plan.lookups[0].$lookup as { pipeline: unknown[] }).pipeline).toEqual([
-      { $match: { $expr: { $in: ['$_id', { $ifNull: ['$$relatedIds', []] }] } } },
-      { $limit: 1 },
-      { $project: { _id: 1 } },
-    ]);
+    expect(plan.lookups[0].$lookup).toEqual(expect.objectContaining({
+      from: 'User',
+      localField: 'members',
+      foreignField: '_id',
+      pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
+    }));
   });
 
-  test('derived relation: the target\'s inverse field holds this _id', () => {
+  test('derived relation: an equality join of this _id on the target\'s (indexed) inverse field', () => {
     const plan = compileRelationExists(model, 'User', 'tasks', { completed: true });
     expect(plan.lookups[0].$lookup).toEqual(expect.objectContaining({
       from: 'Task',
-      let: { parentId: '$_id' },
+      localField: '_id',
+      foreignField: 'user',
       pipeline: [
-        { $match: { $expr: { $eq: ['$user', '$$parentId'] } } },
         { $match: { completed: { $eq: true } } },
         { $limit: 1 },
         { $project: { _id: 1 } },
@@ -107,7 +109,7 @@ describe('semi-joins select the right documents (mingo)', () => {
     Movie: [{ _id: 'm1', label: 'Heat', owner: 'u3' }],
   };
   const run = (typeName: string, plan: FilterPlan): string[] =>
-    aggregate(collections[typeName], planStages(plan), { collectionResolver: (name: string) => collections[name] ?? [] })
+    aggregate(collections[typeName], forMingo(planStages(plan)), { collectionResolver: (name: string) => collections[name] ?? [] })
       .map((document) => String(stripTemporaryFields(document)._id))
       .sort();
 

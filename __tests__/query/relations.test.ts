@@ -152,8 +152,9 @@ describe('derived relations: one grouped pipeline on the target collection', () 
       {
         $lookup: {
           from: 'Task',
-          let: { parentId: '$_id' },
-          pipeline: [{ $match: { $expr: { $eq: ['$user', '$$parentId'] } } }, { $limit: 1 }, { $project: { _id: 1 } }],
+          localField: '_id',
+          foreignField: 'user',
+          pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
           as: '__has_tasks',
         },
       },

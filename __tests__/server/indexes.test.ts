@@ -43,7 +43,7 @@ type Label {
     expect([...indexes.keys()]).toEqual(['Album', 'Artist', 'Label']);
     expect(indexes.get('Album')).toEqual([
       { name: 'ag_search_name', keys: { name: 1 } },
-      { name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true },
+      { name: 'ag_unique_code', keys: { code: 1 }, unique: true, partialFilterExpression: { code: { $type: 'string' } } },
       { name: 'ag_search_title', keys: { title: 1 } },
       { name: 'ag_term_title', keys: { _term_title: 1 } },
       { name: 'ag_fulltext_title', keys: { _fulltext_title: 1 } },
@@ -63,7 +63,18 @@ type Label {
 
   it('gives an @id field only its unique index, even when it is also searched', () => {
     const indexes = indexesFor(model('type User {\n  username: String! @id @search(by: [hash])\n  name: String\n}\n'));
-    expect(indexes.get('User')).toEqual([{ name: 'ag_id_username', keys: { username: 1 }, unique: true, sparse: true }]);
+    expect(indexes.get('User')).toEqual([
+      { name: 'ag_unique_username', keys: { username: 1 }, unique: true, partialFilterExpression: { username: { $type: 'string' } } },
+    ]);
+  });
+
+  it.each<[string, string]>([
+    ['Int', 'number'],
+    ['Int64', 'number'],
+    ['String', 'string'],
+  ])('an @id field of type %s is unique among the documents holding a %s there', (scalar, bsonType) => {
+    const indexes = indexesFor(model(`type Item {\n  code: ${scalar}! @id\n}\n`));
+    expect(indexes.get('Item')).toEqual([{ name: 'ag_unique_code', keys: { code: 1 }, unique: true, partialFilterExpression: { code: { $type: bsonType } } }]);
   });
 
   it('leaves out external and computed fields, and the ID field (it is _id)', () => {

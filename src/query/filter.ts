@@ -93,14 +93,15 @@ function fieldCondition(type: TypeModel, field: FieldModel, value: unknown): Fil
   return allOf(conditions);
 }
 
-/** `$lookup` of one related document per concrete target type, where the target's inverse field holds `_id`. */
+/**
+ * `$lookup` of one related document per concrete target type, where the target's inverse field holds
+ * `_id`: an equality join (`localField`/`foreignField`) that an index on the inverse field serves, with a
+ * pipeline that stops at the first match (the MongoDB 5.0 form).
+ */
 function derivedRelationLookups(compilation: Compilation, type: TypeModel, field: FieldModel): string[] {
   const { model } = compilation;
   const inverse = inverseFieldOf(model, type, field);
   const targets = concreteTypesOf(model, (field.of as { target: string }).target);
-  const holdsParent = inverse.list
-    ? { $in: ['$$parentId', { $ifNull: [`$${storedPath(inverse)}`, []] }] }
-    : { $eq: [`$${storedPath(inverse)}`, '$$parentId'] };
   return targets.map((target) => {
     const as = targets.length === 1 && target.name === (field.of as { target: string }).target
       ? `${TEMPORARY_PREFIX}has_${field.name}`
@@ -108,8 +109,9 @@ function derivedRelationLookups(compilation: Compilation, type: TypeModel, field
     compilation.lookups.set(as, {
       $lookup: {
         from: target.name,
-        let: { parentId: '$_id' },
-        pipeline: [{ $match: { $expr: holdsParent } }, { $limit: 1 }, { $project: { _id: 1 } }],
+        localField: '_id',
+        foreignField: storedPath(inverse),
+        pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }],
         as,
       },
     });

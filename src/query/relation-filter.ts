@@ -52,29 +52,21 @@ export function compileRelationExists(model: SchemaModel, typeName: string, fiel
   if (!field || field.of.kind !== 'relation') throw new QueryArgumentError(`${type.name}.${fieldName} is not a relation field`);
   const target = field.of.target;
 
-  let variables: Record<string, unknown>;
-  let related: Record<string, unknown>;
-  if (isDerivedRelation(field)) {
-    const inverse = inverseFieldOf(model, type, field);
-    variables = { parentId: '$_id' };
-    related = inverse.list
-      ? { $in: ['$$parentId', { $ifNull: [`$${storedPath(inverse)}`, []] }] }
-      : { $eq: [`$${storedPath(inverse)}`, '$$parentId'] };
-  } else {
-    variables = { relatedIds: `$${storedPath(field)}` };
-    related = field.list ? { $in: ['$_id', { $ifNull: ['$$relatedIds', []] }] } : { $eq: ['$_id', '$$relatedIds'] };
-  }
+  // An equality join on `_id` or the indexed stored field (MongoDB 5.0+ form), filtered by its pipeline.
+  const [localField, foreignField] = isDerivedRelation(field)
+    ? ['_id', storedPath(inverseFieldOf(model, type, field))]
+    : [storedPath(field), '_id'];
 
   const names: string[] = [];
   const lookups: Pipeline = [];
   for (const concrete of concreteTypesOf(model, target)) {
     const plan = compileFilter(model, concrete.name, filter);
-    const pipeline: Pipeline = [{ $match: { $expr: related } }, ...plan.lookups];
+    const pipeline: Pipeline = [...plan.lookups];
     if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
     pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
-    const as = lookupName(field.name, concrete.name, pipeline);
+    const as = lookupName(field.name, concrete.name, [{ $lookup: { localField, foreignField } }, ...pipeline]);
     names.push(as);
-    lookups.push({ $lookup: { from: concrete.name, let: variables, pipeline, as } });
+    lookups.push({ $lookup: { from: concrete.name, localField, foreignField, pipeline, as } });
   }
   if (names.length === 0) return { lookups: [], match: matchNothing() };
   return { lookups, match: anyOf(names.map((as) => ({ [`${as}.0`]: { $exists: true } }))) };

@@ -13,8 +13,10 @@ import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath } from '
  *
  * When the target's plan is a plain filter and the relation can only hold a few related objects (stored
  * on this side, or a single derived one), an equality `$lookup` fetches them by id and `$elemMatch` tests
- * them: both backends answer that from indexes. Otherwise a `$lookup` sub-pipeline stops at the first
- * matching object. Lookup names start with `prefix`, then the field and a digest of what they compute,
+ * them. Otherwise the equality `$lookup` carries a sub-pipeline (MongoDB 5.0+: `localField`/`foreignField`
+ * with `pipeline`) that filters the related objects and stops at the first match. Either way the join is on
+ * `_id` or on the indexed stored relation field, so both backends find the related objects by index
+ * instead of scanning the target collection for each object (as a `let` + `$expr` sub-pipeline would). Lookup names start with `prefix`, then the field and a digest of what they compute,
  * so the same condition met twice is looked up once and different ones never share a name.
  */
 export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldModel, targetPlan: (target: TypeModel) => FilterPlan, prefix: string): FilterPlan {
@@ -38,16 +40,13 @@ export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldM
       lookups.push({ $lookup: { from: target.name, localField, foreignField, as } });
       continue;
     }
-    const linked = inverse
-      ? (inverse.list ? { $in: ['$$id', { $ifNull: [`$${foreignField}`, []] }] } : { $eq: [`$${foreignField}`, '$$id'] })
-      : (field.list ? { $in: ['$_id', { $ifNull: ['$$id', []] }] } : { $eq: ['$_id', '$$id'] });
-    const pipeline: Pipeline = [{ $match: { $expr: linked } }, ...plan.lookups];
+    const pipeline: Pipeline = [...plan.lookups];
     if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
     pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
-    const as = lookupName(target.name, pipeline);
+    const as = lookupName(target.name, [localField, foreignField, pipeline]);
     names.push(as);
     matches.push({ [`${as}.0`]: { $exists: true } });
-    lookups.push({ $lookup: { from: target.name, let: { id: `$${localField}` }, pipeline, as } });
+    lookups.push({ $lookup: { from: target.name, localField, foreignField, pipeline, as } });
   }
   if (names.length === 0) return { lookups: [], match: matchNothing() };
   return { lookups, match: anyOf(matches) };

@@ -90,8 +90,8 @@ async function countAllowed(store: Store, tx: Transaction, typeName: string, ids
 }
 
 /**
- * `add` rules: every object a mutation created must satisfy its type's add rule, checked inside the
- * mutation's transaction after writing (one count per type with a rule). Throwing rolls it all back.
+ * `add` rules: every object a mutation creates must satisfy its type's add rule (one count per type with a
+ * rule). `store` is the mutation's staged store, whose writes are not made yet: throwing writes nothing.
  */
 export async function checkAddRules(store: Store, tx: Transaction, created: ReadonlyMap<string, ReadonlySet<string>>, constraint: TypeConstraint): Promise<void> {
   for (const [typeName, createdOfType] of created) {

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
+import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import type { StoredDocument } from '../store/port.js';
 import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
@@ -11,7 +12,8 @@ import { runPlan } from './read.js';
 /**
  * `_entities` support: `__resolveReference` for every type with a resolvable `@key`. A representation is
  * matched against the keys in declaration order and found by the first whose fields it carries. All
- * representations of one type and key in one request load with one store query. An extended type's
+ * representations of one type and key in one request load with one store query (one per ID_BATCH_SIZE
+ * of them). An extended type's
  * object that has no local document yet resolves, by its identity key, to the key alone (its local
  * fields empty), since the owner vouches for it. Fields the gateway sent in the representation
  * (`@requires` inputs) stay on the object for custom resolvers, and for an `@external` field the sent
@@ -29,7 +31,7 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
     const documents = await runPlan(context.store.collection(type.name), plan, { _id: 1 }, 0, undefined);
     const byValue = new Map(documents.map((document) => [lookup.valueOfDocument(document), document]));
     return values.map((value) => byValue.get(value));
-  });
+  }, { maxBatchSize: ID_BATCH_SIZE });
 
   return {
     __resolveReference: async (reference: Record<string, unknown>, context: RequestContext) => {

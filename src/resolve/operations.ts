@@ -6,7 +6,7 @@ import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
 import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
-import { aggregateObjects, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
+import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
@@ -68,10 +68,10 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
       const outcome = await deleteObjects(model, context.store, T, args.filter, async (ids, tx) => {
-        const constraint = { _id: { $in: [...ids.values()].flat() } };
+        const allDeleted = [...ids.values()].flat();
         const scope = readScopeOf(model, context, tx);
         for (const selection of selectionsOf(info, names.payloadField(T))) {
-          deleted.set(selection.responseKey, await findObjects(scope, T, selection.args, constraint));
+          deleted.set(selection.responseKey, await findAmongIds(scope, T, selection.args, allDeleted));
         }
       }, mutationAuth(context, model));
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
@@ -90,6 +90,6 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
 export function payloadListResolver(model: SchemaModel): Resolver {
   return async (payload: Payload, args: ListArgs, context, info) => {
     if (payload.deleted) return payload.deleted.get(info.path.key as string) ?? [];
-    return findObjects(readScopeOf(model, context), payload.typeName, args, { _id: { $in: allIds(payload.outcome) } });
+    return findAmongIds(readScopeOf(model, context), payload.typeName, args, allIds(payload.outcome));
   };
 }

@@ -6,6 +6,7 @@ import { compilePage } from '../query/pagination.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { Collection, Filter, SortSpec, Store, StoredDocument, Transaction } from '../store/port.js';
 import { compareBySort } from '../query/sort-compare.js';
+import { ID_BATCH_SIZE, idBatches } from '../store/id-batches.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import type { RequestContext } from './context.js';
 
@@ -67,6 +68,18 @@ export interface Selection {
 }
 
 /**
+ * `read` for every item: concurrently outside a transaction, one after another inside one. A transaction's
+ * session carries one operation at a time (the MongoDB drivers do not support parallel operations in a
+ * transaction; a replica set answers `NoSuchTransaction`), and the embedded store takes the same path.
+ */
+export async function eachInScope<T, R>(items: readonly T[], tx: Transaction | undefined, read: (item: T) => Promise<R>): Promise<R[]> {
+  if (!tx) return Promise.all(items.map(read));
+  const results: R[] = [];
+  for (const item of items) results.push(await read(item));
+  return results;
+}
+
+/**
  * Filter, order and page over a type or an interface. An interface spans the collections of its
  * implementing types; each is asked for its first `skip + limit` in order and the pages are merged, so
  * the result is the same as over one collection.
@@ -82,10 +95,10 @@ export async function selectObjects(scope: ReadScope, typeName: string, selectio
     const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
   }
-  const pages = await Promise.all(types.map(async (type) => {
+  const pages = await eachInScope(types, tx, async (type) => {
     const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
-  }));
+  });
   const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
   return merged.slice(skip, limit === undefined ? undefined : skip + limit);
 }
@@ -95,6 +108,22 @@ export function findObjects(scope: ReadScope, typeName: string, args: ListArgs, 
   const sort = compileOrder(scope.model, typeName, args.order ?? undefined);
   const { skip, limit } = compilePage({ first: args.first ?? undefined, offset: args.offset ?? undefined });
   return selectObjects(scope, typeName, { filter: args.filter, sort, skip, limit }, constraint);
+}
+
+/**
+ * `findObjects` among the objects with the given ids (a mutation payload's objects): one read, or, past
+ * ID_BATCH_SIZE ids, one read per batch, each for its first `offset + first` in order, merged as
+ * selectObjects merges the collections of an interface.
+ */
+export async function findAmongIds(scope: ReadScope, typeName: string, args: ListArgs, ids: readonly string[]): Promise<GraphObject[]> {
+  if (ids.length <= ID_BATCH_SIZE) return findObjects(scope, typeName, args, { _id: { $in: [...ids] } });
+  const sort = compileOrder(scope.model, typeName, args.order ?? undefined);
+  const { skip, limit } = compilePage({ first: args.first ?? undefined, offset: args.offset ?? undefined });
+  const wanted = limit === undefined ? undefined : skip + limit;
+  const pages = await eachInScope(idBatches(ids), scope.tx, (batch) =>
+    selectObjects(scope, typeName, { filter: args.filter, sort, skip: 0, limit: wanted }, { _id: { $in: batch } }));
+  const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));
+  return merged.slice(skip, wanted);
 }
 
 /** `aggregateT`: one pipeline; an interface unions its implementing types' collections into it. */

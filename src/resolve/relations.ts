@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
@@ -19,12 +20,31 @@ import { selectedFieldNames } from './selections.js';
 
 /**
  * Relation fields load one level at a time: all parents at a level ask one DataLoader, which makes one
- * store call (per target collection) for all of them. A query's store round trips are therefore bounded
+ * store call (per target collection) for all of them, or one per ID_BATCH_SIZE parents (or child ids) so
+ * that no command outgrows MongoDB's limit. A query's store round trips are therefore bounded
  * by its depth, never by how many objects it returns.
  */
 
 function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unknown): string {
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
+}
+
+/** Parents in consecutive groups holding at most ID_BATCH_SIZE child ids each (a parent holding more is a group alone). */
+function holdersByChildIds(field: FieldModel, holders: readonly GraphObject[]): GraphObject[][] {
+  const groups: GraphObject[][] = [];
+  let group: GraphObject[] = [];
+  let held = 0;
+  for (const holder of holders) {
+    const count = childIdsOf(field, holder).length;
+    if (group.length > 0 && held + count > ID_BATCH_SIZE) {
+      groups.push(group);
+      [group, held] = [[], 0];
+    }
+    group.push(holder);
+    held += count;
+  }
+  if (group.length > 0 || groups.length === 0) groups.push(group);
+  return groups;
 }
 
 /**
@@ -38,10 +58,17 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       const parents = await withStoredEdges(context, type, field, given);
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
-      const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
+      const readBatch = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
         return (await Promise.all(reads.map(async (query) =>
           tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+      };
+      const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
+        const batches = holdersByChildIds(field, holders);
+        if (batches.length === 1) return readBatch(holders);
+        const children: GraphObject[] = [];
+        for (const batch of batches) children.push(...await readBatch(batch));
+        return children;
       };
       if (!field.list) {
         const byId = new Map((await readChildren(parents)).map((child) => [child._id, child]));
@@ -65,7 +92,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
         }
       }
       return parents.map((one) => (pages.get(one._id) ?? []) as GraphObject[]);
-    }, { cacheKeyFn: (one) => one._id }));
+    }, { cacheKeyFn: (one) => one._id, maxBatchSize: ID_BATCH_SIZE }));
     const children = await loader.load(parent);
     return field.list ? children : children[0] ?? null;
   };
@@ -102,7 +129,7 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
       const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
       return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
-    }));
+    }, { maxBatchSize: ID_BATCH_SIZE }));
     const children = await loader.load(parent._id);
     return field.list ? children : children[0] ?? null;
   };
@@ -146,7 +173,7 @@ function relationAggregate(model: SchemaModel, type: TypeModel, field: FieldMode
         : await storedAggregateRows(context.store, model, type, field, await withStoredEdges(context, type, field, parents), args.filter, requested, auth);
       const results = readRelationAggregates(rows, parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
-    }, { cacheKeyFn: (one) => one._id }));
+    }, { cacheKeyFn: (one) => one._id, maxBatchSize: ID_BATCH_SIZE }));
     return loader.load(parent);
   };
 }

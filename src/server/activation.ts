@@ -116,6 +116,10 @@ async function saveActiveSchemaText(store: Store, text: string): Promise<void> {
 async function syncIndexes(store: Store, model: SchemaModel, previous: SchemaModel | undefined): Promise<IndexSync> {
   const wanted = indexesFor(model);
   const total: IndexSync = { created: [], dropped: [] };
+  // Syncing creates a missing collection (on MongoDB explicitly, outside any transaction: a multi-shard
+  // transaction cannot create one before MongoDB 8.0), so the service's own collections written in
+  // transactions are synced too, with no index of ours.
+  for (const own of [SYSTEM_COLLECTIONS.schema, SYSTEM_COLLECTIONS.lambda]) await store.syncIndexes(own, [], INDEX_PREFIX);
   const changed: string[] = [];
   try {
     for (const collection of collectionsOf(model, previous)) {

@@ -13,7 +13,12 @@ const VALUE_COMPARED: ReadonlySet<SearchIndex> = new Set<SearchIndex>([
  * The indexes each collection needs for `model`, keyed by collection (= object type name). Every object
  * type has an entry, possibly empty, so syncing drops indexes a field no longer wants.
  *
- * - `@id` field: unique sparse `ag_id_<field>` (sparse: objects without the value do not collide).
+ * - `@id` field: unique `ag_unique_<field>` over the documents whose field holds a value of the field's
+ *   type (`partialFilterExpression`, so objects without the value, or with an explicit null, do not
+ *   collide; it replaces the `unique + sparse` form `ag_id_<field>` of earlier versions).
+ *
+ * A name stands for one definition: an index whose definition changes gets a new name, so a schema
+ * activation creates the new index before it drops the old one and is never without the unique index.
  * - value-compared `@search` (hash, exact, int, float, datetime, bool): ascending `ag_search_<field>`.
  * - `term` / `fulltext`: ascending on the derived arrays, `ag_term_<field>` / `ag_fulltext_<field>`.
  * - relation stored on this side: ascending `ag_rel_<field>`, used to derive the inverse side.
@@ -54,7 +59,7 @@ function indexesForField(field: FieldModel): IndexSpec[] {
     return specs;
   }
   if (field.isUniqueId) {
-    specs.push({ name: `${INDEX_PREFIX}id_${field.name}`, keys: { [field.name]: 1 }, unique: true, sparse: true });
+    specs.push(uniqueIdIndex(field));
   } else if (field.search.some((index) => VALUE_COMPARED.has(index))) {
     specs.push({ name: `${INDEX_PREFIX}search_${field.name}`, keys: { [field.name]: 1 } });
   }
@@ -65,4 +70,18 @@ function indexesForField(field: FieldModel): IndexSpec[] {
     specs.push({ name: `${INDEX_PREFIX}fulltext_${field.name}`, keys: { [`_fulltext_${field.name}`]: 1 } });
   }
   return specs;
+}
+
+/** The BSON type an `@id` field's values have: `number` (MongoDB's alias for int, long and double) or `string`. */
+function storedTypeOf(field: FieldModel): 'number' | 'string' {
+  return field.of.kind === 'scalar' && (field.of.scalar === 'Int' || field.of.scalar === 'Int64') ? 'number' : 'string';
+}
+
+function uniqueIdIndex(field: FieldModel): IndexSpec {
+  return {
+    name: `${INDEX_PREFIX}unique_${field.name}`,
+    keys: { [field.name]: 1 },
+    unique: true,
+    partialFilterExpression: { [field.name]: { $type: storedTypeOf(field) } },
+  };
 }

@@ -34,6 +34,11 @@ export interface IndexSpec {
   unique?: boolean;
   /** Unique indexes skip documents that lack the field. */
   sparse?: boolean;
+  /**
+   * Only the documents this filter selects are indexed (MongoDB's partial index), e.g. `{ code: { $type:
+   * 'string' } }`: a unique index then ignores documents without a value of that type. Not with `sparse`.
+   */
+  partialFilterExpression?: Filter;
 }
 
 export interface IndexSync {

@@ -12,7 +12,7 @@ import { candidateFilter, type References } from './references.js';
  * A Ref may name an existing object only if the caller may see it (its type's query rule), and a write to
  * a field stored on an existing object (the stored side of an edge linked or unlinked from the other side,
  * or the previous holder of a one-to-one edge) needs that object's update rule. Otherwise the mutation is
- * refused and, as its transaction rolls back, writes nothing.
+ * refused and, as its writes are held back until every verdict is in (run.ts), writes nothing.
  *
  * Like Dgraph's update rules, the verdicts are those of the state before the mutation: linking someone
  * else's task to yourself must not pass because the task is yours once linked. They are read before the

@@ -4,6 +4,8 @@ import type { SchemaModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type Transaction } from '../../store/port.js';
 import { checkAddRules, restrictPlan, type TypeConstraint } from '../authorize.js';
 import { runPlan } from '../read.js';
+import { idBatches } from '../../store/id-batches.js';
+import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
 import { detachDeleted } from './edges.js';
 import { readAheadUniqueIds } from './known-ids.js';
@@ -11,9 +13,15 @@ import { prepareReferenceGuard, type GuardSetup } from './reference-guard.js';
 import { addIdentity, collectReferences, noReferences } from './references.js';
 import { asDuplicateError, createObject, patchObject, typeOf, type Write } from './objects.js';
 
-/** Mutations run each as one store transaction: all inputs are written, or none. */
+/**
+ * Mutations run each as one store transaction: all inputs are written, or none (where the store has
+ * transactions). Every `@auth` verdict is reached before the first write: the mutation's logic runs on a
+ * staged store that holds its writes back (store/staged/), its add rules are checked against the objects
+ * it is about to create, and only then are the held-back writes replayed on the store. So a refused
+ * mutation writes nothing on every backend, a MongoDB server without transactions included.
+ */
 
-/** The caller's `@auth` rules per operation: update/delete narrow what is touched, add checks what was created. */
+/** The caller's `@auth` rules per operation: update/delete narrow what is touched, add checks what is created. */
 export interface MutationAuth {
   /** Which existing objects the caller may see: those an input's Refs may name. */
   query: TypeConstraint;
@@ -34,14 +42,16 @@ function guardSetup(write: Write, auth: MutationAuth): GuardSetup {
 
 async function inTransaction(model: SchemaModel, store: Store, work: (write: Write) => Promise<Map<string, string[]>>, auth?: MutationAuth): Promise<MutationOutcome> {
   return store.transaction(async (tx) => {
-    // Inserts are held back and written in one batch per collection (see buffered-inserts.ts), so a
-    // duplicate may surface at a later store call: it is reported for the type of its collection.
-    const buffered = bufferInserts(store, tx);
-    const write: Write = { model, store: buffered, tx, created: 0, createdIds: new Map() };
+    const staged = stageWrites(store);
+    const write: Write = { model, store: staged, tx, created: 0, createdIds: new Map() };
     try {
       const ids = await work(write);
+      if (auth) await checkAddRules(staged, tx, write.createdIds, auth.add);
+      // Inserts are written in one batch per collection (see buffered-inserts.ts), so a duplicate may
+      // surface at a later store call: it is reported for the type of its collection.
+      const buffered = bufferInserts(store, tx);
+      await staged.applyTo(buffered);
       await buffered.flush();
-      if (auth) await checkAddRules(buffered, tx, write.createdIds, auth.add);
       return { ids, numUids: write.created };
     } catch (error) {
       const type = error instanceof DuplicateKeyError ? model.types.get(error.collection) : undefined;
@@ -106,9 +116,10 @@ export async function deleteObjects(model: SchemaModel, store: Store, typeName: 
     const matches = await matchingIds(write, typeName, filter, auth?.delete, auth?.query);
     await beforeDelete(matches, write.tx);
     for (const [concrete, ids] of matches) {
-      if (ids.length === 0) continue;
-      await store.collection(concrete).deleteMany({ _id: { $in: ids } }, { tx: write.tx });
-      await detachDeleted(model, store, write.tx, concrete, ids);
+      for (const batch of idBatches(ids)) {
+        await write.store.collection(concrete).deleteMany({ _id: { $in: batch } }, { tx: write.tx });
+        await detachDeleted(model, write.store, write.tx, concrete, batch);
+      }
     }
     return matches;
   }, auth);

@@ -20,6 +20,7 @@
  */
 import type { Filter, IndexSpec, SortSpec } from '../port.js';
 import { ID_INDEX_NAME } from './collection-state.js';
+import { skipsDocuments } from './collection-index.js';
 import { isIndexableLiteral } from './index-keys.js';
 import { isPlainObject } from './json-values.js';
 
@@ -81,8 +82,8 @@ function orderOf(sort: SortSpec, indexes: readonly IndexSpec[]): AccessPlan['ord
   // Every document has its own _id: the collection keeps them in order itself.
   if (field === '_id') return { index: ID_INDEX_NAME, field, direction };
   const index = lookupIndexFor(indexes, field);
-  // A sparse index lacks the documents without the field, which a sort still returns.
-  if (!index || index.sparse === true) return undefined;
+  // A sparse or partial index lacks some documents, which a sort still returns.
+  if (!index || skipsDocuments(index)) return undefined;
   return { index: index.name, field, direction };
 }
 

@@ -5,6 +5,7 @@
  * enforcement, equality/`$in` lookups and, through its ordered keys (built on the first range or ordered
  * read, then kept up), ranges, range counts and sorted walks.
  */
+import { Query } from 'mingo';
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
 import { INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
@@ -32,6 +33,8 @@ export class CollectionIndex {
   private severalKeysSeen = false;
   /** Whether some document ever held an array in the (top-level) field; never reset. */
   private arraysSeen = false;
+  /** A partial index's filter: documents it does not select hold no key here. */
+  private readonly selects: ((document: StoredDocument) => boolean) | undefined;
 
   /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
   constructor(
@@ -39,6 +42,11 @@ export class CollectionIndex {
     private readonly idAt: (position: number) => string | undefined,
   ) {
     this.fields = Object.keys(spec.keys);
+    const partial = spec.partialFilterExpression;
+    if (partial) {
+      const query = new Query(partial, { scriptEnabled: false });
+      this.selects = (document) => query.test(document);
+    }
   }
 
   get unique(): boolean {
@@ -69,6 +77,7 @@ export class CollectionIndex {
   }
 
   keysOf(document: StoredDocument): KeyedValue[] {
+    if (this.selects && !this.selects(document)) return [];
     return indexKeysOf(document, this.fields, this.spec.sparse === true);
   }
 
@@ -185,6 +194,12 @@ export function sameIndexDefinition(a: IndexSpec, b: IndexSpec): boolean {
   return (
     JSON.stringify(Object.entries(a.keys)) === JSON.stringify(Object.entries(b.keys)) &&
     (a.unique === true) === (b.unique === true) &&
-    (a.sparse === true) === (b.sparse === true)
+    (a.sparse === true) === (b.sparse === true) &&
+    JSON.stringify(a.partialFilterExpression ?? null) === JSON.stringify(b.partialFilterExpression ?? null)
   );
+}
+
+/** Whether some documents hold no key in the index (sparse or partial): it cannot find absent values or order all documents. */
+export function skipsDocuments(spec: IndexSpec): boolean {
+  return spec.sparse === true || spec.partialFilterExpression !== undefined;
 }

@@ -7,6 +7,7 @@ import type { Filter, StoredDocument } from '../port.js';
 import type { CollectionState } from './collection-state.js';
 import { planAccess } from './access-plan.js';
 import { encodeValue, isIndexableLiteral } from './index-keys.js';
+import { skipsDocuments } from './collection-index.js';
 import { candidatePositions } from './run-access-plan.js';
 import { unionAll } from './sorted-positions.js';
 import type { EarlierVersions } from './write-scope.js';
@@ -77,7 +78,7 @@ export class CollectionView {
     if (field === '_id') return this.withEarlier(values.filter((value): value is string => typeof value === 'string'));
     const index = this.state.lookupIndexFor(field);
     if (!index) return undefined;
-    const canFindAbsent = index.spec.sparse !== true;
+    const canFindAbsent = !skipsDocuments(index.spec);
     const postings: (readonly number[])[] = [];
     for (const value of values) {
       if (value === null || value === undefined) {

@@ -205,6 +205,7 @@ function copySpec(spec: IndexSpec): IndexSpec {
   const copy: IndexSpec = { name: spec.name, keys: { ...spec.keys } };
   if (spec.unique) copy.unique = true;
   if (spec.sparse) copy.sparse = true;
+  if (spec.partialFilterExpression) copy.partialFilterExpression = structuredClone(spec.partialFilterExpression);
   return copy;
 }
 

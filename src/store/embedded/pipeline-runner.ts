@@ -2,9 +2,9 @@
  * Runs an aggregation pipeline with mingo. mingo may modify its input documents (setting a nested path
  * writes into the object it reached), so unless every stage is known not to, the pipeline runs on copies.
  * Two things keep it from copying or scanning whole collections: a leading `$match` is answered through
- * the indexes, and a `$lookup` that joins on equality (localField/foreignField, or a `let` variable compared
- * with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign documents whose key occurs
- * in the input, found through `_id` or an index. A `$group` of all rows over top-level fields is computed
+ * the indexes, and a `$lookup` that joins on equality (localField/foreignField, with or without a pipeline,
+ * or a `let` variable compared with `$eq`/`$in` in the first `$match` of its pipeline) gets only the foreign
+ * documents whose key occurs in the input, found through `_id` or an index. A `$group` of all rows over top-level fields is computed
  * by group-all.ts, and one by a top-level string field (a parent id) by group-by-key.ts. Results are always copies.
  */
 import { aggregate } from 'mingo';
@@ -105,6 +105,28 @@ export async function runPipeline(collection: string, givenPipeline: Pipeline, v
     }
     flush();
     const foreign = viewOf(join.from);
+    if (join.withPipeline) {
+      // localField/foreignField with a pipeline (MongoDB 5.0+): the pipeline sees only the row's own matches.
+      // mingo would run it over every document it is given, so each row gets just the ones sharing its key.
+      const candidates = foreign.byFieldValues(join.foreignField, distinctValues(rows, join.localField)) ?? foreign.all();
+      const byKey = new Map<string, Row[]>();
+      for (const document of candidates) {
+        for (const value of distinctValues([document], join.foreignField)) {
+          const key = JSON.stringify(value);
+          const holders = byKey.get(key);
+          if (holders) holders.push(document);
+          else byKey.set(key, [document]);
+        }
+      }
+      const as = (stage.$lookup as Row).as as string;
+      rows = rows.map((row) => {
+        deadline.tick();
+        const related = new Set(distinctValues([row], join.localField).flatMap((value) => byKey.get(JSON.stringify(value)) ?? []));
+        if (related.size === 0) return { ...row, [as]: [] };
+        return run(collection, [row], [{ $lookup: { ...(stage.$lookup as Row), from: input([...related]) } }], options, deadline)[0]!;
+      });
+      continue;
+    }
     if (join.perRow && foreign.canLookUp(join.foreignField)) {
       rows = rows.map((row) => {
         deadline.tick();
@@ -134,6 +156,8 @@ interface EqualityJoin {
   from: string;
   localField: string;
   foreignField: string;
+  /** localField/foreignField together with a `pipeline`: the pipeline runs per row on that row's matches. */
+  withPipeline?: boolean;
   /** For the `let`/`pipeline` form whose variables are all top-level fields: enough to run it row by row. */
   perRow?: { variables: Array<[name: string, field: string]>; pipeline: Pipeline; as: string };
 }
@@ -159,7 +183,9 @@ function equalityJoinOf(stage: Row): EqualityJoin | undefined {
   const spec = stage.$lookup;
   if (!isPlainObject(spec) || typeof spec.from !== 'string') return undefined;
   const { from, localField, foreignField } = spec;
-  if (typeof localField === 'string' && typeof foreignField === 'string') return { from, localField, foreignField };
+  if (typeof localField === 'string' && typeof foreignField === 'string') {
+    return { from, localField, foreignField, withPipeline: Array.isArray(spec.pipeline) && spec.pipeline.length > 0 };
+  }
   if (!isPlainObject(spec.let) || !Array.isArray(spec.pipeline)) return undefined;
   const firstMatch = (spec.pipeline[0] as Row | undefined)?.$match;
   if (!isPlainObject(firstMatch) || Object.keys(firstMatch).length !== 1 || !isPlainObject(firstMatch.$expr)) return undefined;

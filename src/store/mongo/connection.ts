@@ -22,6 +22,8 @@ export interface StoreConnection {
   /** The deployment found on connecting, or StoreUnavailableError while MongoDB has never been reached. */
   deployment(): DeploymentInfo;
   ready(): boolean;
+  /** How long ago the writable server was lost (ms), while none is known again; undefined when one is known. */
+  msWithoutWritableServer(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export class MongoConnection implements StoreConnection {
   readonly client: MongoClient;
   private connected = false;
   private writable = false;
+  /** `Date.now()` when the last writable server was lost (an election or an outage began). */
+  private writableLostAt: number | undefined;
   private closed = false;
   private deploymentInfo: DeploymentInfo | undefined;
   private lastFailure = 'no connection attempt yet';
@@ -62,6 +66,11 @@ export class MongoConnection implements StoreConnection {
 
   ready(): boolean {
     return this.connected && this.writable && !this.closed;
+  }
+
+  msWithoutWritableServer(): number | undefined {
+    if (this.writable || this.writableLostAt === undefined) return undefined;
+    return Date.now() - this.writableLostAt;
   }
 
   database(name: string): Db {
@@ -132,6 +141,7 @@ export class MongoConnection implements StoreConnection {
       return;
     }
     this.writable = writable;
+    this.writableLostAt = writable ? undefined : Date.now();
     if (this.connected && !this.closed) {
       if (writable) {
         this.settings.logger?.info('MongoDB reachable again');

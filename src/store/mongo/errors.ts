@@ -52,6 +52,51 @@ export function isTransientTransactionError(error: unknown): boolean {
   return error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.TransientTransactionError);
 }
 
+/** The fields of a collection's index by the index's name (`_id_` covers `_id`); undefined when unknown. */
+export type IndexFields = (indexName: string) => readonly string[] | undefined;
+
+/** The raw write error of the first duplicate in a bulk write, with the position of its operation in the batch. */
+interface FailedWrite {
+  index?: number;
+  errmsg?: string;
+  keyValue?: Record<string, unknown>;
+}
+
+function firstDuplicateWrite(error: MongoServerError): FailedWrite | undefined {
+  const listed: unknown = error.writeErrors;
+  const writeErrors: unknown[] = Array.isArray(listed) ? listed : listed ? [listed] : [];
+  for (const writeError of writeErrors) {
+    // Driver 7's WriteError keeps the server's raw write error in `err`; its getters expose index, code and errmsg.
+    const raw = isPlainRecord(writeError) && isPlainRecord(writeError.err) ? writeError.err : writeError;
+    if (!isPlainRecord(raw) || !DUPLICATE_KEY_CODES.has(Number(raw.code))) continue;
+    return {
+      index: typeof raw.index === 'number' ? raw.index : undefined,
+      errmsg: typeof raw.errmsg === 'string' ? raw.errmsg : undefined,
+      keyValue: isPlainRecord(raw.keyValue) ? raw.keyValue : undefined,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The duplicate of a failed `insertMany`, named by the field and the value of the document that failed.
+ * Driver 7 sends `insertMany` through its bulk writer, whose MongoBulkWriteError keeps each write
+ * error's position in the batch (`index`) and message but drops the server's `keyValue`/`keyPattern`:
+ * the document comes from `documents[index]`, the fields from the index the message names
+ * (`... index: ag_id_username dup key: ...`), mapped through `indexFields`.
+ */
+export function duplicateKeyOfInsert(error: MongoServerError, documents: readonly Record<string, unknown>[], indexFields: IndexFields): { field: string; value: unknown } {
+  const failed = firstDuplicateWrite(error);
+  const document = failed?.index === undefined ? undefined : documents[failed.index];
+  const indexName = /index: (\S+)/.exec(failed?.errmsg ?? String(error.errmsg ?? error.message))?.[1];
+  const fields = failed?.keyValue ? Object.keys(failed.keyValue) : indexName === '_id_' ? ['_id'] : indexName ? indexFields(indexName) : undefined;
+  if (document && fields && fields.length > 0) {
+    if (fields.length === 1) return { field: fields[0]!, value: document[fields[0]!] ?? null };
+    return { field: fields.join(','), value: Object.fromEntries(fields.map((field) => [field, document[field] ?? null])) };
+  }
+  return duplicateKeyOf(error);
+}
+
 /**
  * The offending key of an E11000 error. MongoDB reports it as `keyValue` (`{ username: "ann" }`) on the
  * error itself (single writes) or on the first write error (bulk writes); older servers only put it in

@@ -7,10 +7,11 @@ export interface ExistingIndex {
   keys: Record<string, unknown>;
   unique: boolean;
   sparse: boolean;
+  partialFilterExpression?: Record<string, unknown>;
 }
 
 export interface IndexSyncPlan {
-  /** Obsolete or changed indexes of ours, dropped first (a changed index keeps its name). */
+  /** Obsolete or changed indexes of ours (the store creates new names before it drops these). */
   drop: string[];
   create: IndexSpec[];
 }
@@ -21,6 +22,7 @@ export function existingIndexFrom(info: IndexDescriptionInfo): ExistingIndex {
     keys: { ...info.key },
     unique: info.unique === true,
     sparse: info.sparse === true,
+    ...(info.partialFilterExpression && { partialFilterExpression: { ...(info.partialFilterExpression as Record<string, unknown>) } }),
   };
 }
 
@@ -40,6 +42,9 @@ export function indexSpecFrom(index: ExistingIndex): IndexSpec | undefined {
   if (index.sparse) {
     spec.sparse = true;
   }
+  if (index.partialFilterExpression) {
+    spec.partialFilterExpression = index.partialFilterExpression;
+  }
   return spec;
 }
 
@@ -57,6 +62,9 @@ export function validateIndexSpecs(collection: string, specs: IndexSpec[], prefi
       throw new Error(`syncIndexes(${collection}): index "${spec.name}" is listed twice`);
     }
     seen.add(spec.name);
+    if (spec.sparse && spec.partialFilterExpression) {
+      throw new Error(`syncIndexes(${collection}): index "${spec.name}" cannot be both sparse and partial (MongoDB refuses the mix)`);
+    }
     const entries = Object.entries(spec.keys);
     if (entries.length === 0) {
       throw new Error(`syncIndexes(${collection}): index "${spec.name}" has no keys`);
@@ -95,6 +103,7 @@ function sameDefinition(index: ExistingIndex, spec: IndexSpec): boolean {
       return field === wantedField && direction === wantedDirection;
     }) &&
     index.unique === (spec.unique === true) &&
-    index.sparse === (spec.sparse === true)
+    index.sparse === (spec.sparse === true) &&
+    JSON.stringify(index.partialFilterExpression ?? null) === JSON.stringify(spec.partialFilterExpression ?? null)
   );
 }

@@ -1,17 +1,18 @@
 import { MongoBulkWriteError, type ClientSession, type Collection as DriverCollection, type Document } from 'mongodb';
-import type {
-  Collection,
-  Filter,
-  FindOptions,
-  OperationScope,
-  PerKeyPage,
-  Pipeline,
-  StoredDocument,
-  Transaction,
-  UpdateDocument,
-  UpdateResult,
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Filter,
+  type FindOptions,
+  type OperationScope,
+  type PerKeyPage,
+  type Pipeline,
+  type StoredDocument,
+  type Transaction,
+  type UpdateDocument,
+  type UpdateResult,
 } from '../port.js';
-import { isDuplicateKeyError } from './errors.js';
+import { duplicateKeyOfInsert, isDuplicateKeyError } from './errors.js';
 import { timeLimitOf } from './time-limit.js';
 import { perKeyPipeline, readPerKeyRows } from './per-key-pipeline.js';
 
@@ -28,6 +29,8 @@ export interface OperationRunner {
   ): Promise<T>;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   supportsTransactions(): boolean;
+  /** The fields of a collection's index by its name, as last synced or listed (undefined: not known). */
+  indexFields(collection: string, indexName: string): readonly string[] | undefined;
 }
 
 export class MongoCollection implements Collection {
@@ -94,10 +97,10 @@ export class MongoCollection implements Collection {
       try {
         await collection.insertMany(documents, { ordered: true, session, ...timeLimit });
       } catch (error) {
-        if (!session?.inTransaction() && isDuplicateKeyError(error)) {
-          await deleteInsertedBeforeFailure(collection, documents, error, session);
-        }
-        throw error;
+        if (!isDuplicateKeyError(error)) throw error;
+        if (!session?.inTransaction()) await deleteInsertedBeforeFailure(collection, documents, error, session);
+        const { field, value } = duplicateKeyOfInsert(error, documents, (indexName) => this.runner.indexFields(this.name, indexName));
+        throw new DuplicateKeyError(this.name, field, value);
       }
     });
   }

@@ -10,6 +10,7 @@ import {
 } from '../port.js';
 import { MongoConnection, type MongoStoreLogger, type StoreConnection } from './connection.js';
 import { DEFAULT_DATABASE_NAME, databaseNameFromUri } from './database-name.js';
+import { ELECTION_POLL_MS, ELECTION_WINDOW_MS, isNotAppliedError, pause } from './election-retry.js';
 import { isDuplicateKeyError, isTransientTransactionError, isUnavailableError, toStoreError } from './errors.js';
 import {
   existingIndexFrom,
@@ -19,6 +20,7 @@ import {
   type ExistingIndex,
 } from './index-sync.js';
 import { MongoCollection, type OperationRunner } from './mongo-collection.js';
+import { runTransaction } from './transaction-loop.js';
 import { TransactionRegistry } from './transactions.js';
 
 export type { MongoStoreLogger } from './connection.js';
@@ -27,13 +29,18 @@ export interface MongoStoreOptions {
   /** Database to use; default: the one named in the URI, else `autograph`. */
   dbName?: string;
   logger?: MongoStoreLogger;
-  /** How long a request waits for a usable server before StoreUnavailableError (default 2000). */
+  /** How long one driver operation waits for a usable server (default 2000). */
   serverSelectionTimeoutMS?: number;
+  /**
+   * How long after losing the writable server (an election) an operation that could not run is tried
+   * again, before it fails with StoreUnavailableError (default ELECTION_WINDOW_MS, 12000).
+   */
+  electionRetryWindowMS?: number;
   /** Server re-check interval, i.e. how fast readiness comes back after an outage (default 2000). */
   heartbeatFrequencyMS?: number;
   /** Pause between connection attempts while MongoDB has never been reached (default 1000). */
   reconnectDelayMS?: number;
-  /** How long a transaction is retried after transient errors such as write conflicts (default 10000). */
+  /** How long a transaction (or its commit) is retried after transient errors such as write conflicts or an election (default 15000). */
   transactionRetryWindowMS?: number;
 }
 
@@ -42,13 +49,14 @@ const DEFAULT_HEARTBEAT_FREQUENCY_MS = 2000;
 const DEFAULT_RECONNECT_DELAY_MS = 1000;
 
 /**
- * `withTransaction` retries a transaction after transient errors (write conflicts, a lost primary) for up
- * to 120 s. Here a new attempt starts only within this window, and never once MongoDB is known to be
- * unreachable, so a caller is not kept waiting for minutes during an outage.
+ * A transaction is retried after transient errors (write conflicts, a primary stepping down) and its
+ * commit after an unknown result, within this window (transaction-loop.ts): long enough to outlast an
+ * election (ELECTION_WINDOW_MS), short enough that a caller is not kept waiting for the driver's 120 s.
  */
-const DEFAULT_TRANSACTION_RETRY_WINDOW_MS = 10_000;
+const DEFAULT_TRANSACTION_RETRY_WINDOW_MS = 15_000;
 
 const NAMESPACE_NOT_FOUND = 26;
+const NAMESPACE_EXISTS = 48;
 const INDEX_NOT_FOUND = 27;
 
 /**
@@ -73,13 +81,14 @@ export async function openMongoStore(uri: string, options: MongoStoreOptions = {
   }
   const store = new MongoStore(connection, databaseName, {
     transactionRetryWindowMS: options.transactionRetryWindowMS ?? DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
+    electionRetryWindowMS: options.electionRetryWindowMS ?? ELECTION_WINDOW_MS,
   });
   await connection.start();
   return store;
 }
 
 function checkOptions(options: MongoStoreOptions): void {
-  const timings = ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS', 'transactionRetryWindowMS'] as const;
+  const timings = ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS', 'transactionRetryWindowMS', 'electionRetryWindowMS'] as const;
   for (const name of timings) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
@@ -110,18 +119,28 @@ function clientOptions(uri: string, options: MongoStoreOptions): MongoClientOpti
   return result;
 }
 
+interface StoreSettings {
+  transactionRetryWindowMS: number;
+  electionRetryWindowMS: number;
+}
+
+const DEFAULT_SETTINGS: StoreSettings = {
+  transactionRetryWindowMS: DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
+  electionRetryWindowMS: ELECTION_WINDOW_MS,
+};
+
 /** The Store port over the official driver; collections and `_id`s follow the shared storage layout. */
 export class MongoStore implements Store, OperationRunner {
   readonly kind = 'mongodb';
   private readonly collections = new Map<string, MongoCollection>();
   private readonly transactions = new TransactionRegistry();
+  /** Per collection, the fields of each index by name: what a duplicate-key message's index name means. */
+  private readonly indexKeys = new Map<string, Map<string, string[]>>();
 
   constructor(
     private readonly connection: StoreConnection,
     readonly databaseName: string,
-    private readonly settings: { transactionRetryWindowMS: number } = {
-      transactionRetryWindowMS: DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
-    },
+    private readonly settings: StoreSettings = DEFAULT_SETTINGS,
   ) {}
 
   collection(name: string): Collection {
@@ -153,24 +172,40 @@ export class MongoStore implements Store, OperationRunner {
   ): Promise<T> {
     const session = this.transactions.sessionOf(tx);
     const driverCollection = this.connection.database(this.databaseName).collection<StoredDocument>(collection);
-    try {
-      return await call(driverCollection, session);
-    } catch (error) {
-      if (session?.inTransaction() && isTransientTransactionError(error)) {
-        throw error; // untranslated, so withTransaction recognises it and retries the transaction
+    for (;;) {
+      try {
+        return await call(driverCollection, session);
+      } catch (error) {
+        if (session?.inTransaction() && isTransientTransactionError(error)) {
+          throw error; // untranslated, so the transaction loop recognises it and retries the transaction
+        }
+        // Outside a transaction, an operation that did not run waits for the election to end (a
+        // transaction's operations cannot: the transaction loop retries the whole transaction).
+        if (!session && isNotAppliedError(error) && this.electionMayStillEnd()) {
+          await pause(ELECTION_POLL_MS);
+          continue;
+        }
+        throw toStoreError(error, collection);
       }
-      throw toStoreError(error, collection);
     }
+  }
+
+  /** The writable server was lost, recently enough that an election may still bring one back. */
+  private electionMayStillEnd(): boolean {
+    const without = this.connection.msWithoutWritableServer();
+    return without !== undefined && without < this.settings.electionRetryWindowMS;
   }
 
   /**
    * On a replica set or sharded cluster: one driver transaction (snapshot reads, majority-acknowledged
-   * commit), retried by the driver after transient errors.
+   * commit), retried after transient errors and an unknown commit result within `transactionRetryWindowMS`
+   * (transaction-loop.ts).
    *
    * On a standalone server MongoDB has no multi-document transactions, so `work` runs without one and
    * the guarantee shrinks to this: each single-document write is atomic, and insertMany undoes its own
    * partial insert after a duplicate key; but when `work` fails after some writes, those writes remain
    * (a multi-document mutation may be left half done), and concurrent readers can see intermediate state.
+   * (Mutations decide their `@auth` rules before their first write, so a refusal writes nothing here too.)
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     if (!this.connection.deployment().supportsTransactions) {
@@ -183,27 +218,8 @@ export class MongoStore implements Store, OperationRunner {
     }
     const session = this.connection.client.startSession();
     const tx = this.transactions.begin(session);
-    const startedAt = Date.now();
-    let attempts = 0;
-    let lastTransientError: unknown;
     try {
-      return await session.withTransaction(
-        async () => {
-          attempts += 1;
-          if (attempts > 1) {
-            this.giveUpRetrying(attempts - 1, Date.now() - startedAt, lastTransientError);
-          }
-          try {
-            return await work(tx);
-          } catch (error) {
-            if (isTransientTransactionError(error)) {
-              lastTransientError = error;
-            }
-            throw error;
-          }
-        },
-        { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } },
-      );
+      return await runTransaction(session, () => work(tx), this.settings.transactionRetryWindowMS);
     } catch (error) {
       throw toStoreError(error, 'a transaction');
     } finally {
@@ -212,16 +228,14 @@ export class MongoStore implements Store, OperationRunner {
     }
   }
 
-  /** Throws (ending withTransaction's retry loop) when another attempt is pointless. */
-  private giveUpRetrying(failedAttempts: number, elapsedMS: number, lastError: unknown): void {
-    // Transient failures of the commit itself reach withTransaction without passing through our callback.
-    const reason = lastError instanceof Error ? lastError.message : 'a transient error while committing';
-    if (!this.connection.ready()) {
-      throw new StoreUnavailableError(`transaction interrupted: ${reason}`);
-    }
-    if (elapsedMS >= this.settings.transactionRetryWindowMS) {
-      throw new Error(`transaction abandoned after ${failedAttempts} attempts in ${elapsedMS} ms, the last failing with: ${reason}`);
-    }
+  indexFields(collection: string, indexName: string): readonly string[] | undefined {
+    return this.indexKeys.get(collection)?.get(indexName);
+  }
+
+  private rememberIndexes(collection: string, indexes: ReadonlyArray<{ name: string; keys: Record<string, unknown> }>): void {
+    const known = this.indexKeys.get(collection) ?? new Map<string, string[]>();
+    this.indexKeys.set(collection, known);
+    for (const index of indexes) known.set(index.name, Object.keys(index.keys));
   }
 
   async listIndexes(collection: string): Promise<IndexSpec[]> {
@@ -238,9 +252,11 @@ export class MongoStore implements Store, OperationRunner {
     validateIndexSpecs(collection, specs, prefix);
     const plan = planIndexSync(await this.existingIndexes(collection), specs, prefix);
     // New names are built before anything is dropped, so data that breaks a new unique index leaves the
-    // old indexes in place. An index whose definition changed keeps its name and must go first.
+    // old indexes in place, and a changed definition (a new name, see store/indexes.ts) never leaves the
+    // collection without its unique index. Only an index redefined under its old name must go first.
     const replacing = plan.create.filter((spec) => plan.drop.includes(spec.name));
     const fresh = plan.create.filter((spec) => !replacing.includes(spec));
+    await this.ensureCollection(collection);
     await this.run(collection, undefined, async (driverCollection) => {
       await createIndexes(driverCollection, fresh);
       for (const name of plan.drop) {
@@ -248,6 +264,7 @@ export class MongoStore implements Store, OperationRunner {
       }
       await createIndexes(driverCollection, replacing);
     });
+    this.rememberIndexes(collection, specs);
     return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
   }
 
@@ -255,10 +272,27 @@ export class MongoStore implements Store, OperationRunner {
     await this.connection.close();
   }
 
+  /**
+   * Creates the collection when it does not exist yet. Schema activation syncs every collection's indexes
+   * before any transaction runs, so no transaction has to create a collection by inserting into it: on a
+   * sharded cluster before MongoDB 8.0 a transaction that writes to more than one shard cannot.
+   */
+  private async ensureCollection(collection: string): Promise<void> {
+    await this.run(collection, undefined, async (driverCollection) => {
+      try {
+        await driverCollection.db.createCollection(collection);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+      }
+    });
+  }
+
   private existingIndexes(collection: string): Promise<ExistingIndex[]> {
     return this.run(collection, undefined, async (driverCollection) => {
       try {
-        return (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
+        const existing = (await driverCollection.listIndexes().toArray()).map(existingIndexFrom);
+        this.rememberIndexes(collection, existing);
+        return existing;
       } catch (error) {
         if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) {
           return []; // the collection does not exist yet
@@ -296,6 +330,7 @@ async function createIndexes(collection: DriverCollection<StoredDocument>, specs
         key: spec.keys,
         ...(spec.unique && { unique: true }),
         ...(spec.sparse && { sparse: true }),
+        ...(spec.partialFilterExpression && { partialFilterExpression: spec.partialFilterExpression }),
       })),
     );
   } catch (error) {
