@@ -31,6 +31,8 @@ export interface CustomHttpSettings {
   secrets: Readonly<Record<string, string>>;
   /** Time limit of one HTTP call, in ms (custom/'s default when absent). */
   timeoutMs?: number;
+  /** The `fetch` that sends the calls (observe/'s traced and timed one); the global `fetch` when absent. */
+  fetch?: typeof fetch;
 }
 
 export interface IncomingRequest {

@@ -152,7 +152,7 @@ async function settleEach(count: number, run: () => Promise<unknown[]>): Promise
 
 function httpSettings(services: ResolverServices) {
   const settings = services.customHttp;
-  return { allowHosts: settings?.allowHosts ?? [], secrets: settings?.secrets, timeoutMs: settings?.timeoutMs };
+  return { allowHosts: settings?.allowHosts ?? [], secrets: settings?.secrets, timeoutMs: settings?.timeoutMs, fetch: settings?.fetch };
 }
 
 /** Dgraph hands lambdas the schema's configured auth header (the `# Autograph.Authorization` line). */

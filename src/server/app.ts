@@ -7,6 +7,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { answerManifestUpload, createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
+import { createObservability, noteErrorCode, sendMetrics } from '../observe/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
@@ -14,7 +15,7 @@ import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { refusedUploadBody } from './activation-answer.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
-import { authorizeAdmin } from './admin-auth.js';
+import { authorizeAdmin, authorizeMetrics } from './admin-auth.js';
 import { budgetPlugin } from './budget-plugin.js';
 import { createApolloServer } from './apollo-server.js';
 import { flattenHeaders, handleGraphQLRequest } from './graphql-endpoint.js';
@@ -105,6 +106,10 @@ export interface AppOptions {
   maxResultObjects?: number;
   /** Operation limits (the CLI's `--max-*` flags); limits/settings.ts's defaults for those not given. */
   limits?: Partial<OperationLimits>;
+  /** Prometheus metrics at `GET /metrics` (the CLI's `--metrics`); default true. */
+  metrics?: boolean;
+  /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`; otherwise loopback callers only. */
+  metricsToken?: string;
 }
 
 export interface App {
@@ -180,11 +185,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger: logger.child({ component: 'lambda' }),
   });
   const customSecrets = options.customSecrets ?? {};
+  const observability = createObservability({ logger: logger.child({ component: 'http' }), metrics: options.metrics, activeSchemaText: () => active?.text });
   const services: SchemaServices = {
-    store,
+    store: observability.store(store),
     logger: logger.child({ component: 'resolve' }),
-    lambdaHost: lambdaRuntime,
-    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs },
+    lambdaHost: observability.lambdaHost(lambdaRuntime),
+    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs, fetch: observability.customFetch },
     budgetLimits: budgetLimitsOf(options),
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
@@ -206,7 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     schemaSource,
     persistedQueries,
     limits: operationLimits(options.limits),
-    plugins: [budgetPlugin(), ...(options.plugins ?? [])],
+    plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
     logger,
   });
   let apolloStarted = false;
@@ -301,7 +307,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     throw error;
   }
 
-  const context = (req: IncomingMessage) => async () => createContext(services, { headers: flattenHeaders(req.headers) });
+  const context = (req: IncomingMessage) => async () =>
+    observability.requests.attachContext(req, await createContext(services, { headers: flattenHeaders(req.headers) }));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -365,6 +372,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       return;
     }
+    if (path === '/metrics' && observability.metrics) {
+      allow(method, ['GET']);
+      authorizeMetrics({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, options.metricsToken);
+      await sendMetrics(res, observability.metrics);
+      return;
+    }
     if (path === '/health') {
       allow(method, ['GET']);
       sendJson(res, 200, { status: 'ok', schema: active !== undefined, store: store.kind });
@@ -379,8 +392,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     throw notFound(method, path);
   }
 
-  function handler(req: IncomingMessage, res: ServerResponse): void {
+  const handler = observability.requests.wrap((req, res) => {
     route(req, res).catch((error: unknown) => {
+      const observation = observability.requests.observationOf(req);
+      if (observation) noteErrorCode(observation, error instanceof HttpError ? error.code : ErrorCode.INTERNAL_SERVER_ERROR);
       if (error instanceof HttpError) {
         if (error.status >= 500) {
           logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');
@@ -400,7 +415,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       res.destroy();
     });
-  }
+  });
 
   return {
     handler,
@@ -434,7 +449,7 @@ function notFound(method: string, path: string): HttpError {
   return new HttpError(
     404,
     'NOT_FOUND',
-    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /health and /health/ready`,
+    `no route for ${method} ${path}: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /metrics, /health and /health/ready`,
   );
 }
 

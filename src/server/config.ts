@@ -67,6 +67,10 @@ export interface ServerConfig extends Partial<OperationLimits> {
   schemaMaxFields?: number;
   /** Deepest nesting of brackets, braces and parentheses in a schema. */
   schemaMaxDepth?: number;
+  /** Prometheus metrics at `/metrics` (default on). */
+  metrics?: boolean;
+  /** When set, `/metrics` requires `Authorization: Bearer <token>`; otherwise only loopback callers. */
+  metricsToken?: string;
 }
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; config: ServerConfig };
@@ -113,6 +117,8 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
   { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
   { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },
+  { flag: '--metrics', env: 'METRICS', key: 'metrics', valueName: '', description: 'Prometheus metrics at GET /metrics (default on; --metrics=false turns them off)', parse: parseSwitch },
+  { flag: '--metrics-token', env: 'METRICS_TOKEN', key: 'metricsToken', valueName: 'TOKEN', description: 'bearer token required by /metrics (without it: loopback callers only)', parse: nonEmpty },
   { flag: '--schema-max-bytes', env: 'SCHEMA_MAX_BYTES', key: 'schemaMaxBytes', valueName: 'BYTES', description: `largest schema an upload may send (default ${DEFAULT_SCHEMA_LIMITS.maxBytes})`, parse: parseCount },
   { flag: '--schema-max-types', env: 'SCHEMA_MAX_TYPES', key: 'schemaMaxTypes', valueName: 'N', description: `most types and interfaces in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxTypes})`, parse: parseCount },
   { flag: '--schema-max-fields', env: 'SCHEMA_MAX_FIELDS', key: 'schemaMaxFields', valueName: 'N', description: `most fields over all types of a schema (default ${DEFAULT_SCHEMA_LIMITS.maxFields})`, parse: parseCount },

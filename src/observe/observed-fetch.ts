@@ -1,0 +1,51 @@
+/**
+ * The `fetch` that `@custom(http:)` calls go through: each request gets a client span, carries the W3C
+ * trace context (`traceparent`, and `tracestate` when set) of that span, so the called service joins the
+ * caller's trace, and is timed into the `@custom` metrics by target host. The time is until the answer's
+ * headers arrive; a status other than 2xx or no answer counts as a failure.
+ */
+import { context, propagation, SpanKind, SpanStatusCode, trace, type TextMapSetter } from '@opentelemetry/api';
+import type { LabelCap } from './label-cap.js';
+import type { ServiceMetrics } from './metrics.js';
+import { recordFailure, secondsSince, tracer } from './tracer.js';
+
+const HEADERS_SETTER: TextMapSetter<Headers> = {
+  set: (headers, name, value) => headers.set(name, value),
+};
+
+export function observedFetch(metrics: ServiceMetrics | undefined, hosts: LabelCap, send: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const host = hosts.label(url.host);
+    const span = tracer.startSpan(method, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': method,
+        'server.address': url.hostname,
+        'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        // Without the query string, which may carry argument values.
+        'url.full': `${url.origin}${url.pathname}`,
+      },
+    });
+    const headers = new Headers(init?.headers);
+    propagation.inject(trace.setSpan(context.active(), span), headers, HEADERS_SETTER);
+    const started = performance.now();
+    try {
+      const response = await send(input, { ...init, headers });
+      span.setAttribute('http.response.status_code', response.status);
+      if (!response.ok) {
+        metrics?.customCallFailures.inc({ host });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `answered ${response.status}` });
+      }
+      return response;
+    } catch (error) {
+      metrics?.customCallFailures.inc({ host });
+      recordFailure(span, error);
+      throw error;
+    } finally {
+      metrics?.customCallDuration.observe({ host }, secondsSince(started));
+      span.end();
+    }
+  };
+}
