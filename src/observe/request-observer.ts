@@ -29,9 +29,16 @@ const GRAPHQL_ROUTE = '/graphql';
 /** Operation names are the client's: a log line carries at most this many characters of one. */
 const LOGGED_NAME_LENGTH = 200;
 
+/**
+ * The context value's key for its request's observation. A property, not a WeakMap entry: Apollo runs each
+ * operation with a shallow copy of the context value, which copies own symbol properties but not identity.
+ */
+const OBSERVATION = Symbol('autograph.requestObservation');
+
+type ObservedContext = { [OBSERVATION]?: RequestObservation };
+
 export class RequestObserver {
   private readonly byRequest = new WeakMap<IncomingMessage, RequestObservation>();
-  private readonly byContext = new WeakMap<object, RequestObservation>();
 
   constructor(private readonly options: RequestObserverOptions) {}
 
@@ -63,13 +70,13 @@ export class RequestObserver {
   /** Links a GraphQL context value to its HTTP request, so the Apollo plugin finds the observation. */
   attachContext<T extends object>(req: IncomingMessage, contextValue: T): T {
     const observation = this.byRequest.get(req);
-    if (observation) this.byContext.set(contextValue, observation);
+    if (observation) (contextValue as ObservedContext)[OBSERVATION] = observation;
     return contextValue;
   }
 
   /** The observation linked to a GraphQL context value (none for a lambda's own `graphql()` requests). */
   observationOfContext(contextValue: object): RequestObservation | undefined {
-    return this.byContext.get(contextValue);
+    return (contextValue as ObservedContext)[OBSERVATION];
   }
 
   private finish(
