@@ -12,6 +12,7 @@
  *   npm run bench -- schema-build         schema build stages and regexp engines (bench/schema-build.ts; only when named)
  *   npm run bench -- limits               refusing hostile operations vs an ordinary query (bench/limits.ts; only when named)
  *   npm run bench -- growth               addTask latency as the store grows (bench/mutation-growth.ts; only when named)
+ *   npm run bench -- observability        getTask with metrics and tracing off, on, and on with request logs (bench/observability.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -33,6 +34,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   'schema-build': { file: 'schema-build.js', inDefault: false },
   limits: { file: 'limits.js', inDefault: false },
   growth: { file: 'mutation-growth.js', inDefault: false },
+  observability: { file: 'observability.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { LambdaHost } from '../custom/index.js';
 import type { Store } from '../store/port.js';
@@ -28,6 +28,13 @@ export interface ObservabilityOptions {
 const LABEL_VALUES = 100;
 const LABEL_LENGTH = 100;
 
+/** What the resolvers call out to: the store, the lambda host and the `@custom` HTTP client. */
+export interface ObservableServices {
+  store: Store;
+  lambdaHost?: LambdaHost;
+  customHttp?: { fetch?: typeof fetch };
+}
+
 /**
  * Metrics, traces and request logs, attached at a few points of the service: the HTTP handler, one Apollo
  * plugin, and decorators of the resolvers' store, lambda host and `@custom` fetch. Nothing here is called
@@ -38,23 +45,32 @@ export interface Observability {
   readonly metrics: ServiceMetrics | undefined;
   readonly requests: RequestObserver;
   readonly plugin: ApolloServerPlugin<BaseContext>;
-  store(store: Store): Store;
-  lambdaHost(host: LambdaHost): LambdaHost;
-  /** The `fetch` for `@custom(http:)` calls. */
-  readonly customFetch: typeof fetch;
+  /**
+   * `services` with their store, lambda host and `@custom` fetch timed into the metrics; for `req`, also
+   * traced as children of that request's span. Made once for the schema, and once per HTTP request.
+   */
+  decorate<T extends ObservableServices>(services: T, req?: IncomingMessage): T;
 }
 
 export function createObservability(options: ObservabilityOptions): Observability {
   const metrics = options.metrics === false ? undefined : createServiceMetrics(revisionReader(options.activeSchemaText));
   const requests = new RequestObserver({ logger: options.logger, metrics, operationNames: new LabelCap(LABEL_VALUES, LABEL_LENGTH) });
   const resolverNames = new LabelCap(LABEL_VALUES, LABEL_LENGTH);
+  const hosts = new LabelCap(LABEL_VALUES, LABEL_LENGTH);
   return {
     metrics,
     requests,
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
-    store: (store) => observedStore(store, metrics),
-    lambdaHost: (host) => observedLambdaHost(host, metrics, resolverNames),
-    customFetch: observedFetch(metrics, new LabelCap(LABEL_VALUES, LABEL_LENGTH)),
+    decorate(services, req) {
+      const traceContext = req && requests.observationOf(req)?.traceContext;
+      const { lambdaHost, customHttp } = services;
+      return {
+        ...services,
+        store: observedStore(services.store, metrics, traceContext),
+        ...(lambdaHost ? { lambdaHost: observedLambdaHost(lambdaHost, metrics, resolverNames, traceContext) } : {}),
+        ...(customHttp ? { customHttp: { ...customHttp, fetch: observedFetch(metrics, hosts, traceContext, customHttp.fetch) } } : {}),
+      };
+    },
   };
 }
 

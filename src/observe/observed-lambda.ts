@@ -1,30 +1,34 @@
 /**
  * A LambdaHost decorator that times each `@lambda` call (one per call, or one per batch) into the lambda
- * metrics and runs it in an active span, so the store calls of the script's own `graphql()` requests
- * nest under it.
+ * metrics and, given the request's trace context, wraps it in a span. (The script's own `graphql()`
+ * requests are not HTTP requests: their store calls are counted, not traced.)
  */
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 import type { LambdaBatchInput, LambdaCallInput, LambdaGraphqlExecutor, LambdaHost, LambdaResolverKind } from '../custom/index.js';
 import type { LabelCap } from './label-cap.js';
 import type { ServiceMetrics } from './metrics.js';
 import { recordFailure, secondsSince, tracer } from './tracer.js';
 
-export function observedLambdaHost(host: LambdaHost, metrics: ServiceMetrics | undefined, resolverNames: LabelCap): LambdaHost {
+export function observedLambdaHost(
+  host: LambdaHost,
+  metrics: ServiceMetrics | undefined,
+  resolverNames: LabelCap,
+  traceContext: Context | undefined,
+): LambdaHost {
   async function observe<T>(name: string, attributes: Attributes, call: () => Promise<T>): Promise<T> {
     const resolver = resolverNames.label(name);
-    return tracer.startActiveSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, async (span) => {
-      const started = performance.now();
-      try {
-        return await call();
-      } catch (error) {
-        metrics?.lambdaCallFailures.inc({ resolver });
-        recordFailure(span, error);
-        throw error;
-      } finally {
-        metrics?.lambdaCallDuration.observe({ resolver }, secondsSince(started));
-        span.end();
-      }
-    });
+    const span = traceContext && tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, traceContext);
+    const started = performance.now();
+    try {
+      return await call();
+    } catch (error) {
+      metrics?.lambdaCallFailures.inc({ resolver });
+      if (span) recordFailure(span, error);
+      throw error;
+    } finally {
+      metrics?.lambdaCallDuration.observe({ resolver }, secondsSince(started));
+      span?.end();
+    }
   }
 
   return {

@@ -1,8 +1,9 @@
 /**
- * A Store decorator that times every Collection call (one store round trip) into the store metrics and
- * wraps it in a client span named after the method and collection, like store/counting.ts counts them.
+ * A Store decorator that times every Collection call (one store round trip) into the store metrics and,
+ * given the request's trace context, wraps it in a client span named after the method and collection
+ * (like store/counting.ts counts them).
  */
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, type Context, type Span } from '@opentelemetry/api';
 import type {
   Collection, Filter, FindOptions, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, UpdateDocument, UpdateResult,
 } from '../store/port.js';
@@ -11,12 +12,12 @@ import { recordFailure, secondsSince, tracer } from './tracer.js';
 
 type StoreMethod = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
-export function observedStore(store: Store, metrics: ServiceMetrics | undefined): Store {
+export function observedStore(store: Store, metrics: ServiceMetrics | undefined, traceContext: Context | undefined): Store {
   return {
     get kind() {
       return store.kind;
     },
-    collection: (name) => new ObservedCollection(store.collection(name), store.kind, metrics),
+    collection: (name) => new ObservedCollection(store.collection(name), store.kind, metrics, traceContext),
     transaction: (work) => store.transaction(work),
     syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
     listIndexes: (collection) => store.listIndexes(collection),
@@ -30,6 +31,7 @@ class ObservedCollection implements Collection {
     private readonly inner: Collection,
     private readonly storeKind: string,
     private readonly metrics: ServiceMetrics | undefined,
+    private readonly traceContext: Context | undefined,
   ) {}
 
   get name(): string {
@@ -65,20 +67,26 @@ class ObservedCollection implements Collection {
   }
 
   private async observe<T>(method: StoreMethod, call: () => Promise<T>): Promise<T> {
-    const span = tracer.startSpan(`${method} ${this.inner.name}`, {
-      kind: SpanKind.CLIENT,
-      attributes: { 'db.system.name': this.storeKind, 'db.collection.name': this.inner.name, 'db.operation.name': method },
-    });
+    const span = this.startSpan(method);
     const started = performance.now();
     try {
       return await call();
     } catch (error) {
       this.metrics?.storeCallFailures.inc({ method });
-      recordFailure(span, error);
+      if (span) recordFailure(span, error);
       throw error;
     } finally {
       this.metrics?.storeCallDuration.observe({ method }, secondsSince(started));
-      span.end();
+      span?.end();
     }
+  }
+
+  private startSpan(method: StoreMethod): Span | undefined {
+    if (!this.traceContext) return undefined;
+    return tracer.startSpan(
+      `${method} ${this.inner.name}`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': this.storeKind, 'db.collection.name': this.inner.name, 'db.operation.name': method } },
+      this.traceContext,
+    );
   }
 }

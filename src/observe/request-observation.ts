@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import { ERROR_CODES, isClientErrorCode } from '../errors/codes.js';
 
 export type PersistedQueryResult = 'hit' | 'miss' | 'register';
@@ -5,6 +6,11 @@ export type PersistedQueryResult = 'hit' | 'miss' | 'register';
 /** What is learnt about one HTTP request while it runs; the request observer reports it when it ends. */
 export interface RequestObservation {
   readonly requestId: string;
+  /**
+   * The OpenTelemetry context holding the request's span, the parent of its store, lambda and `@custom`
+   * spans; undefined when no SDK traces (then those calls make no spans at all).
+   */
+  readonly traceContext?: Context;
   /** `query`, `mutation` or `subscription` once Apollo resolved the operation (after validation). */
   operationType?: string;
   /** The operation's name once resolved; empty for an anonymous operation. */

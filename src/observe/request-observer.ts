@@ -1,9 +1,13 @@
 /**
  * Observes every HTTP request the service answers: gives it a request id (the caller's `x-request-id`, or
- * a new one) echoed in the response, runs it inside a server span that continues the caller's W3C trace
- * context, and when the response is over writes one log line and, for `/graphql`, the request metrics.
+ * a new one) echoed in the response, a server span that continues the caller's W3C trace context, and
+ * when the response is over writes one log line and, for `/graphql`, the request metrics.
+ *
+ * The span's context is handed on explicitly (the observation's `traceContext`, which the per-request
+ * store, lambda host and `@custom` fetch receive), never made "active" with `context.with`: under Node 20
+ * an active context means AsyncLocalStorage, whose promise hooks cost every promise of the process.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { LabelCap } from './label-cap.js';
@@ -46,19 +50,22 @@ export class RequestObserver {
   wrap(handler: RequestHandler): RequestHandler {
     return (req, res) => {
       const started = performance.now();
-      const observation: RequestObservation = { requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]), errorCodes: [] };
-      this.byRequest.set(req, observation);
-      res.setHeader(REQUEST_ID_HEADER, observation.requestId);
+      const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       const method = req.method ?? 'GET';
       const path = pathOf(req.url);
       const parent = propagation.extract(ROOT_CONTEXT, req.headers);
       const span = tracer.startSpan(
         KNOWN_ROUTES.has(path) ? `${method} ${path}` : method,
-        { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': observation.requestId } },
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': requestId } },
         parent,
       );
+      // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
+      const traceContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
+      const observation: RequestObservation = { requestId, traceContext, errorCodes: [] };
+      this.byRequest.set(req, observation);
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
-      context.with(trace.setSpan(parent, span), handler, undefined, req, res);
+      handler(req, res);
     };
   }
 
@@ -96,6 +103,9 @@ export class RequestObserver {
     if (outcome === 'server_error' || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : observation.errorCodes.join(', ') });
     span.end();
 
+    const quiet = QUIET_ROUTES.has(path);
+    const logger = this.options.logger;
+    if (!logger.isLevelEnabled(quiet ? 'debug' : 'info')) return;
     const line = {
       requestId: observation.requestId,
       method,
@@ -108,8 +118,8 @@ export class RequestObserver {
       ...(observation.errorCodes.length > 0 ? { errorCodes: observation.errorCodes } : {}),
       ...(aborted ? { aborted: true } : {}),
     };
-    if (QUIET_ROUTES.has(path)) this.options.logger.debug(line, 'request');
-    else this.options.logger.info(line, 'request');
+    if (quiet) logger.debug(line, 'request');
+    else logger.info(line, 'request');
   }
 
   private recordGraphQLMetrics(observation: RequestObservation, operationType: string, outcome: string, seconds: number): void {

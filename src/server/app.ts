@@ -186,15 +186,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const customSecrets = options.customSecrets ?? {};
   const observability = createObservability({ logger: logger.child({ component: 'http' }), metrics: options.metrics, activeSchemaText: () => active?.text });
-  const services: SchemaServices = {
-    store: observability.store(store),
+  const undecoratedServices: SchemaServices = {
+    store,
     logger: logger.child({ component: 'resolve' }),
-    lambdaHost: observability.lambdaHost(lambdaRuntime),
-    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs, fetch: observability.customFetch },
+    lambdaHost: lambdaRuntime,
+    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs },
     budgetLimits: budgetLimitsOf(options),
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
   };
+  const services = observability.decorate(undecoratedServices);
   // Checked with the schema: @auth rules compile, @custom settings, and @lambda fields the loaded script lacks.
   const checkedBuildModel: SchemaModelBuilder = (source) => {
     const built = buildModel(source);
@@ -308,7 +309,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const context = (req: IncomingMessage) => async () =>
-    observability.requests.attachContext(req, await createContext(services, { headers: flattenHeaders(req.headers) }));
+    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req), { headers: flattenHeaders(req.headers) }));
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
