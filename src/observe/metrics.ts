@@ -2,20 +2,16 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /**
  * The service's Prometheus instruments, in a registry of their own (one per app, so tests and embedders
- * that run several apps in one process never mix their numbers). A histogram's `_count` is the number of
- * calls it timed, so calls are not counted twice.
+ * that run several apps in one process never mix their numbers), behind one method per thing recorded.
+ * A histogram's `_count` is the number of calls it timed, so calls are not counted twice.
  */
 export interface ServiceMetrics {
   readonly registry: Registry;
-  readonly requests: Counter<'operation_type' | 'operation_name' | 'outcome'>;
-  readonly requestDuration: Histogram<'operation_type' | 'operation_name'>;
-  readonly storeCallDuration: Histogram<'method'>;
-  readonly storeCallFailures: Counter<'method'>;
-  readonly lambdaCallDuration: Histogram<'resolver'>;
-  readonly lambdaCallFailures: Counter<'resolver'>;
-  readonly customCallDuration: Histogram<'host'>;
-  readonly customCallFailures: Counter<'host'>;
-  readonly persistedQueries: Counter<'result'>;
+  recordRequest(operationType: string, operationName: string, outcome: string, seconds: number): void;
+  recordStoreCall(method: string, seconds: number, failed: boolean): void;
+  recordLambdaCall(resolver: string, seconds: number, failed: boolean): void;
+  recordCustomCall(host: string, seconds: number, failed: boolean): void;
+  recordPersistedQuery(result: string): void;
 }
 
 /** What the schema gauge reports: a short hash of the text being served, if any. */
@@ -39,65 +35,86 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
       if (revision !== undefined) this.set({ revision }, 1);
     },
   });
+  const requests = new Counter({
+    name: 'autograph_graphql_requests_total',
+    help: 'GraphQL requests to /graphql by operation type, operation name and outcome (ok, a client error code, or server_error)',
+    labelNames: ['operation_type', 'operation_name', 'outcome'] as const,
+    registers,
+  });
+  const requestDuration = new Histogram({
+    name: 'autograph_graphql_request_duration_seconds',
+    help: 'Time from receiving a /graphql request to sending its answer',
+    labelNames: ['operation_type', 'operation_name'] as const,
+    buckets: REQUEST_SECONDS,
+    registers,
+  });
+  const storeCalls = timedCalls(registers, 'autograph_store_call', 'method', STORE_SECONDS,
+    'Store round trips made by resolvers, by Store method (find, findPerKey, count, aggregate, insertMany, updateMany, deleteMany)',
+    'Store round trips that failed, by Store method');
+  const lambdaCalls = timedCalls(registers, 'autograph_lambda_call', 'resolver', REQUEST_SECONDS,
+    '@lambda calls (one per call or per batch), by resolver name',
+    '@lambda calls that failed (error, time-out, invalid result), by resolver name');
+  const customCalls = timedCalls(registers, 'autograph_custom_http_call', 'host', REQUEST_SECONDS,
+    '@custom(http:) requests sent, by target host, until the answer\'s headers',
+    '@custom(http:) requests that failed (no answer, or a status other than 2xx), by target host');
+  const persistedQueries = new Counter({
+    name: 'autograph_persisted_queries_total',
+    help: 'Persisted query lookups: hit (hash found), miss (hash unknown or not in the safelist), register (query stored with its hash)',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const requestCounts = new ChildCache((key) => requests.labels(...key));
+  const requestTimers = new ChildCache((key) => requestDuration.labels(...key));
+  const persistedCounts = new ChildCache((key) => persistedQueries.labels(...key));
   return {
     registry,
-    requests: new Counter({
-      name: 'autograph_graphql_requests_total',
-      help: 'GraphQL requests to /graphql by operation type, operation name and outcome (ok, a client error code, or server_error)',
-      labelNames: ['operation_type', 'operation_name', 'outcome'],
-      registers,
-    }),
-    requestDuration: new Histogram({
-      name: 'autograph_graphql_request_duration_seconds',
-      help: 'Time from receiving a /graphql request to sending its answer',
-      labelNames: ['operation_type', 'operation_name'],
-      buckets: REQUEST_SECONDS,
-      registers,
-    }),
-    storeCallDuration: new Histogram({
-      name: 'autograph_store_call_duration_seconds',
-      help: 'Store round trips made by resolvers, by Store method (find, findPerKey, count, aggregate, insertMany, updateMany, deleteMany)',
-      labelNames: ['method'],
-      buckets: STORE_SECONDS,
-      registers,
-    }),
-    storeCallFailures: new Counter({
-      name: 'autograph_store_call_failures_total',
-      help: 'Store round trips that failed, by Store method',
-      labelNames: ['method'],
-      registers,
-    }),
-    lambdaCallDuration: new Histogram({
-      name: 'autograph_lambda_call_duration_seconds',
-      help: '@lambda calls (one per call or per batch), by resolver name',
-      labelNames: ['resolver'],
-      buckets: REQUEST_SECONDS,
-      registers,
-    }),
-    lambdaCallFailures: new Counter({
-      name: 'autograph_lambda_call_failures_total',
-      help: '@lambda calls that failed (error, time-out, invalid result), by resolver name',
-      labelNames: ['resolver'],
-      registers,
-    }),
-    customCallDuration: new Histogram({
-      name: 'autograph_custom_http_call_duration_seconds',
-      help: '@custom(http:) requests sent, by target host',
-      labelNames: ['host'],
-      buckets: REQUEST_SECONDS,
-      registers,
-    }),
-    customCallFailures: new Counter({
-      name: 'autograph_custom_http_call_failures_total',
-      help: '@custom(http:) requests that failed (no answer, or a status other than 2xx), by target host',
-      labelNames: ['host'],
-      registers,
-    }),
-    persistedQueries: new Counter({
-      name: 'autograph_persisted_queries_total',
-      help: 'Persisted query lookups: hit (hash found), miss (hash unknown or not in the safelist), register (query stored with its hash)',
-      labelNames: ['result'],
-      registers,
-    }),
+    recordRequest(operationType, operationName, outcome, seconds) {
+      requestCounts.get(operationType, operationName, outcome).inc();
+      requestTimers.get(operationType, operationName).observe(seconds);
+    },
+    recordStoreCall: storeCalls,
+    recordLambdaCall: lambdaCalls,
+    recordCustomCall: customCalls,
+    recordPersistedQuery: (result) => persistedCounts.get(result).inc(),
   };
+}
+
+/** A `<prefix>_duration_seconds` histogram and a `<prefix>_failures_total` counter over one label. */
+function timedCalls(
+  registers: Registry[],
+  prefix: string,
+  label: string,
+  buckets: number[],
+  durationHelp: string,
+  failuresHelp: string,
+): (value: string, seconds: number, failed: boolean) => void {
+  const duration = new Histogram({ name: `${prefix}_duration_seconds`, help: durationHelp, labelNames: [label], buckets, registers });
+  const failures = new Counter({ name: `${prefix}_failures_total`, help: failuresHelp, labelNames: [label], registers });
+  const timers = new ChildCache((key) => duration.labels(...key));
+  const failureCounts = new ChildCache((key) => failures.labels(...key));
+  return (value, seconds, failed) => {
+    timers.get(value).observe(seconds);
+    if (failed) failureCounts.get(value).inc();
+  };
+}
+
+/**
+ * The child of a metric for each set of label values, made once: prom-client checks and hashes the labels
+ * on every `inc(labels)` and `observe(labels, value)`, a cost on every store call otherwise. The label
+ * values are bounded (see label-cap.ts), so the cache is too.
+ */
+class ChildCache<C> {
+  private readonly children = new Map<string, C>();
+
+  constructor(private readonly make: (values: string[]) => C) {}
+
+  get(...values: string[]): C {
+    const key = values.join('\u0000');
+    let child = this.children.get(key);
+    if (child === undefined) {
+      child = this.make(values);
+      this.children.set(key, child);
+    }
+    return child;
+  }
 }

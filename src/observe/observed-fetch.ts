@@ -45,20 +45,21 @@ export function observedFetch(
       sent = { ...init, headers };
     }
     const started = performance.now();
+    let failed = false;
     try {
       const response = await send(input, sent);
       span?.setAttribute('http.response.status_code', response.status);
       if (!response.ok) {
-        metrics?.customCallFailures.inc({ host });
+        failed = true;
         span?.setStatus({ code: SpanStatusCode.ERROR, message: `answered ${response.status}` });
       }
       return response;
     } catch (error) {
-      metrics?.customCallFailures.inc({ host });
+      failed = true;
       if (span) recordFailure(span, error);
       throw error;
     } finally {
-      metrics?.customCallDuration.observe({ host }, secondsSince(started));
+      metrics?.recordCustomCall(host, secondsSince(started), failed);
       span?.end();
     }
   };

@@ -19,14 +19,15 @@ export function observedLambdaHost(
     const resolver = resolverNames.label(name);
     const span = traceContext && tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, traceContext);
     const started = performance.now();
+    let failed = false;
     try {
       return await call();
     } catch (error) {
-      metrics?.lambdaCallFailures.inc({ resolver });
+      failed = true;
       if (span) recordFailure(span, error);
       throw error;
     } finally {
-      metrics?.lambdaCallDuration.observe({ resolver }, secondsSince(started));
+      metrics?.recordLambdaCall(resolver, secondsSince(started), failed);
       span?.end();
     }
   }

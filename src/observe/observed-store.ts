@@ -69,14 +69,15 @@ class ObservedCollection implements Collection {
   private async observe<T>(method: StoreMethod, call: () => Promise<T>): Promise<T> {
     const span = this.startSpan(method);
     const started = performance.now();
+    let failed = false;
     try {
       return await call();
     } catch (error) {
-      this.metrics?.storeCallFailures.inc({ method });
+      failed = true;
       if (span) recordFailure(span, error);
       throw error;
     } finally {
-      this.metrics?.storeCallDuration.observe({ method }, secondsSince(started));
+      this.metrics?.recordStoreCall(method, secondsSince(started), failed);
       span?.end();
     }
   }

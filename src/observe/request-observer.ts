@@ -125,10 +125,8 @@ export class RequestObserver {
   private recordGraphQLMetrics(observation: RequestObservation, operationType: string, outcome: string, seconds: number): void {
     const metrics = this.options.metrics;
     if (!metrics) return;
-    const labels = { operation_type: operationType, operation_name: this.options.operationNames.label(observation.operationName ?? '') };
-    metrics.requests.inc({ ...labels, outcome });
-    metrics.requestDuration.observe(labels, seconds);
-    if (observation.persistedQuery) metrics.persistedQueries.inc({ result: observation.persistedQuery });
+    metrics.recordRequest(operationType, this.options.operationNames.label(observation.operationName ?? ''), outcome, seconds);
+    if (observation.persistedQuery) metrics.recordPersistedQuery(observation.persistedQuery);
   }
 }
 
