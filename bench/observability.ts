@@ -7,7 +7,9 @@
  * loaded at the same time, by autocannon in this process: whatever else runs on the machine then slows
  * them alike, and as the processes share the CPU fairly, each one's requests/s go as 1 ÷ its CPU time
  * per request, the figure that matters. (Loaded one after the other, their rounds differed by 3x on a
- * machine shared with other jobs.) Prints req/s, the service's CPU time per request, latency, and the ratios to
+ * machine shared with other jobs.) Then each process times observability's own work on synthetic
+ * requests (the request observer and two decorated store calls, instrumented minus bare), a loop that
+ * other jobs on the machine barely disturb, set against the CPU time "off" spends per real request. Prints req/s, the service's CPU time per request, latency, and the ratios to
  * "off"; issue 16's target is ≤ 5% fewer requests/s with metrics and tracing on. No assertions.
  * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=5, BENCH_ROUNDS=5,
  * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000)
@@ -137,7 +139,8 @@ async function serveVariant(variant: Variant): Promise<void> {
   let provider: NodeTracerProvider | undefined;
   if (variant === 'on' || variant === 'logged') {
     provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] });
-    provider.register();
+    // As the CLI registers it (observe/otlp-tracing.ts): no AsyncLocalStorage context manager.
+    provider.register({ contextManager: null });
   }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-observability-'));
   const store = await openEmbeddedStore(folder);
@@ -150,20 +153,20 @@ async function serveVariant(variant: Variant): Promise<void> {
   const getTask = SCENARIOS.find((scenario) => scenario.name === 'getTask')!;
   const ready: Ready = { url: server.url, bodies: getTask.bodies(data) };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
-  // A line "cpu" asks for this process's CPU time so far; the parent closes our standard input when it is
-  // done: report the spans, then stop.
+  // The parent asks by lines: "cpu" for this process's CPU time so far, "spans" for the spans exported,
+  // "instruments" for observability's own cost; it closes our standard input when it is done.
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line === 'cpu') {
       const usage = process.cpuUsage();
       process.stdout.write(`${JSON.stringify({ cpuMicros: usage.user + usage.system })}\n`);
+    } else if (line === 'spans') {
+      void (provider?.forceFlush() ?? Promise.resolve()).then(() => process.stdout.write(`${JSON.stringify({ spansExported: exporter.exported })}\n`));
     } else if (line === 'instruments') {
       void instrumentMicros(variant !== 'off').then((micros) => process.stdout.write(`${JSON.stringify({ instrumentMicros: micros })}\n`));
     }
   });
   process.stdin.on('end', () => {
     void (async () => {
-      await provider?.forceFlush();
-      process.stdout.write(`${JSON.stringify({ spansExported: exporter.exported })}\n`);
       await server.close();
       await store.close();
       fs.rmSync(folder, { recursive: true, force: true });
@@ -263,6 +266,12 @@ async function main(): Promise<void> {
       runs.forEach((run, i) => variants[i]!.runs.push(run));
     }
     const [off, , on, logged] = variants as [RunningVariant, RunningVariant, RunningVariant, RunningVariant];
+    const spans: string[] = [];
+    for (const running of [on, logged]) {
+      running.child.stdin!.write('spans\n');
+      const report = await running.lines.next();
+      spans.push(report.done ? 'unknown' : (JSON.parse(report.value) as { spansExported: number }).spansExported.toLocaleString('en'));
+    }
     const instrumentCosts: number[] = [];
     for (const running of variants) {
       running.child.stdin!.write('instruments\n');
@@ -292,12 +301,7 @@ async function main(): Promise<void> {
     });
     const onShare = (instrumentCosts[2]! - instrumentCosts[0]!) / offCpu;
     console.log(`    metrics + tracing on, beyond off: ${(onShare * 100).toFixed(1)}% more CPU per request → about ${((1 - 1 / (1 + onShare)) * 100).toFixed(1)}% fewer req/s (target ≤ ${TARGET_LOSS * 100}%: ${1 - 1 / (1 + onShare) <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    for (const running of [on, logged]) {
-      running.child.stdin!.end();
-      const report = await running.lines.next();
-      const spans = report.done ? 'unknown' : (JSON.parse(report.value) as { spansExported: number }).spansExported.toLocaleString('en');
-      console.log(`  ${VARIANTS[running.variant]}: ${spans} spans exported`);
-    }
+    console.log(`  spans exported during the load: ${spans[0]} (${VARIANTS.on}), ${spans[1]} (${VARIANTS.logged})`);
     console.log(`  requests counted by /metrics of "${VARIANTS.on}": ${requestsCounted.toLocaleString('en')}`);
   } finally {
     for (const running of variants) {

@@ -17,7 +17,8 @@ import { scrapeMetrics, sumOf } from './prometheus-text';
 
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
+// As the CLI registers it: without a context manager, so nothing relies on an "active" span.
+provider.register({ contextManager: null });
 
 const CALLER_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN_ID = 'b7ad6b7169203331';

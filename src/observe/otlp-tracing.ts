@@ -19,7 +19,9 @@ export function startOtlpTraceExport(env: Readonly<Record<string, string | undef
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  // Registers the provider, the AsyncLocalStorage context manager and the W3C trace context propagator.
-  provider.register();
+  // Registers the provider and the W3C trace context propagator, but no context manager: the service hands
+  // each span's context on explicitly. An AsyncLocalStorage one would only cost: the batch processor's
+  // export runs in `context.with`, which turns on promise hooks that every later promise of the process pays.
+  provider.register({ contextManager: null });
   return { shutdown: () => provider.shutdown() };
 }
