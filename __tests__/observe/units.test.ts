@@ -1,3 +1,4 @@
+import { ConfigError, parseCommandLine } from '../../src/server/config.js';
 import { authorizeMetrics } from '../../src/server/admin-auth.js';
 import { HttpError } from '../../src/server/http-io.js';
 import { LabelCap } from '../../src/observe/label-cap.js';
@@ -77,5 +78,28 @@ describe('authorizeMetrics', () => {
     { caller: { remoteAddress: '10.0.0.7', authorization: 'Bearer wrong' }, token: 't0ken', answer: '401 UNAUTHENTICATED' },
   ])('$caller with token $token → $answer', ({ caller, token, answer }) => {
     expect(refusal(caller, token)).toBe(answer);
+  });
+});
+
+describe('--metrics and --metrics-token', () => {
+  const configOf = (argv: string[], env: Record<string, string | undefined> = {}) => {
+    const parsed = parseCommandLine(argv, env);
+    if (parsed.kind !== 'run') throw new Error('expected a run configuration');
+    return { metrics: parsed.config.metrics, metricsToken: parsed.config.metricsToken };
+  };
+
+  it.each([
+    { argv: [], env: {}, expected: { metrics: undefined, metricsToken: undefined } },
+    { argv: ['--metrics=false'], env: {}, expected: { metrics: false, metricsToken: undefined } },
+    { argv: ['--metrics'], env: { METRICS: 'false' }, expected: { metrics: true, metricsToken: undefined } },
+    { argv: [], env: { METRICS: '0', METRICS_TOKEN: 'scrape' }, expected: { metrics: false, metricsToken: 'scrape' } },
+    { argv: ['--metrics-token', 'abc'], env: { METRICS_TOKEN: 'env' }, expected: { metrics: undefined, metricsToken: 'abc' } },
+  ])('$argv with $env → $expected', ({ argv, env, expected }) => {
+    expect(configOf(argv, env)).toEqual(expected);
+  });
+
+  it('refuses a value that is not a switch, naming the flag', () => {
+    expect(() => parseCommandLine(['--metrics=sometimes'], {})).toThrow(new ConfigError('--metrics: expected true or false, got "sometimes"'));
+    expect(() => parseCommandLine([], { METRICS_TOKEN: ' ' })).toThrow(new ConfigError('METRICS_TOKEN: the value must not be empty'));
   });
 });
