@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { Context } from '@opentelemetry/api';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -57,21 +58,33 @@ export function createObservability(options: ObservabilityOptions): Observabilit
   const requests = new RequestObserver({ logger: options.logger, metrics, operationNames: new LabelCap(LABEL_VALUES, LABEL_LENGTH) });
   const resolverNames = new LabelCap(LABEL_VALUES, LABEL_LENGTH);
   const hosts = new LabelCap(LABEL_VALUES, LABEL_LENGTH);
+  const untraced = new WeakMap<ObservableServices, ObservableServices>();
   return {
     metrics,
     requests,
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
-    decorate(services, req) {
+    decorate<T extends ObservableServices>(services: T, req?: IncomingMessage): T {
       const traceContext = req && requests.observationOf(req)?.traceContext;
-      const { lambdaHost, customHttp } = services;
-      return {
-        ...services,
-        store: observedStore(services.store, metrics, traceContext),
-        ...(lambdaHost ? { lambdaHost: observedLambdaHost(lambdaHost, metrics, resolverNames, traceContext) } : {}),
-        ...(customHttp ? { customHttp: { ...customHttp, fetch: observedFetch(metrics, hosts, traceContext, customHttp.fetch) } } : {}),
-      };
+      if (traceContext) return decorated(services, traceContext);
+      // Untraced, the decoration is the same for every request: made once per services object.
+      let shared = untraced.get(services) as T | undefined;
+      if (!shared) {
+        shared = decorated(services, undefined);
+        untraced.set(services, shared);
+      }
+      return shared;
     },
   };
+
+  function decorated<T extends ObservableServices>(services: T, traceContext: Context | undefined): T {
+    const { lambdaHost, customHttp } = services;
+    return {
+      ...services,
+      store: observedStore(services.store, metrics, traceContext),
+      ...(lambdaHost ? { lambdaHost: observedLambdaHost(lambdaHost, metrics, resolverNames, traceContext) } : {}),
+      ...(customHttp ? { customHttp: { ...customHttp, fetch: observedFetch(metrics, hosts, traceContext, customHttp.fetch) } } : {}),
+    };
+  }
 }
 
 /** Answers a Prometheus scrape with the registry's text format. */
