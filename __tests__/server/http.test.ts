@@ -169,7 +169,7 @@ describe('HTTP routing', () => {
     expect(await response.json()).toEqual({
       errors: [
         {
-          message: 'no route for GET /nothing/here: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /health and /health/ready',
+          message: 'no route for GET /nothing/here: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /metrics, /health and /health/ready',
           extensions: { code: 'NOT_FOUND' },
         },
       ],

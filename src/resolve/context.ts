@@ -31,6 +31,8 @@ export interface CustomHttpSettings {
   secrets: Readonly<Record<string, string>>;
   /** Time limit of one HTTP call, in ms (custom/'s default when absent). */
   timeoutMs?: number;
+  /** The `fetch` that sends the calls (observe/'s traced and timed one); the global `fetch` when absent. */
+  fetch?: typeof fetch;
 }
 
 export interface IncomingRequest {
@@ -48,12 +50,17 @@ export interface RequestContext {
   loaders: Map<string, DataLoader<unknown, unknown>>;
   /** The verified caller (auth/'s plugin sets it; otherwise it is verified from `headers` on first use). */
   auth?: AuthResult;
+  /**
+   * The services this request was created with, when they differ per request (the server decorates the
+   * lambda host and the `@custom` fetch with the request's trace); resolvers prefer them to the schema's.
+   */
+  services?: ResolverServices;
 }
 
 /** The server's per-request context factory; `services` are the same for every request. */
 export function createRequestContext(services: ResolverServices, request: IncomingRequest): RequestContext {
   const budget = new RequestBudget(services.budgetLimits ?? DEFAULT_BUDGET_LIMITS);
-  return { headers: request.headers, budget, store: budgetedStore(services.store, budget), loaders: new Map() };
+  return { headers: request.headers, budget, store: budgetedStore(services.store, budget), loaders: new Map(), services };
 }
 
 /** The loader for `key`, created on first use within this request. */

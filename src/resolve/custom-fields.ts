@@ -49,7 +49,7 @@ export function customFieldResolvers(model: SchemaModel, services: ResolverServi
 function lambdaOnType(model: SchemaModel, services: ResolverServices, type: TypeModel, lambdaField: LambdaField): Resolver {
   const { field } = lambdaField;
   return async (parent, args, context) => {
-    const { host, name } = lambdaResolver(services, lambdaField);
+    const { host, name } = lambdaResolver(context.services ?? services, lambdaField);
     const authHeader = authHeaderOf(model, context);
     const graphql = graphqlExecutorFor(services, context);
     const value = await lambdaFailures(async () => {
@@ -70,7 +70,7 @@ function lambdaOnType(model: SchemaModel, services: ResolverServices, type: Type
 function lambdaOnRoot(model: SchemaModel, services: ResolverServices, lambdaField: LambdaField): Resolver {
   const { field, typeName } = lambdaField;
   return async (_root, args, context) => {
-    const { host, name } = lambdaResolver(services, lambdaField);
+    const { host, name } = lambdaResolver(context.services ?? services, lambdaField);
     const value = await lambdaFailures(() => host.call(name, { args, authHeader: authHeaderOf(model, context) }, graphqlExecutorFor(services, context)));
     return shapeCustomResult(model, typeName, field, value, `lambda resolver "${name}"`);
   };
@@ -79,7 +79,7 @@ function lambdaOnRoot(model: SchemaModel, services: ResolverServices, lambdaFiel
 function httpOnType(model: SchemaModel, services: ResolverServices, type: TypeModel, field: FieldModel, config: CustomHttpConfig): Resolver {
   const label = `${type.name}.${field.name}`;
   return async (parent, args, context) => {
-    const common = { field: label, args, incomingHeaders: context.headers, ...httpSettings(services) };
+    const common = { field: label, args, incomingHeaders: context.headers, ...httpSettings(context.services ?? services) };
     const value = await httpFailures(async () => {
       if (config.mode !== 'BATCH') return callCustomHttp(config, { ...common, parent: customParentOf(type, parent) });
       const loader = loaderFor(context, `custom:${label}:${JSON.stringify(args)}`, () =>
@@ -94,7 +94,7 @@ function httpOnType(model: SchemaModel, services: ResolverServices, type: TypeMo
 function httpOnRoot(model: SchemaModel, services: ResolverServices, root: string, field: FieldModel, config: CustomHttpConfig): Resolver {
   const label = `${root}.${field.name}`;
   return async (_root, args, context) => {
-    const value = await httpFailures(() => callCustomHttp(config, { field: label, args, incomingHeaders: context.headers, ...httpSettings(services) }));
+    const value = await httpFailures(() => callCustomHttp(config, { field: label, args, incomingHeaders: context.headers, ...httpSettings(context.services ?? services) }));
     return shapeCustomResult(model, root, field, value, `@custom endpoint`);
   };
 }
@@ -152,7 +152,7 @@ async function settleEach(count: number, run: () => Promise<unknown[]>): Promise
 
 function httpSettings(services: ResolverServices) {
   const settings = services.customHttp;
-  return { allowHosts: settings?.allowHosts ?? [], secrets: settings?.secrets, timeoutMs: settings?.timeoutMs };
+  return { allowHosts: settings?.allowHosts ?? [], secrets: settings?.secrets, timeoutMs: settings?.timeoutMs, fetch: settings?.fetch };
 }
 
 /** Dgraph hands lambdas the schema's configured auth header (the `# Autograph.Authorization` line). */

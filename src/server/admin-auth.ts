@@ -38,6 +38,33 @@ export function authorizeAdmin(caller: AdminCaller, adminToken: string | undefin
   }
 }
 
+/**
+ * Throws the HttpError that refuses a Prometheus scrape of `/metrics`, or returns when it may read them. Its
+ * own token, not the admin token (as Hasura's metrics secret), so a scraper never holds the right to replace
+ * the schema; without one, loopback callers only (as Apollo Router, whose metrics listen on 127.0.0.1 by default).
+ */
+export function authorizeMetrics(caller: AdminCaller, metricsToken: string | undefined): void {
+  if (metricsToken !== undefined) {
+    const presented = bearerToken(caller.authorization);
+    if (presented === undefined || !sameSecret(presented, metricsToken)) {
+      throw new HttpError(
+        401,
+        'UNAUTHENTICATED',
+        presented === undefined ? '/metrics needs the header "Authorization: Bearer <metrics token>"' : 'the metrics token is not valid',
+        { 'www-authenticate': 'Bearer realm="autograph-metrics"' },
+      );
+    }
+    return;
+  }
+  if (!isLoopbackAddress(caller.remoteAddress)) {
+    throw new HttpError(
+      403,
+      'FORBIDDEN',
+      '/metrics accepts only loopback callers when no metrics token is configured: set METRICS_TOKEN (or --metrics-token) and send "Authorization: Bearer <token>"',
+    );
+  }
+}
+
 function bearerToken(authorization: string | undefined): string | undefined {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
   return match?.[1];

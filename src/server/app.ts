@@ -7,6 +7,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
+import { createObservability, noteErrorCode } from '../observe/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
@@ -22,6 +23,7 @@ import { createRouter } from './router.js';
 import { adminRoute } from './routes/admin.js';
 import { graphqlRoute } from './routes/graphql.js';
 import { healthRoute } from './routes/health.js';
+import { metricsRoute } from './routes/metrics.js';
 import { SwappableSchemaSource } from './schema-source.js';
 import { activateLambdaScript, customLogicProblems, type LambdaActivationResult } from './lambda-activation.js';
 import { DefinitionSync, type Definition } from './definition-sync.js';
@@ -115,6 +117,10 @@ export interface AppOptions {
   limits?: Partial<OperationLimits>;
   /** How JWK Sets (`JWKUrl`/`JWKUrls`) are fetched and kept; auth/'s defaults for those not given. */
   keySets?: Partial<KeySetPolicy>;
+  /** Prometheus metrics at `GET /metrics` (the CLI's `--metrics`); default true. */
+  metrics?: boolean;
+  /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`; otherwise loopback callers only. */
+  metricsToken?: string;
 }
 
 export interface App {
@@ -188,7 +194,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger: logger.child({ component: 'lambda' }),
   });
   const customSecrets = options.customSecrets ?? {};
-  const services: SchemaServices = {
+  const observability = createObservability({ logger: logger.child({ component: 'http' }), metrics: options.metrics, activeSchemaText: () => active?.text });
+  const undecoratedServices: SchemaServices = {
     store,
     logger: logger.child({ component: 'resolve' }),
     lambdaHost: lambdaRuntime,
@@ -197,6 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
   };
+  const services = observability.decorate(undecoratedServices);
   // Checked with the schema: @auth rules compile, @custom settings, and @lambda fields the loaded script lacks.
   const checkedBuildModel: SchemaModelBuilder = (source) => {
     const built = buildModel(source);
@@ -216,7 +224,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits: operationLimits(options.limits),
     keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
     introspection: options.introspection,
-    plugins: [budgetPlugin(), ...(options.plugins ?? [])],
+    plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
     logger,
   });
   let apolloStarted = false;
@@ -311,8 +319,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     throw error;
   }
 
-  const context = (req: IncomingMessage) => async () => createContext(services, { headers: flattenHeaders(req.headers) });
-  const handler = createRouter(
+  const context = (req: IncomingMessage) => async () =>
+    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req), { headers: flattenHeaders(req.headers) }));
+  const router = createRouter(
     [
       graphqlRoute({
         apollo,
@@ -332,10 +341,16 @@ export async function createApp(options: AppOptions): Promise<App> {
         activateLambda: (text) => serializedLambda(text, true),
         persistedQueries,
       }),
+      ...(observability.metrics ? [metricsRoute({ metrics: observability.metrics, metricsToken: options.metricsToken })] : []),
       healthRoute({ store, hasSchema: () => active !== undefined }),
     ],
     logger,
+    (req, code) => {
+      const observation = observability.requests.observationOf(req);
+      if (observation) noteErrorCode(observation, code);
+    },
   );
+  const handler = observability.requests.wrap(router);
 
   return {
     handler,

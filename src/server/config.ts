@@ -75,6 +75,10 @@ export interface ServerConfig extends Partial<OperationLimits> {
   introspection: boolean;
   /** Largest accepted request body (GraphQL JSON, schema, lambda script or manifest upload), in bytes. */
   maxBodyBytes?: number;
+  /** Prometheus metrics at `/metrics` (default on). */
+  metrics?: boolean;
+  /** When set, `/metrics` requires `Authorization: Bearer <token>`; otherwise only loopback callers. */
+  metricsToken?: string;
 }
 
 /** `*` (any origin) or a list of exact origins such as `https://app.example.com`. */
@@ -127,6 +131,8 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--cors-origins', env: 'CORS_ORIGINS', key: 'corsOrigins', valueName: 'ORIGINS', description: 'comma-separated browser origins allowed to call /graphql (https://app.example.com), or * for any (default none: no CORS headers)', parse: parseCorsOrigins },
   { flag: '--introspection', env: 'INTROSPECTION', key: 'introspection', valueName: '', description: 'answer __schema/__type and suggest names in validation errors (default: off when NODE_ENV=production, on otherwise)', parse: parseSwitch },
   { flag: '--max-body-bytes', env: 'MAX_BODY_BYTES', key: 'maxBodyBytes', valueName: 'BYTES', description: `largest request body: GraphQL request, schema, lambda script or manifest (default ${DEFAULT_MAX_BODY_BYTES})`, parse: parseCount },
+  { flag: '--metrics', env: 'METRICS', key: 'metrics', valueName: '', description: 'Prometheus metrics at GET /metrics (default on; --metrics=false turns them off)', parse: parseSwitch },
+  { flag: '--metrics-token', env: 'METRICS_TOKEN', key: 'metricsToken', valueName: 'TOKEN', description: 'bearer token required by /metrics (without it: loopback callers only)', parse: nonEmpty },
   { flag: '--schema-max-bytes', env: 'SCHEMA_MAX_BYTES', key: 'schemaMaxBytes', valueName: 'BYTES', description: `largest schema an upload may send (default ${DEFAULT_SCHEMA_LIMITS.maxBytes})`, parse: parseCount },
   { flag: '--schema-max-types', env: 'SCHEMA_MAX_TYPES', key: 'schemaMaxTypes', valueName: 'N', description: `most types and interfaces in a schema (default ${DEFAULT_SCHEMA_LIMITS.maxTypes})`, parse: parseCount },
   { flag: '--schema-max-fields', env: 'SCHEMA_MAX_FIELDS', key: 'schemaMaxFields', valueName: 'N', description: `most fields over all types of a schema (default ${DEFAULT_SCHEMA_LIMITS.maxFields})`, parse: parseCount },

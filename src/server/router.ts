@@ -12,9 +12,14 @@ export interface Route {
 
 /**
  * The node:http request listener over `routes` (first match wins). An HttpError a route throws answers
- * its status and code; anything else answers 500 with a fixed message and is logged.
+ * its status and code; anything else answers 500 with a fixed message and is logged. `noteError` hears the
+ * code of every refused or failed request (for the request log and metrics).
  */
-export function createRouter(routes: readonly Route[], logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRouter(
+  routes: readonly Route[],
+  logger: Logger,
+  noteError: (req: IncomingMessage, code: string) => void = () => {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const matched = routes.find((candidate) => candidate.matches(path));
@@ -24,6 +29,7 @@ export function createRouter(routes: readonly Route[], logger: Logger): (req: In
 
   return (req, res) => {
     route(req, res).catch((error: unknown) => {
+      noteError(req, error instanceof HttpError ? error.code : 'INTERNAL_SERVER_ERROR');
       if (error instanceof HttpError) {
         if (error.status >= 500) {
           logger.error({ method: req.method, url: req.url, status: error.status, err: error }, 'request error');

@@ -1,6 +1,8 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from 'pino';
 import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from '../limits/settings.js';
+import { isOtlpExportConfigured } from '../observe/otlp-config.js';
+import type { TraceExport } from '../observe/otlp-tracing.js';
 import { openEmbeddedStore } from '../store/embedded/index.js';
 import { openMongoStore } from '../store/mongo/mongo-store.js';
 import type { Store } from '../store/port.js';
@@ -19,6 +21,7 @@ const DEFAULT_STORE_CHECK_MS = 5000;
  */
 export async function serve(config: ServerConfig, initialSchema: string | undefined, initialLambda?: string): Promise<void> {
   const logger = createLogger(config.logLevel);
+  const traceExport = startTraceExport(logger);
   const settings = { host: config.host, port: config.port, dataDir: resolvePath(config.dataDir) };
   let store: Store;
   try {
@@ -48,6 +51,8 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customTimeoutMs: config.customTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       maxResultObjects: config.maxResultObjects,
+      metrics: config.metrics,
+      metricsToken: config.metricsToken,
       schemaLimits: {
         maxBytes: config.schemaMaxBytes,
         maxTypes: config.schemaMaxTypes,
@@ -95,6 +100,7 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
     server
       .close()
       .then(() => store.close())
+      .then(() => traceExport?.shutdown())
       .then(
         () => {
           logger.info('stopped');
@@ -143,6 +149,16 @@ function limitsOf(config: ServerConfig): Partial<OperationLimits> {
     if (config[name] !== undefined) limits[name] = config[name];
   }
   return limits;
+}
+
+/** OTLP trace export when the environment asks for it; the SDK is loaded only then. */
+function startTraceExport(logger: Logger): TraceExport | undefined {
+  if (!isOtlpExportConfigured(process.env)) return undefined;
+  // require, not import: the SDK and exporter load only when export is configured.
+  const { startOtlpTraceExport } = require('../observe/otlp-tracing.js') as typeof import('../observe/otlp-tracing.js');
+  const traceExport = startOtlpTraceExport(process.env);
+  logger.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'exporting traces over OTLP/HTTP');
+  return traceExport;
 }
 
 function openStore(config: ServerConfig, logger: Logger): Promise<Store> {

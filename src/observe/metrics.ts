@@ -1,0 +1,120 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus instruments, in a registry of their own (one per app, so tests and embedders
+ * that run several apps in one process never mix their numbers), behind one method per thing recorded.
+ * A histogram's `_count` is the number of calls it timed, so calls are not counted twice.
+ */
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  recordRequest(operationType: string, operationName: string, outcome: string, seconds: number): void;
+  recordStoreCall(method: string, seconds: number, failed: boolean): void;
+  recordLambdaCall(resolver: string, seconds: number, failed: boolean): void;
+  recordCustomCall(host: string, seconds: number, failed: boolean): void;
+  recordPersistedQuery(result: string): void;
+}
+
+/** What the schema gauge reports: a short hash of the text being served, if any. */
+export type ActiveSchemaRevision = () => string | undefined;
+
+const REQUEST_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const STORE_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
+
+export function createServiceMetrics(activeRevision: ActiveSchemaRevision): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'autograph_schema_info',
+    help: 'The schema being served: 1, labelled with the first 16 hex digits of the SHA-256 of its text (no series before a schema is loaded)',
+    labelNames: ['revision'],
+    registers,
+    collect() {
+      this.reset();
+      const revision = activeRevision();
+      if (revision !== undefined) this.set({ revision }, 1);
+    },
+  });
+  const requests = new Counter({
+    name: 'autograph_graphql_requests_total',
+    help: 'GraphQL requests to /graphql by operation type, operation name and outcome (ok, a client error code, or server_error)',
+    labelNames: ['operation_type', 'operation_name', 'outcome'] as const,
+    registers,
+  });
+  const requestDuration = new Histogram({
+    name: 'autograph_graphql_request_duration_seconds',
+    help: 'Time from receiving a /graphql request to sending its answer',
+    labelNames: ['operation_type', 'operation_name'] as const,
+    buckets: REQUEST_SECONDS,
+    registers,
+  });
+  const storeCalls = timedCalls(registers, 'autograph_store_call', 'method', STORE_SECONDS,
+    'Store round trips made by resolvers, by Store method (find, findPerKey, count, aggregate, insertMany, updateMany, deleteMany)',
+    'Store round trips that failed, by Store method');
+  const lambdaCalls = timedCalls(registers, 'autograph_lambda_call', 'resolver', REQUEST_SECONDS,
+    '@lambda calls (one per call or per batch), by resolver name',
+    '@lambda calls that failed (error, time-out, invalid result), by resolver name');
+  const customCalls = timedCalls(registers, 'autograph_custom_http_call', 'host', REQUEST_SECONDS,
+    '@custom(http:) requests sent, by target host, until the answer\'s headers',
+    '@custom(http:) requests that failed (no answer, or a status other than 2xx), by target host');
+  const persistedQueries = new Counter({
+    name: 'autograph_persisted_queries_total',
+    help: 'Persisted query lookups: hit (hash found), miss (hash unknown or not in the safelist), register (query stored with its hash)',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const requestCounts = new ChildCache((key) => requests.labels(...key));
+  const requestTimers = new ChildCache((key) => requestDuration.labels(...key));
+  const persistedCounts = new ChildCache((key) => persistedQueries.labels(...key));
+  return {
+    registry,
+    recordRequest(operationType, operationName, outcome, seconds) {
+      requestCounts.get(operationType, operationName, outcome).inc();
+      requestTimers.get(operationType, operationName).observe(seconds);
+    },
+    recordStoreCall: storeCalls,
+    recordLambdaCall: lambdaCalls,
+    recordCustomCall: customCalls,
+    recordPersistedQuery: (result) => persistedCounts.get(result).inc(),
+  };
+}
+
+/** A `<prefix>_duration_seconds` histogram and a `<prefix>_failures_total` counter over one label. */
+function timedCalls(
+  registers: Registry[],
+  prefix: string,
+  label: string,
+  buckets: number[],
+  durationHelp: string,
+  failuresHelp: string,
+): (value: string, seconds: number, failed: boolean) => void {
+  const duration = new Histogram({ name: `${prefix}_duration_seconds`, help: durationHelp, labelNames: [label], buckets, registers });
+  const failures = new Counter({ name: `${prefix}_failures_total`, help: failuresHelp, labelNames: [label], registers });
+  const timers = new ChildCache((key) => duration.labels(...key));
+  const failureCounts = new ChildCache((key) => failures.labels(...key));
+  return (value, seconds, failed) => {
+    timers.get(value).observe(seconds);
+    if (failed) failureCounts.get(value).inc();
+  };
+}
+
+/**
+ * The child of a metric for each set of label values, made once: prom-client checks and hashes the labels
+ * on every `inc(labels)` and `observe(labels, value)`, a cost on every store call otherwise. The label
+ * values are bounded (see label-cap.ts), so the cache is too.
+ */
+class ChildCache<C> {
+  private readonly children = new Map<string, C>();
+
+  constructor(private readonly make: (values: string[]) => C) {}
+
+  get(...values: string[]): C {
+    const key = values.join('\u0000');
+    let child = this.children.get(key);
+    if (child === undefined) {
+      child = this.make(values);
+      this.children.set(key, child);
+    }
+    return child;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * A Store decorator that times every Collection call (one store round trip) into the store metrics and,
+ * given the request's trace context, wraps it in a client span named after the method and collection
+ * (like store/counting.ts counts them).
+ */
+import { SpanKind, type Context, type Span } from '@opentelemetry/api';
+import type {
+  Collection, Filter, FindOptions, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, UpdateDocument, UpdateResult,
+} from '../store/port.js';
+import type { ServiceMetrics } from './metrics.js';
+import { recordFailure, secondsSince, tracer } from './tracer.js';
+
+type StoreMethod = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
+
+export function observedStore(store: Store, metrics: ServiceMetrics | undefined, traceContext: Context | undefined): Store {
+  return {
+    get kind() {
+      return store.kind;
+    },
+    collection: (name) => new ObservedCollection(store.collection(name), store.kind, metrics, traceContext),
+    transaction: (work) => store.transaction(work),
+    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
+    listIndexes: (collection) => store.listIndexes(collection),
+    ready: () => store.ready(),
+    close: () => store.close(),
+  };
+}
+
+class ObservedCollection implements Collection {
+  constructor(
+    private readonly inner: Collection,
+    private readonly storeKind: string,
+    private readonly metrics: ServiceMetrics | undefined,
+    private readonly traceContext: Context | undefined,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]> {
+    return this.observe('find', () => this.inner.find(filter, options, scope));
+  }
+
+  count(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.observe('count', () => this.inner.count(filter, scope));
+  }
+
+  aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
+    return this.observe('aggregate', () => this.inner.aggregate(pipeline, scope));
+  }
+
+  findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
+    return this.observe('findPerKey', () => this.inner.findPerKey(field, keys, filter, page, scope));
+  }
+
+  insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
+    return this.observe('insertMany', () => this.inner.insertMany(documents, scope));
+  }
+
+  updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
+    return this.observe('updateMany', () => this.inner.updateMany(filter, update, scope));
+  }
+
+  deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
+    return this.observe('deleteMany', () => this.inner.deleteMany(filter, scope));
+  }
+
+  private async observe<T>(method: StoreMethod, call: () => Promise<T>): Promise<T> {
+    const span = this.startSpan(method);
+    const started = performance.now();
+    let failed = false;
+    try {
+      return await call();
+    } catch (error) {
+      failed = true;
+      if (span) recordFailure(span, error);
+      throw error;
+    } finally {
+      this.metrics?.recordStoreCall(method, secondsSince(started), failed);
+      span?.end();
+    }
+  }
+
+  private startSpan(method: StoreMethod): Span | undefined {
+    if (!this.traceContext) return undefined;
+    return tracer.startSpan(
+      `${method} ${this.inner.name}`,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': this.storeKind, 'db.collection.name': this.inner.name, 'db.operation.name': method } },
+      this.traceContext,
+    );
+  }
+}

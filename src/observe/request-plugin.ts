@@ -1,0 +1,44 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { noteErrorCode, type PersistedQueryResult, type RequestObservation } from './request-observation.js';
+
+/** The persisted query plugin's refusals that mean "this hash is not known here". */
+const PERSISTED_QUERY_MISS_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_IN_LIST']);
+
+/**
+ * Fills in the request's observation from Apollo's pipeline: the operation once it is resolved (so only
+ * names of operations that parsed and validated are reported), the codes of the errors as answered
+ * (after error formatting), and what the persisted query plugin recorded on `requestContext.metrics`.
+ * Requests without an observation (a lambda's `graphql()` call) are left alone.
+ */
+export function requestObservationPlugin(observationOf: (contextValue: BaseContext) => RequestObservation | undefined): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart({ contextValue }) {
+      const observation = observationOf(contextValue);
+      if (!observation) return;
+      return {
+        async didResolveOperation({ operation, operationName }) {
+          if (!operation) return;
+          observation.operationType = operation.operation;
+          observation.operationName = operationName ?? '';
+        },
+        async willSendResponse({ response, metrics }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
+          for (const error of errors ?? []) {
+            const code = error.extensions?.code;
+            if (typeof code === 'string') noteErrorCode(observation, code);
+          }
+          observation.persistedQuery = persistedQueryResult(metrics, observation.errorCodes);
+        },
+      };
+    },
+  };
+}
+
+function persistedQueryResult(
+  metrics: { persistedQueryHit?: boolean; persistedQueryRegister?: boolean },
+  errorCodes: readonly string[],
+): PersistedQueryResult | undefined {
+  if (metrics.persistedQueryHit) return 'hit';
+  if (metrics.persistedQueryRegister) return 'register';
+  return errorCodes.some((code) => PERSISTED_QUERY_MISS_CODES.has(code)) ? 'miss' : undefined;
+}

@@ -1,0 +1,23 @@
+import { sendMetrics, type ServiceMetrics } from '../../observe/index.js';
+import { authorizeMetrics } from '../admin-auth.js';
+import { allowMethods } from '../http-io.js';
+import type { Route } from '../router.js';
+
+export interface MetricsDeps {
+  metrics: ServiceMetrics;
+  /** When set, a scrape needs `Authorization: Bearer <metricsToken>`; otherwise loopback callers only. */
+  metricsToken: string | undefined;
+}
+
+/** `GET /metrics`: the Prometheus exposition of the service's metrics. */
+export function metricsRoute(deps: MetricsDeps): Route {
+  return {
+    paths: ['/metrics'],
+    matches: (path) => path === '/metrics',
+    async handle(req, res) {
+      allowMethods(req.method ?? 'GET', ['GET']);
+      authorizeMetrics({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, deps.metricsToken);
+      await sendMetrics(res, deps.metrics);
+    },
+  };
+}
