@@ -9,6 +9,13 @@ import { wordsOf } from './word-boundaries.js';
  * the document) and filters (which tokenise the query the same way), so the two always agree.
  */
 
+/**
+ * The version of the tokens below. Raise it with any change to what `termsOf` or `fulltextTokensOf`
+ * return: an activation then rebuilds the stored tokens (server/text-token-sync.ts). Version 1 split on
+ * every character that is not a letter or digit; version 2 follows Unicode word boundaries.
+ */
+export const TEXT_TOKENS_VERSION = 2;
+
 export const termFieldName = (field: string): string => `_term_${field}`;
 export const fulltextFieldName = (field: string): string => `_fulltext_${field}`;
 
