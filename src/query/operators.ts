@@ -1,6 +1,7 @@
 import type { FieldModel, SearchIndex, TypeModel } from '../sdl/model.js';
 import type { Filter } from '../store/port.js';
 import { matchNothing } from './combine.js';
+import { parseDateTime } from './date-time.js';
 import { QueryArgumentError } from './errors.js';
 import { parseRegexp } from './regexp.js';
 import { storedPath } from './schema-facts.js';
@@ -74,11 +75,11 @@ function storedValue(type: TypeModel, field: FieldModel, operator: string, value
       }
       return value;
     case 'DateTime': {
-      const date = typeof value === 'string' || typeof value === 'number' || value instanceof Date ? new Date(value) : undefined;
-      if (!date || Number.isNaN(date.getTime())) {
-        throw new QueryArgumentError(`${where}: ${JSON.stringify(value)} is not a valid DateTime`);
+      const parsed = typeof value === 'string' ? parseDateTime(value) : undefined;
+      if (!parsed?.ok) {
+        throw new QueryArgumentError(`${where}: ${JSON.stringify(value)} is not a valid DateTime${parsed ? ` (${parsed.problem})` : ''}`);
       }
-      return date.toISOString();
+      return parsed.iso;
     }
     default:
       return value;
