@@ -1,4 +1,5 @@
 import { compileFilter, dropTemporaryFields, QueryArgumentError, stripTemporaryFields, type FilterPlan } from '../../src/query/filter.js';
+import { buildSchemaModel } from '../../src/sdl/build.js';
 import { f, model, schemaModel } from './fixtures.js';
 
 /** TCK style: GraphQL filter argument in → exact MongoDB query document out. */
@@ -269,4 +270,21 @@ describe('errors name the type, field and operator', () => {
 
 test('stripTemporaryFields removes only the __ fields', () => {
   expect(stripTemporaryFields({ _id: 'u1', name: 'Ann', __has_tasks: [{ _id: 't1' }], __parent: 'x' })).toEqual({ _id: 'u1', name: 'Ann' });
+});
+
+describe('a non-ID field named id', () => {
+  const { model: docs } = buildSchemaModel(`
+type Doc {
+  docId: ID!
+  id: String @search(by: [hash])
+}
+`);
+
+  test.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['its operators compare the stored field, not the document id', { id: { eq: 'x' } }, { id: { $eq: 'x' } }],
+    ['in on it too', { id: { in: ['x', 'y'] } }, { id: { $in: ['x', 'y'] } }],
+    ['the ID field, under its own name, is the document id', { docId: ['a', 'b'] }, { _id: { $in: ['a', 'b'] } }],
+  ])('%s', (_name, filter, expected) => {
+    expect(compileFilter(docs!, 'Doc', filter)).toEqual({ lookups: [], match: expected });
+  });
 });
