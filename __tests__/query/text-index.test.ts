@@ -13,6 +13,7 @@ describe('termsOf: words on Unicode word boundaries (bleve\'s unicode tokenizer)
     ['1,000.50 dollars', ['1,000.50', 'dollars']],
     ['e-mail me', ['e', 'mail', 'me']],
     ["'quoted' words", ['quoted', 'words']],
+    ["‘Größe’ 'naïve'", ['größe', 'naïve']],
     ["the '90s", ['the', '90s']],
     ['a:b but 1:2', ['a:b', 'but', '1', '2']],
     ['snake_case _ __', ['snake_case']],
