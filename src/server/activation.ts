@@ -49,8 +49,9 @@ const ACTIVE_ID = 'active';
 /**
  * Builds everything the new schema needs, in the order that keeps a failure harmless: model, executable
  * schema (both pure), then indexes (rolled back on failure), the stored term/fulltext tokens the indexes
- * read (rebuilt when the tokeniser changed or a field gained such an index), then the stored text. The caller swaps the
- * returned value in only when it is `ok`; nothing here touches user data.
+ * read (rebuilt when the tokeniser changed or a field gained such an index), then the stored text. The
+ * caller swaps the returned value in only when it is `ok`. User fields are never changed; only the token
+ * fields derived from them are rewritten, which the previous schema would have derived the same way.
  */
 export async function prepareActivation(
   text: string,
