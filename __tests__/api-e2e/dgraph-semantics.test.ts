@@ -23,6 +23,31 @@ type User {
   username: String! @id
   tasks: [Task] @hasInverse(field: owner)
 }
+
+interface Labelled {
+  label: String @search(by: [exact])
+}
+
+type Poster implements Labelled {
+  id: ID!
+}
+
+type Sticker implements Labelled {
+  id: ID!
+}
+
+type Club {
+  id: ID!
+  name: String! @id
+  rank: Int @search
+  members: [Member] @hasInverse(field: club)
+}
+
+type Member {
+  id: ID!
+  nick: String! @id
+  club: Club
+}
 `;
 
 const api = useService(SCHEMA);
@@ -39,6 +64,16 @@ beforeAll(async () => {
   ]) {
     await api.data(`mutation { addTask(input: [${task}]) { numUids } }`);
   }
+  await api.data(`mutation {
+    addPoster(input: [{ label: "b" }, {}]) { numUids }
+    addSticker(input: [{ label: "a" }, { label: "c" }, {}]) { numUids }
+    addClub(input: [
+      { name: "c1", rank: 2, members: [{ nick: "m1" }] },
+      { name: "c2", members: [{ nick: "m2" }] },
+      { name: "c3", rank: 1, members: [{ nick: "m3" }] },
+      { name: "c4", rank: 0 }
+    ]) { numUids }
+  }`);
 });
 
 async function names(filter: string, rest = 'order: { asc: name }'): Promise<string[]> {
@@ -63,6 +98,23 @@ describe('order: objects without a value come last in both directions', () => {
     ['order: { asc: priority, then: { desc: name } }', 't6 t3 t4 t1 t5 t2'],
   ])('queryTask(%s)', async (args, expected) => {
     expect(pluck((await api.data(`{ queryTask(${args}) { name } }`)).queryTask, 'name')).toEqual(expected.split(' '));
+  });
+
+  test.each<[string, Array<string | null>]>([
+    ['order: { asc: label }', ['a', 'b', 'c', null, null]],
+    ['order: { desc: label }', ['c', 'b', 'a', null, null]],
+    ['order: { asc: label }, first: 4', ['a', 'b', 'c', null]],
+    ['order: { desc: label }, first: 2, offset: 2', ['a', null]],
+  ])('an interface over two collections, queryLabelled(%s)', async (args, expected) => {
+    expect(pluck((await api.data(`{ queryLabelled(${args}) { label } }`)).queryLabelled, 'label')).toEqual(expected);
+  });
+
+  test.each<[string, string]>([
+    ['order: { asc: rank }', 'c3 c1 c2'],
+    ['order: { desc: rank }', 'c1 c3 c2'],
+    ['order: { asc: rank }, first: 2, offset: 1', 'c1 c2'],
+  ])('a filter that joins another collection (has on a derived relation), queryClub(%s)', async (args, expected) => {
+    expect(pluck((await api.data(`{ queryClub(filter: { has: members }, ${args}) { name } }`)).queryClub, 'name')).toEqual(expected.split(' '));
   });
 
   test.each<[string, string]>([
