@@ -46,7 +46,14 @@ type Club {
 type Member {
   id: ID!
   nick: String! @id
+  level: Int @search
   club: Club
+  badges: [Badge] @hasInverse(field: holder)
+}
+
+type Badge {
+  id: ID!
+  holder: Member
 }
 `;
 
@@ -68,7 +75,12 @@ beforeAll(async () => {
     addPoster(input: [{ label: "b" }, {}]) { numUids }
     addSticker(input: [{ label: "a" }, { label: "c" }, {}]) { numUids }
     addClub(input: [
-      { name: "c1", rank: 2, members: [{ nick: "m1" }] },
+      { name: "c1", rank: 2, members: [
+        { nick: "m1", level: 1, badges: [{}] },
+        { nick: "m4", level: 5, badges: [{}] },
+        { nick: "m5", badges: [{}] },
+        { nick: "m6", level: 3 }
+      ] },
       { name: "c2", members: [{ nick: "m2" }] },
       { name: "c3", rank: 1, members: [{ nick: "m3" }] },
       { name: "c4", rank: 0 }
@@ -115,6 +127,15 @@ describe('order: objects without a value come last in both directions', () => {
     ['order: { asc: rank }, first: 2, offset: 1', 'c1 c2'],
   ])('a filter that joins another collection (has on a derived relation), queryClub(%s)', async (args, expected) => {
     expect(pluck((await api.data(`{ queryClub(filter: { has: members }, ${args}) { name } }`)).queryClub, 'name')).toEqual(expected.split(' '));
+  });
+
+  test.each<[string, string]>([
+    ['order: { asc: level }', 'm1 m4 m5'],
+    ['order: { desc: level }', 'm4 m1 m5'],
+    ['order: { asc: level }, first: 1, offset: 2', 'm5'],
+  ])('a relation whose filter joins another collection, Club.members(filter: { has: badges }, %s)', async (args, expected) => {
+    const result = await api.data(`{ getClub(name: "c1") { members(filter: { has: badges }, ${args}) { nick } } }`);
+    expect(pluck(result.getClub.members, 'nick')).toEqual(expected.split(' '));
   });
 
   test.each<[string, string]>([
