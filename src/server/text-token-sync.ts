@@ -8,10 +8,10 @@
  */
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf, TEXT_TOKENS_VERSION } from '../query/text-index.js';
-import { SYSTEM_COLLECTIONS, type StoredDocument, type Store } from '../store/port.js';
+import { SYSTEM_COLLECTIONS, type Collection, type StoredDocument, type Store, type Transaction } from '../store/port.js';
 
 const MARKER_ID = 'text-tokens';
-/** Documents read and rewritten per transaction (100,000 documents rebuild in about 5 s on the embedded store). */
+/** Documents read and rewritten per transaction. */
 const BATCH_SIZE = 2000;
 
 /** The record of which token fields hold tokens of which tokeniser version. */
@@ -78,22 +78,52 @@ async function saveMarker(store: Store, fields: string[]): Promise<void> {
   });
 }
 
-/** `document` with its `fields` tokens recomputed from their source values. */
+/** Each of `fields`' derived name with its tokens recomputed from `document` (undefined: none). */
+function freshTokens(document: StoredDocument, fields: TokenField[]): Array<[string, string[] | undefined]> {
+  return fields.map((field) => [field.derived, tokensOfStored(document[field.source], field.tokenise)]);
+}
+
+/** `document` with its `fields` tokens recomputed. */
 function retokenised(document: StoredDocument, fields: TokenField[]): StoredDocument {
   const copy: StoredDocument = { ...document };
-  for (const field of fields) {
-    const tokens = tokensOfStored(document[field.source], field.tokenise);
-    if (tokens === undefined) delete copy[field.derived];
-    else copy[field.derived] = tokens;
+  for (const [derived, tokens] of freshTokens(document, fields)) {
+    if (tokens === undefined) delete copy[derived];
+    else copy[derived] = tokens;
   }
   return copy;
 }
 
+/** The update that gives `document` its `fields` tokens recomputed. */
+function tokenUpdate(document: StoredDocument, fields: TokenField[]): Record<string, Record<string, unknown>> {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, ''> = {};
+  for (const [derived, tokens] of freshTokens(document, fields)) {
+    if (tokens === undefined) unset[derived] = '';
+    else set[derived] = tokens;
+  }
+  const update: Record<string, Record<string, unknown>> = {};
+  if (Object.keys(set).length > 0) update.$set = set;
+  if (Object.keys(unset).length > 0) update.$unset = unset;
+  return update;
+}
+
 /**
- * Rewrites `fields` of every document of `type`, in `_id` order, a batch per transaction: the batch is read
- * and replaced (deleted, then inserted with the new tokens) in the transaction, two writes per batch
- * instead of one per document.
+ * How a batch is rewritten inside its transaction. The embedded store's transactions are always atomic,
+ * and one update per document there costs time that grows with the collection, so a batch is replaced:
+ * deleted, then inserted with the new tokens. MongoDB's transactions are atomic only on a replica set
+ * (a standalone server runs them write by write, where a crash between the delete and the insert would
+ * lose documents), so there each document gets its own update, which never loses one.
  */
+async function rewriteBatch(store: Store, collection: Collection, documents: StoredDocument[], fields: TokenField[], tx: Transaction): Promise<void> {
+  if (store.kind === 'embedded') {
+    await collection.deleteMany({ _id: { $in: documents.map((document) => document._id) } }, { tx });
+    await collection.insertMany(documents.map((document) => retokenised(document, fields)), { tx });
+    return;
+  }
+  for (const document of documents) await collection.updateMany({ _id: document._id }, tokenUpdate(document, fields), { tx });
+}
+
+/** Rewrites `fields` of every document of `type`, in `_id` order, a batch per transaction. */
 async function rebuildType(store: Store, type: TypeModel, fields: TokenField[]): Promise<number> {
   const collection = store.collection(type.name);
   let rewritten = 0;
@@ -101,9 +131,7 @@ async function rebuildType(store: Store, type: TypeModel, fields: TokenField[]):
   for (;;) {
     const batch = await store.transaction(async (tx) => {
       const documents = await collection.find(after === undefined ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: BATCH_SIZE }, { tx });
-      if (documents.length === 0) return documents;
-      await collection.deleteMany({ _id: { $in: documents.map((document) => document._id) } }, { tx });
-      await collection.insertMany(documents.map((document) => retokenised(document, fields)), { tx });
+      if (documents.length > 0) await rewriteBatch(store, collection, documents, fields, tx);
       return documents;
     });
     if (batch.length === 0) return rewritten;
