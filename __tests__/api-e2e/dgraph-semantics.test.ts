@@ -55,6 +55,11 @@ type Badge {
   id: ID!
   holder: Member
 }
+
+type Dot {
+  id: ID!
+  n: Int
+}
 `;
 
 const api = useService(SCHEMA);
@@ -238,5 +243,17 @@ describe('null operands', () => {
   test('eq given null through a variable', async () => {
     const result = await api.data('query ($p: Int) { queryTask(filter: { priority: { eq: $p } }, order: { asc: name }) { name } }', { p: null });
     expect(pluck(result.queryTask, 'name')).toEqual(['t2', 't5']);
+  });
+});
+
+describe('default page size', () => {
+  test('a list without first returns at most 1000 objects (a safety limit where Dgraph returns all); first asks for more', async () => {
+    const input = Array.from({ length: 1001 }, (_, n) => ({ n }));
+    expect((await api.data('mutation ($input: [AddDotInput!]!) { addDot(input: $input) { numUids } }', { input })).addDot.numUids).toBe(1001);
+    const result = await api.data('{ all: queryDot { n } more: queryDot(first: 1001) { n } aggregateDot { count } }');
+    expect(result.all).toHaveLength(1000);
+    expect(pluck(result.all, 'n')).toEqual(input.slice(0, 1000).map((dot) => dot.n));
+    expect(result.more).toHaveLength(1001);
+    expect(result.aggregateDot).toEqual({ count: 1001 });
   });
 });
