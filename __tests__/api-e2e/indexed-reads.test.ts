@@ -90,12 +90,13 @@ test('pages the open tasks with a term, newest first', async () => {
   expect(pluck(result.queryTask, 'id')).toEqual(idsOf(expected));
 });
 
-test('orders by a field many tasks share, then by id, missing priorities first', async () => {
-  const rank = (task: TaskInput): number => task.priority ?? -Infinity;
-  const expected = [...tasks].sort((a, b) => rank(a) - rank(b) || byId(a, b)).slice(3, 10);
+test('orders by a field many tasks share, then by id, missing priorities last in both directions', async () => {
+  const missingLast = (a: TaskInput, b: TaskInput): number => Number(a.priority === undefined) - Number(b.priority === undefined);
+  const rank = (task: TaskInput): number => task.priority ?? 0;
+  const expected = [...tasks].sort((a, b) => missingLast(a, b) || rank(a) - rank(b) || byId(a, b)).slice(3, 10);
   const result = await api.data('{ queryTask(order: { asc: priority }, first: 7, offset: 3) { id priority } }');
   expect(pluck(result.queryTask, 'id')).toEqual(idsOf(expected));
-  const descending = [...tasks].sort((a, b) => rank(b) - rank(a) || byId(a, b)).slice(0, 4);
+  const descending = [...tasks].sort((a, b) => missingLast(a, b) || rank(b) - rank(a) || byId(a, b)).slice(0, 4);
   expect(pluck((await api.data('{ queryTask(order: { desc: priority }, first: 4) { id } }')).queryTask, 'id')).toEqual(idsOf(descending));
 });
 

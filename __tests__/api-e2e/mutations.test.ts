@@ -43,6 +43,13 @@ describe('upsert and @id', () => {
     expect(count.aggregateAuthor.count).toBe(1);
   });
 
+  test('the same object upserted twice in one add is listed once, with the last values', async () => {
+    const result = await api.data(`mutation {
+      addAuthor(upsert: true, input: [{ handle: "ann", name: "First" }, { handle: "ann", name: "Second" }]) { numUids author { handle name } }
+    }`);
+    expect(result.addAuthor).toEqual({ numUids: 0, author: [{ handle: 'ann', name: 'Second' }] });
+  });
+
   test('upsert finds the existing object by any of its @id fields', async () => {
     const result = await api.data(`mutation {
       addAuthor(upsert: true, input: [{ handle: "ann-2", email: "ann@example.com", name: "Ann by email" }]) { numUids author { handle name } }

@@ -168,6 +168,12 @@ describe('a user sees exactly their own tasks', () => {
     expect((await data('{ getUser(username: "alice") { name } }')).getUser).toEqual({ name: 'Alice' });
   });
 
+  test('a has filter in a delete\'s filter counts only visible related objects', async () => {
+    // An anonymous caller sees no task, so no user has tasks: nothing is deleted.
+    expect((await data('mutation { deleteUser(filter: { has: tasks }) { numUids } }')).deleteUser.numUids).toBe(0);
+    expect((await data('{ queryUser(order: { asc: username }) { username } }')).queryUser).toEqual([{ username: 'alice' }, { username: 'bob' }, { username: 'carol' }]);
+  });
+
   test('_entities: a representation of another user\'s task resolves to null', async () => {
 
     const { queryTask: [bobsTask] } = await data('{ queryTask { id } }', bob);

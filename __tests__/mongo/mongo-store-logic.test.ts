@@ -383,15 +383,35 @@ describe('MongoStore reads', () => {
   const store = new MongoStore(connection, 'app');
   const driver = connection.driverCollection('Task');
 
-  it('passes sort, skip, limit and projection through', async () => {
+  it('passes a descending sort (nulls last already), skip, limit and projection through to find', async () => {
     driver.find.mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] });
+    const found = await store
+      .collection('Task')
+      .find({ done: true }, { sort: { title: -1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } });
+    expect(found).toEqual([{ _id: 'a', title: 'x' }]);
+    expect(driver.find).toHaveBeenLastCalledWith(
+      { done: true },
+      { session: undefined, sort: { title: -1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } },
+    );
+  });
+
+  it('runs a find with an ascending sort as an aggregation that puts nulls last', async () => {
+    driver.aggregate.mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] });
     const found = await store
       .collection('Task')
       .find({ done: true }, { sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } });
     expect(found).toEqual([{ _id: 'a', title: 'x' }]);
-    expect(driver.find).toHaveBeenLastCalledWith(
-      { done: true },
-      { session: undefined, sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } },
+    expect(driver.aggregate).toHaveBeenLastCalledWith(
+      [
+        { $match: { done: true } },
+        { $addFields: { __null_title: { $cond: [{ $eq: [{ $ifNull: ['$title', null] }, null] }, 1, 0] } } },
+        { $sort: { __null_title: 1, title: 1, _id: -1 } },
+        { $skip: 5 },
+        { $limit: 10 },
+        { $unset: ['__null_title'] },
+        { $project: { title: 1 } },
+      ],
+      { session: undefined },
     );
   });
 

@@ -65,6 +65,13 @@ describe('before any manifest', () => {
     expect(harness.pipeline.executions).toBe(0);
   });
 
+  test('a query of whitespace only is checked against the list like any other text', async () => {
+    for (const query of [' ', '\n\t ']) {
+      expectNotInList(await postGraphQL(harness.url, { query }), 403, new RegExp(`SHA-256 ${sha256Hex(query)}`));
+    }
+    expect(harness.pipeline.executions).toBe(0);
+  });
+
   test('the protocol errors still come first: a wrong hash is a hash mismatch', async () => {
     const result = await postGraphQL(harness.url, { query: HELLO, extensions: apq(sha256Hex(COUNTER)) });
     expect(result.status).toBe(400);

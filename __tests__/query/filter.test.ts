@@ -1,4 +1,5 @@
 import { compileFilter, dropTemporaryFields, QueryArgumentError, stripTemporaryFields, type FilterPlan } from '../../src/query/filter.js';
+import { buildSchemaModel } from '../../src/sdl/build.js';
 import { f, model, schemaModel } from './fixtures.js';
 
 /** TCK style: GraphQL filter argument in → exact MongoDB query document out. */
@@ -13,7 +14,13 @@ describe('field operators by @search index', () => {
   test.each<[string, string, Record<string, unknown>, Record<string, unknown>]>([
     ['User', 'hash eq', { username: { eq: 'ann' } }, { username: { $eq: 'ann' } }],
     ['User', 'hash in', { username: { in: ['ann', 'bob'] } }, { username: { $in: ['ann', 'bob'] } }],
-    ['User', 'in drops null items', { username: { in: ['ann', null] } }, { username: { $in: ['ann'] } }],
+    ['User', 'a null in `in` stands for "no value", as eq: null does', { username: { in: ['ann', null] } }, { $or: [{ username: { $in: ['ann'] } }, { username: { $eq: null } }] }],
+    ['User', 'in: [null] alone: objects without a value', { username: { in: [null] } }, { $or: [{ username: { $in: [] } }, { username: { $eq: null } }] }],
+    ['User', 'eq: null is Dgraph\'s not-has: objects without a value', { username: { eq: null } }, { username: { $eq: null } }],
+    ['User', 'eq: null beside another operator', { age: { eq: null, ge: 3 } }, { age: { $eq: null, $gte: 3 } }],
+    ['User', 'any other operator given null is ignored', { age: { le: null, between: null } }, {}],
+    ['Task', 'eq: null on a list field: no items', { tags: { eq: null } }, { 'tags.0': { $exists: false } }],
+    ['Task', 'in: [null] on a list field', { tags: { in: [null, 'x'] } }, { $or: [{ tags: { $in: ['x'] } }, { 'tags.0': { $exists: false } }] }],
     ['User', 'empty in matches nothing', { username: { in: [] } }, { username: { $in: [] } }],
     ['User', 'exact eq', { name: { eq: 'Ann' } }, { name: { $eq: 'Ann' } }],
     ['User', 'exact le', { name: { le: 'M' } }, { name: { $lte: 'M' } }],
@@ -53,7 +60,7 @@ describe('field operators by @search index', () => {
     ['enum exact gt', { level: { gt: 'DONE' } }, { level: { $gt: 'DONE' } }],
     ['list field eq matches an element', { tags: { eq: 'home' } }, { tags: { $eq: 'home' } }],
     ['list field anyofterms', { tags: { anyofterms: 'Home' } }, { _term_tags: { $in: ['home'] } }],
-    ['null operators are not given', { priority: { eq: null, gt: 2 } }, { priority: { $gt: 2 } }],
+    ['a null operator other than eq is not given', { priority: { lt: null, gt: 2 } }, { priority: { $gt: 2 } }],
     ['null fields are not given', { priority: null, completed: true }, { completed: { $eq: true } }],
     ['an empty operator object adds nothing', { priority: {} }, {}],
   ])('%s: %j', (_name, filter, expected) => {
@@ -266,4 +273,21 @@ describe('errors name the type, field and operator', () => {
 
 test('stripTemporaryFields removes only the __ fields', () => {
   expect(stripTemporaryFields({ _id: 'u1', name: 'Ann', __has_tasks: [{ _id: 't1' }], __parent: 'x' })).toEqual({ _id: 'u1', name: 'Ann' });
+});
+
+describe('a non-ID field named id', () => {
+  const { model: docs } = buildSchemaModel(`
+type Doc {
+  docId: ID!
+  id: String @search(by: [hash])
+}
+`);
+
+  test.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['its operators compare the stored field, not the document id', { id: { eq: 'x' } }, { id: { $eq: 'x' } }],
+    ['in on it too', { id: { in: ['x', 'y'] } }, { id: { $in: ['x', 'y'] } }],
+    ['the ID field, under its own name, is the document id', { docId: ['a', 'b'] }, { _id: { $in: ['a', 'b'] } }],
+  ])('%s', (_name, filter, expected) => {
+    expect(compileFilter(docs!, 'Doc', filter)).toEqual({ lookups: [], match: expected });
+  });
 });

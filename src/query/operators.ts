@@ -1,6 +1,7 @@
 import type { FieldModel, SearchIndex, TypeModel } from '../sdl/model.js';
 import type { Filter } from '../store/port.js';
-import { matchNothing } from './combine.js';
+import { anyOf, matchNothing } from './combine.js';
+import { parseDateTime } from './date-time.js';
 import { QueryArgumentError } from './errors.js';
 import { parseRegexp } from './regexp.js';
 import { storedPath } from './schema-facts.js';
@@ -74,11 +75,11 @@ function storedValue(type: TypeModel, field: FieldModel, operator: string, value
       }
       return value;
     case 'DateTime': {
-      const date = typeof value === 'string' || typeof value === 'number' || value instanceof Date ? new Date(value) : undefined;
-      if (!date || Number.isNaN(date.getTime())) {
-        throw new QueryArgumentError(`${where}: ${JSON.stringify(value)} is not a valid DateTime`);
+      const parsed = typeof value === 'string' ? parseDateTime(value) : undefined;
+      if (!parsed?.ok) {
+        throw new QueryArgumentError(`${where}: ${JSON.stringify(value)} is not a valid DateTime${parsed ? ` (${parsed.problem})` : ''}`);
       }
-      return date.toISOString();
+      return parsed.iso;
     }
     default:
       return value;
@@ -100,14 +101,29 @@ function listOf(type: TypeModel, field: FieldModel, operator: string, value: unk
   return value.filter((item) => item !== null && item !== undefined).map((item) => storedValue(type, field, operator, item));
 }
 
-/** One operator of a field's filter entry as a MongoDB condition. `value` is not null. */
+/**
+ * Objects without a value for the field: Dgraph reads `eq: null` as `not: { has: field }`. A list field
+ * "has" a value when it holds at least one item.
+ */
+export function absentCondition(field: FieldModel): Filter {
+  const path = storedPath(field);
+  return field.list ? { [`${path}.0`]: { $exists: false } } : { [path]: { $eq: null } };
+}
+
+/** `in`: any of the values; a null among them stands for "no value", as `eq: null` does. */
+function inCondition(type: TypeModel, field: FieldModel, value: unknown): Filter {
+  const values = { [storedPath(field)]: { $in: listOf(type, field, 'in', value) } };
+  return (value as unknown[]).includes(null) ? anyOf([values, absentCondition(field)]) : values;
+}
+
+/** One operator of a field's filter entry as a MongoDB condition. `value` is not null (see `absentCondition` for `eq: null`). */
 export function operatorCondition(type: TypeModel, field: FieldModel, operator: FilterOperator, value: unknown): Filter {
   const path = storedPath(field);
   switch (operator) {
     case 'eq':
       return { [path]: { $eq: storedValue(type, field, operator, value) } };
     case 'in':
-      return { [path]: { $in: listOf(type, field, operator, value) } };
+      return inCondition(type, field, value);
     case 'le':
       return { [path]: { $lte: storedValue(type, field, operator, value) } };
     case 'lt':

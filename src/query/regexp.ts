@@ -41,8 +41,10 @@ export function parseRegexp(where: string, value: unknown): RegexpSpec {
   const literal = typeof value === 'string' ? LITERAL.exec(value) : null;
   if (!literal) throw new RegexpArgumentError(`${where}: expected a regular expression written /pattern/ or /pattern/i, got ${JSON.stringify(value)}`);
   const [, pattern, flags] = literal as unknown as [string, string, string];
-  const badFlag = [...flags].find((flag, position) => !ALLOWED_FLAGS.includes(flag) || flags.indexOf(flag) !== position);
-  if (badFlag !== undefined) throw new RegexpArgumentError(`${where}: flag "${badFlag}" is not allowed (the only flag is i, for case-insensitive)`);
+  const unknownFlag = [...flags].find((flag) => !ALLOWED_FLAGS.includes(flag));
+  if (unknownFlag !== undefined) throw new RegexpArgumentError(`${where}: flag "${unknownFlag}" is not allowed (the only flag is i, for case-insensitive)`);
+  const repeatedFlag = [...flags].find((flag, position) => flags.indexOf(flag) !== position);
+  if (repeatedFlag !== undefined) throw new RegexpArgumentError(`${where}: flag "${repeatedFlag}" is given twice`);
   if (pattern.length === 0) throw new RegexpArgumentError(`${where}: the pattern is empty`);
   const spec = { pattern, flags };
   let re2: RE2JS;

@@ -8,6 +8,7 @@ import { compileOrder } from './order.js';
 import { compilePage, type Page, type PageArgs, type PageLimits } from './pagination.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath, typeOf } from './schema-facts.js';
 import { compareBySort } from './sort-compare.js';
+import { nullsLastSort } from './nulls-last.js';
 
 /**
  * Loading one relation level for many parents at once, so a request costs one store call per level (per
@@ -179,7 +180,7 @@ export function derivedRelationPipeline(model: SchemaModel, parentTypeName: stri
   const { stages, groupKey } = parentKeyStages(inverse, parentIds);
   const typedStagesFor = (type: TypeModel): Pipeline => [...stagesFor(type), { $addFields: { __typename: type.name } }];
   return unionOf(targets, relation.target, typedStagesFor, [
-    { $sort: compileOrder(model, relation.target, relation.field.list ? args.order : undefined) },
+    ...nullsLastSort(compileOrder(model, relation.target, relation.field.list ? args.order : undefined)).sortStages,
     ...stages,
     { $group: { _id: groupKey, items: { $push: '$$ROOT' } } },
     { $project: { items: sliceExpression(page) } },

@@ -24,9 +24,16 @@ export function compareValues(a: unknown, b: unknown): number {
   return 0;
 }
 
-/** Compares two documents by a sort spec; for `Array#sort`. */
+const isNull = (value: unknown): boolean => value === undefined || value === null;
+
+/**
+ * Compares two documents by a sort spec; for `Array#sort`. A null or missing value comes after every
+ * value in both directions, as Dgraph orders results (and as the stores sort, see nulls-last.ts).
+ */
 export function compareBySort(a: Record<string, unknown>, b: Record<string, unknown>, sort: SortSpec): number {
   for (const [field, direction] of Object.entries(sort)) {
+    const aNull = isNull(a[field]);
+    if (aNull !== isNull(b[field])) return aNull ? 1 : -1;
     const difference = compareValues(a[field], b[field]);
     if (difference !== 0) return difference * direction;
   }

@@ -2,11 +2,19 @@ import stem from 'wink-porter2-stemmer';
 import type { TypeModel } from '../sdl/model.js';
 import { QueryArgumentError } from './errors.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
+import { wordsOf } from './word-boundaries.js';
 
 /**
  * Tokenisation for the `term` and `fulltext` indexes, shared by writes (which store the tokens next to
  * the document) and filters (which tokenise the query the same way), so the two always agree.
  */
+
+/**
+ * The version of the tokens below. Raise it with any change to what `termsOf` or `fulltextTokensOf`
+ * return: an activation then rebuilds the stored tokens (server/text-token-sync.ts). Version 1 split on
+ * every character that is not a letter or digit; version 2 follows Unicode word boundaries.
+ */
+export const TEXT_TOKENS_VERSION = 2;
 
 export const termFieldName = (field: string): string => `_term_${field}`;
 export const fulltextFieldName = (field: string): string => `_fulltext_${field}`;
@@ -15,33 +23,38 @@ const unique = (tokens: string[]): string[] => [...new Set(tokens)];
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
-/** Lowercased words: runs of letters and digits (any script), each once, in order of first appearance. */
+/**
+ * Lowercased one character at a time, as bleve's lowercase filter does (so a final "Σ" stays "σ"), then in
+ * Unicode's NFKC form, as Dgraph's analyzers normalise every token ("ﬁ" → "fi", "Ａ１" → "a1").
+ */
+function normalisedToken(word: string): string {
+  if (ASCII_ONLY.test(word)) return word.toLowerCase();
+  let lowered = '';
+  for (const char of word) lowered += char.toLowerCase();
+  return lowered.normalize('NFKC');
+}
+
+/**
+ * Term tokens, as Dgraph's `term` index makes them: the words of the text on Unicode word boundaries
+ * (word-boundaries.ts), lowercased and NFKC-normalised, each once, in order of first appearance.
+ */
 export function termsOf(text: string): string[] {
-  // ASCII text (most of it) is its own NFC form and its only letters and digits are a-z, A-Z and 0-9:
-  // the same words come out without Unicode normalisation and property classes, at a fraction of the cost.
-  const words = ASCII_ONLY.test(text)
-    ? text.toLowerCase().split(/[^a-z0-9]+/)
-    : text.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  return unique(words.filter((term) => term.length > 0));
+  return unique(wordsOf(text).map(normalisedToken));
 }
 
-/** Words as the English full-text analyser sees them: apostrophes inside a word stay (`don't`), a possessive `'s` goes. */
-function fulltextWordsOf(text: string): string[] {
-  return text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .split(/[^\p{L}\p{N}']+/u)
-    .map((word) => word.replace(/^'+|'+$/g, ''))
-    .filter((word) => word.length > 0);
-}
+/** Typographic apostrophes read as `'`, so "don’t" meets the stop word "don't" and "Alice’s" loses its `'s`. */
+const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019]/g;
 
-/** English full-text tokens: lowercased words without stop words, stemmed (Porter2), each once. */
+const LETTERS_AND_APOSTROPHES = /^[\p{L}\p{M}']+$/u;
+
+/** English full-text tokens: the term tokens without English stop words, stemmed (Porter2), each once. */
 export function fulltextTokensOf(text: string): string[] {
   const tokens: string[] = [];
-  for (const word of fulltextWordsOf(text)) {
-    if (ENGLISH_STOP_WORDS.has(word)) continue;
-    const stemmed = stem(word.replace(/'s$/, '')).replace(/'/g, '');
+  for (const word of wordsOf(text)) {
+    const token = normalisedToken(word).replace(TYPOGRAPHIC_APOSTROPHES, "'");
+    if (ENGLISH_STOP_WORDS.has(token)) continue;
+    // The Porter2 stemmer knows letters only: "3.14" or "v2" stay as they are.
+    const stemmed = LETTERS_AND_APOSTROPHES.test(token) ? stem(token.replace(/'s$/, '')).replace(/'/g, '') : token;
     if (stemmed.length > 0) tokens.push(stemmed);
   }
   return unique(tokens);

@@ -7,6 +7,7 @@ import type { SchemaModel } from '../sdl/model.js';
 import type { Collection, Filter, SortSpec, Store, StoredDocument, Transaction } from '../store/port.js';
 import { compareBySort } from '../query/sort-compare.js';
 import { ID_BATCH_SIZE, idBatches } from '../store/id-batches.js';
+import { nullsLastPage } from '../query/nulls-last.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import type { RequestContext } from './context.js';
 
@@ -46,9 +47,7 @@ export function constrain(plan: FilterPlan, constraint: Filter | undefined): Fil
 /** One store call: `find` for plain filters, an aggregation when the filter needs other collections. */
 export async function runPlan(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
   if (plan.lookups.length === 0) return collection.find(plan.match, { sort, skip, limit }, { tx });
-  const pipeline: Record<string, unknown>[] = [...plan.lookups, { $match: plan.match }, { $sort: sort }];
-  if (skip > 0) pipeline.push({ $skip: skip });
-  if (limit !== undefined) pipeline.push({ $limit: limit });
+  const pipeline = [...plan.lookups, { $match: plan.match }, ...nullsLastPage(sort, skip, limit)];
   const rows = await collection.aggregate(pipeline, { tx });
   return rows.map((row) => stripTemporaryFields(row) as StoredDocument);
 }

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { GeneratedApiError } from '../resolve/schema.js';
 import type { SchemaError, SchemaModel, SourceLocation } from '../sdl/model.js';
 import { indexesFor, INDEX_PREFIX } from '../store/indexes.js';
+import { syncTextTokens } from './text-token-sync.js';
 import { DuplicateKeyError, StoreUnavailableError, SYSTEM_COLLECTIONS, type IndexSpec, type IndexSync, type Store } from '../store/port.js';
 
 /** The schema being served: one immutable value, replaced as a whole by an activation. */
@@ -47,8 +48,10 @@ const ACTIVE_ID = 'active';
 
 /**
  * Builds everything the new schema needs, in the order that keeps a failure harmless: model, executable
- * schema (both pure), then indexes (rolled back on failure), then the stored text. The caller swaps the
- * returned value in only when it is `ok`; nothing here touches user data.
+ * schema (both pure), then indexes (rolled back on failure), the stored term/fulltext tokens the indexes
+ * read (rebuilt when the tokeniser changed or a field gained such an index), then the stored text. The
+ * caller swaps the returned value in only when it is `ok`. User fields are never changed; only the token
+ * fields derived from them are rewritten, which the previous schema would have derived the same way.
  */
 export async function prepareActivation(
   text: string,
@@ -84,6 +87,13 @@ export async function prepareActivation(
     indexes = await syncIndexes(steps.store, model, previous?.model);
   } catch (error) {
     return storeFailure('could not create the indexes of the schema', error);
+  }
+
+  try {
+    await syncTextTokens(steps.store, model);
+  } catch (error) {
+    await restoreIndexes(steps.store, collectionsOf(model, previous?.model), previous?.model);
+    return storeFailure('could not rebuild the stored term and fulltext tokens', error);
   }
 
   if (options.persist) {

@@ -16,7 +16,10 @@ export type UpdateDocument = Record<string, Record<string, unknown>>;
 /** A MongoDB aggregation pipeline. `$lookup` may name other collections of the same store. */
 export type Pipeline = Record<string, unknown>[];
 
-/** Key order matters, as in MongoDB: the first key sorts first. */
+/**
+ * Key order matters, as in MongoDB: the first key sorts first. Unlike MongoDB, null and missing values
+ * sort last in both directions (Dgraph's order); every adapter keeps to that.
+ */
 export type SortSpec = Record<string, 1 | -1>;
 
 export interface FindOptions {

@@ -8,6 +8,7 @@ import type { AccessPlan, Lookup } from './access-plan.js';
 import type { CollectionIndex } from './collection-index.js';
 import { ID_INDEX_NAME, type CollectionState } from './collection-state.js';
 import { encodeValue } from './index-keys.js';
+import type { KeyInOrder } from './ordered-keys.js';
 import type { PositionBitset } from './position-bitset.js';
 import { countCandidates, indexOf } from './run-access-plan.js';
 import { compareValues, sortDocuments } from './sort-order.js';
@@ -81,7 +82,7 @@ function estimatedMatches(lookups: readonly Lookup[], state: CollectionState): n
  * after testing `budget` documents without filling it). The documents of
  * one group are ordered by the whole sort, ties in natural order, exactly as sortDocuments orders them;
  * a document holding several keys is taken at the first one met (its smallest ascending, its largest
- * descending: the value MongoDB sorts it by).
+ * descending: the value MongoDB sorts it by). Null keys come last in both directions (sort-order.ts).
  */
 export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: Matcher, sort: SortSpec, budget = Infinity): StoredDocument[] | undefined {
   const { order, keep } = plan;
@@ -101,7 +102,7 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
     keysInGroup = 0;
   };
   const thenById = idTieBreak(sort, index);
-  for (const { sortValue, key } of index.keysInOrder(order.direction)) {
+  for (const { sortValue, key } of nullKeysLast(index.keysInOrder(order.direction))) {
     if (keysInGroup > 0 && compareValues(sortValue, groupValue) !== 0) {
       flush();
       if (found.length >= keep) return found;
@@ -125,6 +126,19 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
   }
   flush();
   return found;
+}
+
+/**
+ * The keys in order with the null ones (missing, null, `[]`) moved to the end. The index orders them
+ * first, so an ascending walk holds back the few null keys it meets at the start.
+ */
+function* nullKeysLast(keys: Iterable<KeyInOrder>): IterableIterator<KeyInOrder> {
+  const nullKeys: KeyInOrder[] = [];
+  for (const entry of keys) {
+    if (entry.sortValue === null || entry.sortValue === undefined) nullKeys.push(entry);
+    else yield entry;
+  }
+  yield* nullKeys;
 }
 
 /**

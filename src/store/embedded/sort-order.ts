@@ -2,7 +2,8 @@
  * MongoDB's sort order for JSON values, used by `find` (mingo's $sort groups documents by every sort key,
  * which is slow on large collections). Types order as null (and missing) < numbers < strings < objects
  * < arrays < booleans; an array sorts by its smallest element ascending and its largest descending.
- * Equal keys keep natural order (the sort is stable).
+ * A sort puts null (and missing) keys last in both directions, as Dgraph orders results (the Store
+ * port's contract). Equal keys keep natural order (the sort is stable).
  */
 import type { SortSpec, StoredDocument } from '../port.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
@@ -63,6 +64,15 @@ function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>):
   return keysA.length - keysB.length;
 }
 
+const isNullKey = (value: unknown): boolean => value === null || value === undefined;
+
+/** Two sort keys in the order of a sort field with `direction`: nulls after every value either way. */
+export function compareSortKeys(a: unknown, b: unknown, direction: 1 | -1): number {
+  const aNull = isNullKey(a);
+  if (aNull !== isNullKey(b)) return aNull ? 1 : -1;
+  return direction === 1 ? compareValues(a, b) : -compareValues(a, b);
+}
+
 /** The value a document sorts by on `path`: with several candidates (arrays), the extreme one for the direction. */
 function sortKey(document: StoredDocument, path: string, direction: 1 | -1): unknown {
   if (!path.includes('.')) {
@@ -98,8 +108,8 @@ export function sortDocuments(documents: readonly StoredDocument[], spec: SortSp
   type Keyed = { document: StoredDocument; keys: unknown[] };
   const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < fields.length; i++) {
-      const order = compareValues(a.keys[i], b.keys[i]);
-      if (order !== 0) return fields[i]![1] === 1 ? order : -order;
+      const order = compareSortKeys(a.keys[i], b.keys[i], fields[i]![1]);
+      if (order !== 0) return order;
     }
     return 0;
   };
@@ -116,8 +126,7 @@ export function sortDocuments(documents: readonly StoredDocument[], spec: SortSp
       const document = documents[i]!;
       // Most documents lose to the worst kept one on the first field alone: skip building their other keys.
       if (best.length === keep) {
-        const order = compareValues(sortKey(document, firstPath, firstDirection), best[keep - 1]!.keys[0]);
-        if ((firstDirection === 1 ? order : -order) > 0) continue;
+        if (compareSortKeys(sortKey(document, firstPath, firstDirection), best[keep - 1]!.keys[0], firstDirection) > 0) continue;
       }
       const keyed = keyOf(document);
       // Equal documents keep natural order: read forwards, a newcomer goes after its equals (and loses a

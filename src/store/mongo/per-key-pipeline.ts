@@ -6,6 +6,7 @@
  * recommend exactly this shape: the equality on an indexed foreignField, the rest in the sub-pipeline.
  * (`$group` + `$slice` or `$setWindowFields` would read every match of every key before trimming.)
  */
+import { nullsLastPage } from '../../query/nulls-last.js';
 import type { Filter, PerKeyPage, Pipeline, StoredDocument } from '../port.js';
 
 /** The field of the input rows holding the key, and the one the page lands in. */
@@ -16,9 +17,13 @@ export function perKeyPipeline(collection: string, field: string, keys: readonly
   const distinctKeys = [...new Set(keys)];
   const subPipeline: Pipeline = [];
   if (Object.keys(filter).length > 0) subPipeline.push({ $match: filter });
-  if (page.sort && Object.keys(page.sort).length > 0) subPipeline.push({ $sort: page.sort });
-  if (page.skip !== undefined && page.skip > 0) subPipeline.push({ $skip: page.skip });
-  if (page.limit !== undefined && page.limit > 0) subPipeline.push({ $limit: page.limit });
+  if (page.sort && Object.keys(page.sort).length > 0) {
+    // Nulls last in both directions, as `find` sorts (sorted-find.ts).
+    subPipeline.push(...nullsLastPage(page.sort, page.skip, page.limit));
+  } else {
+    if (page.skip !== undefined && page.skip > 0) subPipeline.push({ $skip: page.skip });
+    if (page.limit !== undefined && page.limit > 0) subPipeline.push({ $limit: page.limit });
+  }
   return [
     { $documents: distinctKeys.map((key) => ({ [KEY]: key })) },
     { $lookup: { from: collection, localField: KEY, foreignField: field, pipeline: subPipeline, as: PAGE } },
