@@ -154,8 +154,12 @@ describe('_entities resolves by any declared key', () => {
       null,
       null,
     ]);
-    // Products by id, by "sku package", by "sku variation { id }", and the variations of the two found.
-    expect(counter.byOperation).toEqual({ find: 4 });
+    // Products by id, by "sku package", by "sku variation { id }" (one query per key, not per representation:
+    // six representations), then the variations of the products found: one batch, or two when the key
+    // queries answer in different ticks, as they can over the network (the MongoDB wire project).
+    expect(Object.keys(counter.byOperation)).toEqual(['find']);
+    expect(counter.byOperation.find).toBeGreaterThanOrEqual(4);
+    expect(counter.byOperation.find).toBeLessThanOrEqual(5);
   });
 
   test('a key declared resolvable: false is not used to find objects', async () => {

@@ -71,7 +71,7 @@ describe('a schema given at start while the store is unreachable', () => {
     outage.up();
     await until(() => server!.app.active !== undefined);
     expect((await gql(server.url, '{ queryUser { username } }')).body).toEqual({ data: { queryUser: [] } });
-    const [stored] = await server.store.collection(SYSTEM_COLLECTIONS.schema).find({});
+    const [stored] = await server.store.collection(SYSTEM_COLLECTIONS.schema).find({ _id: 'active' });
     expect(stored?.text).toBe(TASKS_SCHEMA);
   });
 
@@ -108,7 +108,7 @@ describe('a schema given at start while the store is unreachable', () => {
     await activateSchema(server.url, uploaded);
     await server.app.checkStore();
     expect(server.app.active?.text).toBe(uploaded);
-    const [stored] = await server.store.collection(SYSTEM_COLLECTIONS.schema).find({});
+    const [stored] = await server.store.collection(SYSTEM_COLLECTIONS.schema).find({ _id: 'active' });
     expect(stored?.text).toBe(uploaded);
   });
 });
