@@ -1,8 +1,9 @@
 import { ErrorCode } from '../errors/codes.js';
 import { GraphQLError } from 'graphql';
-import { concreteTypesOf } from '../sdl/facts.js';
+import { concreteTypesOf, isCustomLogic } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import { markFromCustomLogic } from './custom-objects.js';
+import { markFromCustomLogic, type AnsweredRelation } from './custom-objects.js';
+import type { GraphObject } from './read.js';
 
 /**
  * The values that cross the boundary to custom logic: the `parent` a lambda or an HTTP template sees,
@@ -50,19 +51,61 @@ function shapeItem(model: SchemaModel, where: string, field: FieldModel, item: u
   if (typeof item !== 'object' || Array.isArray(item)) {
     throw wrongShape(where, field, source, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
   }
-  const object = item as Record<string, unknown>;
-  const typeName = concreteTypeName(model, field.of.target, object.__typename);
+  return shapeObject(model, where, field, item as Record<string, unknown>, source, what);
+}
+
+/** An answered object of `field`'s target: its concrete type, its ID as `_id`, and its relations answered as objects shaped too. */
+function shapeObject(model: SchemaModel, where: string, field: FieldModel, object: Record<string, unknown>, source: string, what: string): GraphObject {
+  const target = field.of.kind === 'relation' ? field.of.target : field.namedType;
+  const typeName = concreteTypeName(model, target, object.__typename);
   if (!typeName) {
-    const implementers = concreteTypesOf(model, field.of.target).map((type) => type.name);
+    const implementers = concreteTypesOf(model, target).map((type) => type.name);
     throw wrongShape(
       where, field, source,
-      `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${field.of.target})`,
+      `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${target})`,
     );
   }
   const type = model.types.get(typeName)!;
   const idName = type.idField?.name ?? (type.extended ? type.key : undefined);
   const id = object._id ?? (idName === undefined ? undefined : object[idName]);
-  return markFromCustomLogic({ ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName });
+  const shaped: Record<string, unknown> = { ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName };
+  const answered = new Map<string, AnsweredRelation>();
+  for (const relation of type.fields) {
+    if (relation.of.kind !== 'relation' || isCustomLogic(relation) || shaped[relation.name] === undefined) continue;
+    const nested = shapeNestedRelation(model, where, field, source, relation, shaped[relation.name], `${type.name}.${relation.name} of ${what}`);
+    shaped[relation.name] = nested.edge;
+    if (nested.objects !== undefined) answered.set(relation.name, nested.objects);
+  }
+  return markFromCustomLogic(shaped as GraphObject, answered);
+}
+
+/**
+ * A relation's value inside an answered object. IDs (a string, a list of strings) name stored objects and
+ * stay the edge, as a stored document holds it; objects are the relation's answered value, and their IDs
+ * become the edge (for the relation's aggregate and for custom logic given the object as its parent).
+ */
+function shapeNestedRelation(
+  model: SchemaModel, where: string, field: FieldModel, source: string, relation: FieldModel, value: unknown, what: string,
+): { edge: unknown; objects?: AnsweredRelation } {
+  if (value === null) return { edge: null };
+  const expected = `not an object of type ${relation.namedType} or its ID`;
+  if (!relation.list) {
+    if (typeof value === 'string') return { edge: value };
+    if (Array.isArray(value)) throw wrongShape(where, field, source, `${what} is a list, for a field that holds one value`);
+    if (typeof value !== 'object') throw wrongShape(where, field, source, `${what} is ${describe(value)}, ${expected}`);
+    const object = shapeObject(model, where, relation, value as Record<string, unknown>, source, what);
+    return { edge: object._id ?? null, objects: object };
+  }
+  if (!Array.isArray(value)) throw wrongShape(where, field, source, `${what} is ${describe(value)}, not a list`);
+  if (value.every((item) => typeof item === 'string' || item === null)) return { edge: value };
+  const objects = value.map((item, index) => {
+    if (item === null) return null;
+    const itemWhat = `${what}: item ${index}`;
+    if (typeof item === 'string') return shapeObject(model, where, relation, { _id: item }, source, itemWhat);
+    if (typeof item !== 'object' || Array.isArray(item)) throw wrongShape(where, field, source, `${itemWhat} is ${describe(item)}, ${expected}`);
+    return shapeObject(model, where, relation, item as Record<string, unknown>, source, itemWhat);
+  });
+  return { edge: objects.flatMap((object) => (object?._id === undefined ? [] : [object._id])), objects };
 }
 
 /** The concrete type of an object answered for `target`: its `__typename` if valid, else the only candidate. */
