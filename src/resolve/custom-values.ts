@@ -37,33 +37,40 @@ export function customParentOf(type: TypeModel, object: Readonly<Record<string, 
  */
 export function shapeCustomResult(model: SchemaModel, owner: string, field: FieldModel, value: unknown, source: string): unknown {
   if (value === null || value === undefined) return null;
-  const where = `${owner}.${field.name}`;
+  const answer: Answer = { model, where: `${owner}.${field.name}`, field, source };
   if (field.list) {
-    if (!Array.isArray(value)) throw wrongShape(where, field, source, `it returned ${describe(value)}, not a list`);
-    return value.map((item, index) => shapeItem(model, where, field, item, source, `item ${index}`));
+    if (!Array.isArray(value)) throw wrongShape(answer, `it returned ${describe(value)}, not a list`);
+    return value.map((item, index) => shapeItem(answer, item, `item ${index}`));
   }
-  if (Array.isArray(value)) throw wrongShape(where, field, source, 'it returned a list for a field that holds one value');
-  return shapeItem(model, where, field, value, source, 'the value');
+  if (Array.isArray(value)) throw wrongShape(answer, 'it returned a list for a field that holds one value');
+  return shapeItem(answer, value, 'the value');
 }
 
-function shapeItem(model: SchemaModel, where: string, field: FieldModel, item: unknown, source: string, what: string): unknown {
+/** The field custom logic answered and who answered it: every shape error names them. */
+interface Answer {
+  model: SchemaModel;
+  /** `Owner.field`. */
+  where: string;
+  field: FieldModel;
+  source: string;
+}
+
+function shapeItem(answer: Answer, item: unknown, what: string): unknown {
+  const { field } = answer;
   if (item === null || item === undefined || field.of.kind !== 'relation') return item ?? null;
   if (typeof item !== 'object' || Array.isArray(item)) {
-    throw wrongShape(where, field, source, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
+    throw wrongShape(answer, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
   }
-  return shapeObject(model, where, field, item as Record<string, unknown>, source, what);
+  return shapeObject(answer, field.of.target, item as Record<string, unknown>, what);
 }
 
-/** An answered object of `field`'s target: its concrete type, its ID as `_id`, and its relations answered as objects shaped too. */
-function shapeObject(model: SchemaModel, where: string, field: FieldModel, object: Record<string, unknown>, source: string, what: string): GraphObject {
-  const target = field.of.kind === 'relation' ? field.of.target : field.namedType;
+/** An answered object of type `target`: its concrete type, its ID as `_id`, and its relations answered as objects shaped too. */
+function shapeObject(answer: Answer, target: string, object: Record<string, unknown>, what: string): GraphObject {
+  const { model } = answer;
   const typeName = concreteTypeName(model, target, object.__typename);
   if (!typeName) {
     const implementers = concreteTypesOf(model, target).map((type) => type.name);
-    throw wrongShape(
-      where, field, source,
-      `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${target})`,
-    );
+    throw wrongShape(answer, `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${target})`);
   }
   const type = model.types.get(typeName)!;
   const idName = type.idField?.name ?? (type.extended ? type.key : undefined);
@@ -72,7 +79,7 @@ function shapeObject(model: SchemaModel, where: string, field: FieldModel, objec
   const answered = new Map<string, AnsweredRelation>();
   for (const relation of type.fields) {
     if (relation.of.kind !== 'relation' || isCustomLogic(relation) || shaped[relation.name] === undefined) continue;
-    const nested = shapeNestedRelation(model, where, field, source, relation, shaped[relation.name], `${type.name}.${relation.name} of ${what}`);
+    const nested = shapeNestedRelation(answer, relation, shaped[relation.name], `${type.name}.${relation.name} of ${what}`);
     shaped[relation.name] = nested.edge;
     if (nested.objects !== undefined) answered.set(relation.name, nested.objects);
   }
@@ -84,26 +91,25 @@ function shapeObject(model: SchemaModel, where: string, field: FieldModel, objec
  * stay the edge, as a stored document holds it; objects are the relation's answered value, and their IDs
  * become the edge (for the relation's aggregate and for custom logic given the object as its parent).
  */
-function shapeNestedRelation(
-  model: SchemaModel, where: string, field: FieldModel, source: string, relation: FieldModel, value: unknown, what: string,
-): { edge: unknown; objects?: AnsweredRelation } {
+function shapeNestedRelation(answer: Answer, relation: FieldModel, value: unknown, what: string): { edge: unknown; objects?: AnsweredRelation } {
   if (value === null) return { edge: null };
-  const expected = `not an object of type ${relation.namedType} or its ID`;
+  const target = relation.namedType;
+  const expected = `not an object of type ${target} or its ID`;
   if (!relation.list) {
     if (typeof value === 'string') return { edge: value };
-    if (Array.isArray(value)) throw wrongShape(where, field, source, `${what} is a list, for a field that holds one value`);
-    if (typeof value !== 'object') throw wrongShape(where, field, source, `${what} is ${describe(value)}, ${expected}`);
-    const object = shapeObject(model, where, relation, value as Record<string, unknown>, source, what);
+    if (Array.isArray(value)) throw wrongShape(answer, `${what} is a list, for a field that holds one value`);
+    if (typeof value !== 'object') throw wrongShape(answer, `${what} is ${describe(value)}, ${expected}`);
+    const object = shapeObject(answer, target, value as Record<string, unknown>, what);
     return { edge: object._id ?? null, objects: object };
   }
-  if (!Array.isArray(value)) throw wrongShape(where, field, source, `${what} is ${describe(value)}, not a list`);
+  if (!Array.isArray(value)) throw wrongShape(answer, `${what} is ${describe(value)}, not a list`);
   if (value.every((item) => typeof item === 'string' || item === null)) return { edge: value };
   const objects = value.map((item, index) => {
     if (item === null) return null;
     const itemWhat = `${what}: item ${index}`;
-    if (typeof item === 'string') return shapeObject(model, where, relation, { _id: item }, source, itemWhat);
-    if (typeof item !== 'object' || Array.isArray(item)) throw wrongShape(where, field, source, `${itemWhat} is ${describe(item)}, ${expected}`);
-    return shapeObject(model, where, relation, item as Record<string, unknown>, source, itemWhat);
+    if (typeof item === 'string') return shapeObject(answer, target, { _id: item }, itemWhat);
+    if (typeof item !== 'object' || Array.isArray(item)) throw wrongShape(answer, `${itemWhat} is ${describe(item)}, ${expected}`);
+    return shapeObject(answer, target, item as Record<string, unknown>, itemWhat);
   });
   return { edge: objects.flatMap((object) => (object?._id === undefined ? [] : [object._id])), objects };
 }
@@ -115,7 +121,7 @@ function concreteTypeName(model: SchemaModel, target: string, given: unknown): s
   return candidates.length === 1 && given === undefined ? candidates[0] : undefined;
 }
 
-function wrongShape(where: string, field: FieldModel, source: string, reason: string): GraphQLError {
+function wrongShape({ where, field, source }: Answer, reason: string): GraphQLError {
   return new GraphQLError(`${where}: the ${source} answered the wrong shape for ${field.typeText}: ${reason}`, {
     extensions: { code: ErrorCode.CUSTOM_RESULT_INVALID },
   });
