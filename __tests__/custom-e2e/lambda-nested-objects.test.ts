@@ -32,6 +32,7 @@ type Size {
 type Tag {
   id: ID!
   name: String!
+  products: [Product] @hasInverse(field: tags)
 }
 
 type Query {
@@ -42,6 +43,7 @@ type Query {
   productWrongVariation(sku: String!): Product @lambda
   productWrongTags(sku: String!): Product @lambda
   productWrongTagItem(sku: String!): Product @lambda
+  tagAnswered(sku: String!): Tag @lambda
 }
 `;
 
@@ -72,6 +74,10 @@ self.addGraphQLResolvers({
     return { id: product.id, variation: product.variation.id, tags: product.tags.map((tag) => tag.id) };
   },
   'Query.productNotStored': () => ({ sku: 'made-up', variation: { label: 'only answered' }, tags: [{ name: 'only answered' }] }),
+  'Query.tagAnswered': async ({ args, graphql }) => {
+    const product = await stored(graphql, args.sku);
+    return { id: product.tags[0].id, products: [{ id: product.id, name: 'answered name' }, { sku: 'not stored' }] };
+  },
   'Query.productWrongVariation': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, variation: 42 }),
   'Query.productWrongTags': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, tags: { name: 'one' } }),
   'Query.productWrongTagItem': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, tags: [{ name: 'one' }, 'two', 7] }),
@@ -135,6 +141,11 @@ test('the stored objects of one level are read once for all the nested objects l
   counter.reset();
   await gqlData(server.url, '{ productsAnswered(skus: ["p1", "p2", "p3"]) { variation { label } } }');
   expect(counter.count - answeredOnly).toBe(1);
+});
+
+test('a relation derived from its inverse answers the answered objects too', async () => {
+  expect(await gqlData(server.url, '{ tagAnswered(sku: "p1") { name products { sku name } } }'))
+    .toEqual({ tagAnswered: { name: 'a', products: [{ sku: 'p1', name: 'answered name' }, { sku: 'not stored', name: null }] } });
 });
 
 test('an answered id, or list of ids, still names the stored objects', async () => {

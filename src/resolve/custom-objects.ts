@@ -1,5 +1,4 @@
 import DataLoader from 'dataloader';
-import { names } from '../api/names.js';
 import { storedPath } from '../query/schema-facts.js';
 import { isCustomLogic } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
@@ -17,8 +16,8 @@ import { runPlan, type GraphObject } from './read.js';
  *
  * A relation the script answered with objects (`{ variation: { id: "v1", label: "..." } }`) is the
  * relation's value: the related objects are the script's, answered as given (the relation's arguments
- * apply to stored reads only), and when one carries its ID, the fields it lacks come from its stored
- * document.
+ * apply to stored reads only). Any answered object that carries its ID answers the values it lacks from
+ * its stored document.
  */
 
 /** Held weakly: the objects live as long as the request that resolves them. */
@@ -59,15 +58,15 @@ export async function withStoredEdges(context: RequestContext, type: TypeModel, 
   return parents.map((parent) => (lacksStoredEdge(parent, path) ? { ...parent, [path]: edges.get(parent._id) } : parent));
 }
 
-/** Whether the selection asks `object` for a field its stored document holds and it lacks. */
-function lacksRequestedFields(model: SchemaModel, object: GraphObject, requested: ReadonlySet<string>): boolean {
+/**
+ * Whether the selection asks `object` for a stored value it lacks. Relations are left out: their edges
+ * come from `withStoredEdges`, which reads only the edge.
+ */
+function lacksRequestedValues(model: SchemaModel, object: GraphObject, requested: ReadonlySet<string>): boolean {
   const type = model.types.get(object.__typename);
   if (!type) return false;
-  return type.fields.some((field) => {
-    if (isCustomLogic(field) || field.isIdField || object[storedPath(field)] !== undefined) return false;
-    if (field.of.kind === 'relation' && field.storedHere === false) return false;
-    return requested.has(field.name) || (field.of.kind === 'relation' && field.list && requested.has(names.relationAggregate(field.name)));
-  });
+  return type.fields.some((field) =>
+    field.of.kind !== 'relation' && !isCustomLogic(field) && !field.isIdField && requested.has(field.name) && object[field.name] === undefined);
 }
 
 /** Stored documents of one concrete type by ID, read once per level for the whole request, as the caller may see them. */
@@ -79,23 +78,30 @@ function storedObjectLoader(context: RequestContext, model: SchemaModel, typeNam
   }, { maxBatchSize: ID_BATCH_SIZE }));
 }
 
-/** The answered object completed by its stored document; the answered fields win. */
-function completedBy(object: GraphObject, stored: StoredDocument): GraphObject {
-  return markFromCustomLogic({ ...stored, ...object }, answeredRelations.get(object));
+/**
+ * The answered object completed by its stored document; the answered fields win. A relation the document
+ * does not hold is none, so that `withStoredEdges` does not read the document again for it.
+ */
+function completedBy(model: SchemaModel, object: GraphObject, stored: StoredDocument): GraphObject {
+  const completed: Record<string, unknown> = { ...stored, ...object };
+  for (const field of model.types.get(object.__typename)?.fields ?? []) {
+    if (field.of.kind === 'relation' && field.storedHere !== false && completed[field.name] === undefined) completed[field.name] = null;
+  }
+  return markFromCustomLogic(completed as GraphObject, answeredRelations.get(object));
 }
 
 /**
- * An answered relation value with, for each object carrying its ID that lacks a stored field `requested`
- * asks for, the stored document's fields under its own: one read per concrete type for the whole level,
+ * An answered value (of a custom field or of a relation answered inside an object) with, for each object
+ * carrying its ID that lacks a stored value `requested` asks for, the stored document's fields under its own: one read per concrete type for the whole level,
  * none when the answered objects hold what is asked. Objects the caller may not see stay as answered.
  */
 export async function withStoredFields(context: RequestContext, model: SchemaModel, answered: AnsweredRelation, requested: ReadonlySet<string>): Promise<AnsweredRelation> {
   const objects = Array.isArray(answered) ? answered : [answered];
   const lacking = objects.filter((object): object is GraphObject =>
-    object !== null && typeof object._id === 'string' && lacksRequestedFields(model, object, requested));
+    object !== null && typeof object._id === 'string' && lacksRequestedValues(model, object, requested));
   if (lacking.length === 0) return answered;
   const stored = await Promise.all(lacking.map((object) => storedObjectLoader(context, model, object.__typename).load(object._id)));
-  const completed = new Map(lacking.map((object, index) => [object, stored[index] ? completedBy(object, stored[index]) : object]));
+  const completed = new Map(lacking.map((object, index) => [object, stored[index] ? completedBy(model, object, stored[index]) : object]));
   const complete = (object: GraphObject | null) => (object === null ? null : completed.get(object) ?? object);
   return Array.isArray(answered) ? answered.map(complete) : complete(answered as GraphObject | null);
 }
