@@ -16,6 +16,13 @@ type Product {
   name: String
   variation: Variation
   tags: [Tag]
+  maker: Maker
+}
+
+extend type Maker @key(fields: "email") {
+  email: String! @id @external
+  name: String @external
+  badge: String
 }
 
 type Variation {
@@ -44,6 +51,7 @@ type Query {
   productWrongTags(sku: String!): Product @lambda
   productWrongTagItem(sku: String!): Product @lambda
   tagAnswered(sku: String!): Tag @lambda
+  productWithMaker: Product @lambda
 }
 `;
 
@@ -78,6 +86,7 @@ self.addGraphQLResolvers({
     const product = await stored(graphql, args.sku);
     return { id: product.tags[0].id, products: [{ id: product.id, name: 'answered name' }, { sku: 'not stored' }] };
   },
+  'Query.productWithMaker': () => ({ sku: 'made-up', maker: { email: 'maker@example.com' } }),
   'Query.productWrongVariation': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, variation: 42 }),
   'Query.productWrongTags': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, tags: { name: 'one' } }),
   'Query.productWrongTagItem': async ({ args, graphql }) => ({ id: (await stored(graphql, args.sku)).id, tags: [{ name: 'one' }, 'two', 7] }),
@@ -146,6 +155,12 @@ test('the stored objects of one level are read once for all the nested objects l
 test('a relation derived from its inverse answers the answered objects too', async () => {
   expect(await gqlData(server.url, '{ tagAnswered(sku: "p1") { name products { sku name } } }'))
     .toEqual({ tagAnswered: { name: 'a', products: [{ sku: 'p1', name: 'answered name' }, { sku: 'not stored', name: null }] } });
+});
+
+test('an extended type\'s nested object gets the fields kept here, never a stored copy of an @external one', async () => {
+  await server.store.collection('Maker').insertMany([{ _id: 'maker@example.com', name: 'stale copy', badge: 'gold' }]);
+  expect(await gqlData(server.url, '{ productWithMaker { maker { email name badge } } }'))
+    .toEqual({ productWithMaker: { maker: { email: 'maker@example.com', name: null, badge: 'gold' } } });
 });
 
 test('an answered id, or list of ids, still names the stored objects', async () => {

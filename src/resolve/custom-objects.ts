@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { storedPath } from '../query/schema-facts.js';
-import { isCustomLogic } from '../sdl/facts.js';
+import { isKeptHere } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { StoredDocument } from '../store/port.js';
 import { ID_BATCH_SIZE } from '../store/id-batches.js';
@@ -59,14 +59,15 @@ export async function withStoredEdges(context: RequestContext, type: TypeModel, 
 }
 
 /**
- * Whether the selection asks `object` for a stored value it lacks. Relations are left out: their edges
- * come from `withStoredEdges`, which reads only the edge.
+ * Whether the selection asks `object` for a value this service stores and the object lacks (an `@external`
+ * field's stored copy may be stale: it is not one). Relations are left out: their edges come from
+ * `withStoredEdges`, which reads only the edge.
  */
 function lacksRequestedValues(model: SchemaModel, object: GraphObject, requested: ReadonlySet<string>): boolean {
   const type = model.types.get(object.__typename);
   if (!type) return false;
   return type.fields.some((field) =>
-    field.of.kind !== 'relation' && !isCustomLogic(field) && !field.isIdField && requested.has(field.name) && object[field.name] === undefined);
+    field.of.kind !== 'relation' && isKeptHere(model, type, field) && !field.isIdField && requested.has(field.name) && object[field.name] === undefined);
 }
 
 /** Stored documents of one concrete type by ID, read once per level for the whole request, as the caller may see them. */
@@ -79,21 +80,26 @@ function storedObjectLoader(context: RequestContext, model: SchemaModel, typeNam
 }
 
 /**
- * The answered object completed by its stored document; the answered fields win. A relation the document
- * does not hold is none, so that `withStoredEdges` does not read the document again for it.
+ * The answered object completed by the values its stored document holds for the fields kept here; the
+ * answered fields win. A relation edge the document lacks is none, so `withStoredEdges` does not read the
+ * document again for it.
  */
 function completedBy(model: SchemaModel, object: GraphObject, stored: StoredDocument): GraphObject {
-  const completed: Record<string, unknown> = { ...stored, ...object };
-  for (const field of model.types.get(object.__typename)?.fields ?? []) {
-    if (field.of.kind === 'relation' && field.storedHere !== false && completed[field.name] === undefined) completed[field.name] = null;
+  const completed: Record<string, unknown> = { ...object };
+  const type = model.types.get(object.__typename);
+  for (const field of type?.fields ?? []) {
+    if (!isKeptHere(model, type!, field) || field.isIdField || completed[field.name] !== undefined) continue;
+    if (field.of.kind === 'relation' && field.storedHere === false) continue;
+    completed[field.name] = stored[field.name] ?? null;
   }
   return markFromCustomLogic(completed as GraphObject, answeredRelations.get(object));
 }
 
 /**
  * An answered value (of a custom field or of a relation answered inside an object) with, for each object
- * carrying its ID that lacks a stored value `requested` asks for, the stored document's fields under its own: one read per concrete type for the whole level,
- * none when the answered objects hold what is asked. Objects the caller may not see stay as answered.
+ * carrying its ID that lacks a stored value `requested` asks for, its stored document's values under its
+ * own: one read per concrete type for the whole level, none when the answered objects hold what is asked.
+ * Objects the caller may not see stay as answered.
  */
 export async function withStoredFields(context: RequestContext, model: SchemaModel, answered: AnsweredRelation, requested: ReadonlySet<string>): Promise<AnsweredRelation> {
   const objects = Array.isArray(answered) ? answered : [answered];
