@@ -85,6 +85,14 @@ test('a lambda answering only the ID still gets the relations', async () => {
     .toEqual({ authorIdOnly: { city: { name: 'Rome' } } });
 });
 
+test('the stored fields a lambda object with its ID lacks come from its stored document, in one read', async () => {
+  counter.reset();
+  expect(await gqlData(server.url, '{ authorIdOnly(name: "bob") { id name city { name } } }'))
+    .toEqual({ authorIdOnly: { id: expect.any(String), name: 'bob', city: { name: 'Rome' } } });
+  // The lambda's own query (1), the author's document with its edges (1), the city (1).
+  expect(counter.count).toBe(3);
+});
+
 test('a list of lambda objects reads their stored edges once for all of them', async () => {
   const query = '{ authorsNamed(names: ["ann", "bob", "cid"]) { name city { name } } }';
   counter.reset();

@@ -17,7 +17,7 @@ async function creator({ graphql }) {
 self.addGraphQLResolvers({
   'Query.product': async ({ args, graphql }) => {
     const { getProduct } = await ask(graphql, 'query($id: ID!) { getProduct(id: $id) { id sku package notes variation { id } } }', { id: args.id });
-    return getProduct && { ...getProduct, variation: getProduct.variation?.id ?? null };
+    return getProduct;
   },
   'Query.deprecatedProduct': async ({ args, graphql }) => {
     const { queryDeprecatedProduct } = await ask(
@@ -34,11 +34,8 @@ self.addGraphQLResolvers({
     return queryProductDimension[0] ?? null;
   },
   'Product.research': async ({ parent, graphql }) => {
-    const { queryProductResearch } = await ask(graphql, '{ queryProductResearch { outcome study { caseNumber } } }');
-    // A stored relation is answered as the related id, as the store holds it; the study then loads from the store.
-    return queryProductResearch
-      .filter((research) => research.study.caseNumber === RESEARCH_CASE_BY_PRODUCT[parent.id])
-      .map((research) => ({ outcome: research.outcome, study: research.study.caseNumber }));
+    const { queryProductResearch } = await ask(graphql, '{ queryProductResearch { outcome study { caseNumber description } } }');
+    return queryProductResearch.filter((research) => research.study.caseNumber === RESEARCH_CASE_BY_PRODUCT[parent.id]);
   },
   'User.averageProductsCreatedPerYear': ({ parent }) =>
     parent.totalProductsCreated ? Math.round(parent.totalProductsCreated / parent.yearsOfEmployment) : null,

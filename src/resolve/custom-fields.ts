@@ -1,13 +1,15 @@
 import DataLoader from 'dataloader';
 import { ErrorCode } from '../errors/codes.js';
-import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { GraphQLError, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
 import {
   callCustomHttp, CustomHttpError, LambdaCallError, lambdaFieldsOf, resolverNameFor,
   type LambdaAuthHeader, type LambdaField, type LambdaGraphqlExecutor, type LambdaHost,
 } from '../custom/index.js';
 import type { CustomHttpConfig, FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { loaderFor, type RequestContext, type ResolverServices } from './context.js';
+import { withStoredFields, type AnsweredRelation } from './custom-objects.js';
 import { customParentOf, shapeCustomResult } from './custom-values.js';
+import { selectedFieldNames } from './selections.js';
 
 /**
  * Resolvers of `@lambda` and `@custom(http:)` fields, on types and on the user's `type Query` /
@@ -48,7 +50,7 @@ export function customFieldResolvers(model: SchemaModel, services: ResolverServi
 
 function lambdaOnType(model: SchemaModel, services: ResolverServices, type: TypeModel, lambdaField: LambdaField): Resolver {
   const { field } = lambdaField;
-  return async (parent, args, context) => {
+  return async (parent, args, context, info) => {
     const { host, name } = lambdaResolver(context.services ?? services, lambdaField);
     const authHeader = authHeaderOf(model, context);
     const graphql = graphqlExecutorFor(services, context);
@@ -63,22 +65,22 @@ function lambdaOnType(model: SchemaModel, services: ResolverServices, type: Type
           settleEach(parents.length, () => host.callBatch(name, { parents: parents.map((one) => customParentOf(type, one)), args, authHeader }, graphql))));
       return loader.load(parent);
     });
-    return shapeCustomResult(model, type.name, field, value, `lambda resolver "${name}"`);
+    return answered(model, context, info, field, shapeCustomResult(model, type.name, field, value, `lambda resolver "${name}"`));
   };
 }
 
 function lambdaOnRoot(model: SchemaModel, services: ResolverServices, lambdaField: LambdaField): Resolver {
   const { field, typeName } = lambdaField;
-  return async (_root, args, context) => {
+  return async (_root, args, context, info) => {
     const { host, name } = lambdaResolver(context.services ?? services, lambdaField);
     const value = await lambdaFailures(() => host.call(name, { args, authHeader: authHeaderOf(model, context) }, graphqlExecutorFor(services, context)));
-    return shapeCustomResult(model, typeName, field, value, `lambda resolver "${name}"`);
+    return answered(model, context, info, field, shapeCustomResult(model, typeName, field, value, `lambda resolver "${name}"`));
   };
 }
 
 function httpOnType(model: SchemaModel, services: ResolverServices, type: TypeModel, field: FieldModel, config: CustomHttpConfig): Resolver {
   const label = `${type.name}.${field.name}`;
-  return async (parent, args, context) => {
+  return async (parent, args, context, info) => {
     const common = { field: label, args, incomingHeaders: context.headers, ...httpSettings(context.services ?? services) };
     const value = await httpFailures(async () => {
       if (config.mode !== 'BATCH') return callCustomHttp(config, { ...common, parent: customParentOf(type, parent) });
@@ -87,16 +89,25 @@ function httpOnType(model: SchemaModel, services: ResolverServices, type: TypeMo
           settleEach(parents.length, () => callCustomHttp(config, { ...common, parents: parents.map((one) => customParentOf(type, one)) }))));
       return loader.load(parent);
     });
-    return shapeCustomResult(model, type.name, field, value, `@custom endpoint`);
+    return answered(model, context, info, field, shapeCustomResult(model, type.name, field, value, `@custom endpoint`));
   };
 }
 
 function httpOnRoot(model: SchemaModel, services: ResolverServices, root: string, field: FieldModel, config: CustomHttpConfig): Resolver {
   const label = `${root}.${field.name}`;
-  return async (_root, args, context) => {
+  return async (_root, args, context, info) => {
     const value = await httpFailures(() => callCustomHttp(config, { field: label, args, incomingHeaders: context.headers, ...httpSettings(context.services ?? services) }));
-    return shapeCustomResult(model, root, field, value, `@custom endpoint`);
+    return answered(model, context, info, field, shapeCustomResult(model, root, field, value, `@custom endpoint`));
   };
+}
+
+/**
+ * The shaped answer of a field of an object type, with the stored fields the selection asks for and the
+ * objects lack filled in from their stored documents (for the objects that carry their ID).
+ */
+function answered(model: SchemaModel, context: RequestContext, info: GraphQLResolveInfo, field: FieldModel, shaped: unknown): unknown {
+  if (field.of.kind !== 'relation' || shaped === null) return shaped;
+  return withStoredFields(context, model, shaped as AnsweredRelation, new Set(selectedFieldNames(info)));
 }
 
 /** The host and the registered name serving the field now (the script may have been replaced since the schema). */

@@ -1,8 +1,9 @@
 import { ErrorCode } from '../errors/codes.js';
 import { GraphQLError } from 'graphql';
-import { concreteTypesOf } from '../sdl/facts.js';
+import { concreteTypesOf, isCustomLogic } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import { markFromCustomLogic } from './custom-objects.js';
+import { markFromCustomLogic, type AnsweredRelation } from './custom-objects.js';
+import type { GraphObject } from './read.js';
 
 /**
  * The values that cross the boundary to custom logic: the `parent` a lambda or an HTTP template sees,
@@ -36,33 +37,81 @@ export function customParentOf(type: TypeModel, object: Readonly<Record<string, 
  */
 export function shapeCustomResult(model: SchemaModel, owner: string, field: FieldModel, value: unknown, source: string): unknown {
   if (value === null || value === undefined) return null;
-  const where = `${owner}.${field.name}`;
+  const answer: Answer = { model, where: `${owner}.${field.name}`, field, source };
   if (field.list) {
-    if (!Array.isArray(value)) throw wrongShape(where, field, source, `it returned ${describe(value)}, not a list`);
-    return value.map((item, index) => shapeItem(model, where, field, item, source, `item ${index}`));
+    if (!Array.isArray(value)) throw wrongShape(answer, `it returned ${describe(value)}, not a list`);
+    return value.map((item, index) => shapeItem(answer, item, `item ${index}`));
   }
-  if (Array.isArray(value)) throw wrongShape(where, field, source, 'it returned a list for a field that holds one value');
-  return shapeItem(model, where, field, value, source, 'the value');
+  if (Array.isArray(value)) throw wrongShape(answer, 'it returned a list for a field that holds one value');
+  return shapeItem(answer, value, 'the value');
 }
 
-function shapeItem(model: SchemaModel, where: string, field: FieldModel, item: unknown, source: string, what: string): unknown {
+/** The field custom logic answered and who answered it: every shape error names them. */
+interface Answer {
+  model: SchemaModel;
+  /** `Owner.field`. */
+  where: string;
+  field: FieldModel;
+  source: string;
+}
+
+function shapeItem(answer: Answer, item: unknown, what: string): unknown {
+  const { field } = answer;
   if (item === null || item === undefined || field.of.kind !== 'relation') return item ?? null;
   if (typeof item !== 'object' || Array.isArray(item)) {
-    throw wrongShape(where, field, source, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
+    throw wrongShape(answer, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
   }
-  const object = item as Record<string, unknown>;
-  const typeName = concreteTypeName(model, field.of.target, object.__typename);
+  return shapeObject(answer, field.of.target, item as Record<string, unknown>, what);
+}
+
+/** An answered object of type `target`: its concrete type, its ID as `_id`, and its relations answered as objects shaped too. */
+function shapeObject(answer: Answer, target: string, object: Record<string, unknown>, what: string): GraphObject {
+  const { model } = answer;
+  const typeName = concreteTypeName(model, target, object.__typename);
   if (!typeName) {
-    const implementers = concreteTypesOf(model, field.of.target).map((type) => type.name);
-    throw wrongShape(
-      where, field, source,
-      `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${field.of.target})`,
-    );
+    const implementers = concreteTypesOf(model, target).map((type) => type.name);
+    throw wrongShape(answer, `${what} needs "__typename" naming one of ${implementers.join(', ')} (the types that implement ${target})`);
   }
   const type = model.types.get(typeName)!;
   const idName = type.idField?.name ?? (type.extended ? type.key : undefined);
   const id = object._id ?? (idName === undefined ? undefined : object[idName]);
-  return markFromCustomLogic({ ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName });
+  const shaped: Record<string, unknown> = { ...object, ...(id === undefined || id === null ? {} : { _id: String(id) }), __typename: typeName };
+  const answered = new Map<string, AnsweredRelation>();
+  for (const relation of type.fields) {
+    if (relation.of.kind !== 'relation' || isCustomLogic(relation) || shaped[relation.name] === undefined) continue;
+    const nested = shapeNestedRelation(answer, relation, shaped[relation.name], `${type.name}.${relation.name} of ${what}`);
+    shaped[relation.name] = nested.edge;
+    if (nested.objects !== undefined) answered.set(relation.name, nested.objects);
+  }
+  return markFromCustomLogic(shaped as GraphObject, answered);
+}
+
+/**
+ * A relation's value inside an answered object. IDs (a string, a list of strings) name stored objects and
+ * stay the edge, as a stored document holds it; objects are the relation's answered value, and their IDs
+ * become the edge (for the relation's aggregate and for custom logic given the object as its parent).
+ */
+function shapeNestedRelation(answer: Answer, relation: FieldModel, value: unknown, what: string): { edge: unknown; objects?: AnsweredRelation } {
+  if (value === null) return { edge: null };
+  const target = relation.namedType;
+  const expected = `not an object of type ${target} or its ID`;
+  if (!relation.list) {
+    if (typeof value === 'string') return { edge: value };
+    if (Array.isArray(value)) throw wrongShape(answer, `${what} is a list, for a field that holds one value`);
+    if (typeof value !== 'object') throw wrongShape(answer, `${what} is ${describe(value)}, ${expected}`);
+    const object = shapeObject(answer, target, value as Record<string, unknown>, what);
+    return { edge: object._id ?? null, objects: object };
+  }
+  if (!Array.isArray(value)) throw wrongShape(answer, `${what} is ${describe(value)}, not a list`);
+  if (value.every((item) => typeof item === 'string' || item === null)) return { edge: value };
+  const objects = value.map((item, index) => {
+    if (item === null) return null;
+    const itemWhat = `${what}: item ${index}`;
+    if (typeof item === 'string') return shapeObject(answer, target, { _id: item }, itemWhat);
+    if (typeof item !== 'object' || Array.isArray(item)) throw wrongShape(answer, `${itemWhat} is ${describe(item)}, ${expected}`);
+    return shapeObject(answer, target, item as Record<string, unknown>, itemWhat);
+  });
+  return { edge: objects.flatMap((object) => (object?._id === undefined ? [] : [object._id])), objects };
 }
 
 /** The concrete type of an object answered for `target`: its `__typename` if valid, else the only candidate. */
@@ -72,7 +121,7 @@ function concreteTypeName(model: SchemaModel, target: string, given: unknown): s
   return candidates.length === 1 && given === undefined ? candidates[0] : undefined;
 }
 
-function wrongShape(where: string, field: FieldModel, source: string, reason: string): GraphQLError {
+function wrongShape({ where, field, source }: Answer, reason: string): GraphQLError {
   return new GraphQLError(`${where}: the ${source} answered the wrong shape for ${field.typeText}: ${reason}`, {
     extensions: { code: ErrorCode.CUSTOM_RESULT_INVALID },
   });

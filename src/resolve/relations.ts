@@ -13,7 +13,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { planStages, type FilterPlan } from '../query/filter.js';
 import type { Collection, Filter, Store, StoredDocument } from '../store/port.js';
 import { loaderFor, type RequestContext } from './context.js';
-import { withStoredEdges } from './custom-objects.js';
+import { answeredRelationOf, withStoredEdges, withStoredFields } from './custom-objects.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
 import { selectedFieldNames } from './selections.js';
@@ -53,9 +53,13 @@ function holdersByChildIds(field: FieldModel, holders: readonly GraphObject[]): 
  * when one of those names no object, that parent's whole list in a second read).
  */
 function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
-  return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
+  return async (parent: GraphObject, args: RelationArgs, context: RequestContext, info: GraphQLResolveInfo) => {
+    const answered = answeredRelationOf(parent, field);
+    if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
       const parents = await withStoredEdges(context, type, field, given);
+      // No parent holds a child id (e.g. objects a lambda answered without IDs): nothing to read.
+      if (parents.every((one) => childIdsOf(field, one).length === 0)) return parents.map(() => []);
       const auth = authConstraints(context, model, 'query');
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const readBatch = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
@@ -112,7 +116,9 @@ async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFi
  * target or a filter with lookups, a grouped pipeline.
  */
 function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
-  return async (parent: GraphObject, args: RelationArgs, context: RequestContext) => {
+  return async (parent: GraphObject, args: RelationArgs, context: RequestContext, info: GraphQLResolveInfo) => {
+    const answered = answeredRelationOf(parent, field);
+    if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const auth = authConstraints(context, model, 'query');
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
