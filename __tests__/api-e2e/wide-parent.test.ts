@@ -77,7 +77,7 @@ test('a parent holding more than ID_BATCH_SIZE child ids: read per batch of ids,
   expect(status).toBe(200);
   expect(body.errors).toBeUndefined();
   // Highest ranks first (999), then by id: tasks 999, 1999 and 2999 of the wide list.
-  expect(body.data.queryProject).toEqual([
+  expect(body.data?.queryProject).toEqual([
     { name: 'narrow', tasks: [{ title: 't0', rank: 0 }, { title: `t${ID_BATCH_SIZE}`, rank: 0 }] },
     { name: 'wide', tasks: [{ title: 't999', rank: 999 }, { title: 't1999', rank: 999 }, { title: 't2999', rank: 999 }] },
   ]);
