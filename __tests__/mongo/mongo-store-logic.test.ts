@@ -395,21 +395,39 @@ describe('MongoStore reads', () => {
     );
   });
 
-  it('runs a find with an ascending sort as an aggregation that puts nulls last', async () => {
-    driver.aggregate.mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] });
+  it('runs a find with an ascending sort as two finds: the documents with a value, then, to fill the page, those without', async () => {
+    driver.find
+      .mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] })
+      .mockReturnValueOnce({ toArray: async () => [{ _id: 'c' }, { _id: 'b', title: null }] });
     const found = await store
       .collection('Task')
       .find({ done: true }, { sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } });
+    expect(found).toEqual([{ _id: 'a', title: 'x' }, { _id: 'c' }, { _id: 'b', title: null }]);
+    expect(driver.find.mock.calls.slice(-2)).toEqual([
+      [{ $and: [{ done: true }, { title: { $ne: null } }] }, { session: undefined, sort: { title: 1, _id: -1 }, skip: 5, limit: 10, projection: { title: 1 } }],
+      [{ $and: [{ done: true }, { title: null }] }, { session: undefined, sort: { _id: -1 }, limit: 9, projection: { title: 1 } }],
+    ]);
+  });
+
+  it('runs a find with two ascending fields as an aggregation that puts nulls last', async () => {
+    driver.aggregate.mockReturnValueOnce({ toArray: async () => [{ _id: 'a', title: 'x' }] });
+    const found = await store
+      .collection('Task')
+      .find({ done: true }, { sort: { title: 1, rank: 1 }, skip: 5, limit: 10 });
     expect(found).toEqual([{ _id: 'a', title: 'x' }]);
     expect(driver.aggregate).toHaveBeenLastCalledWith(
       [
         { $match: { done: true } },
-        { $addFields: { __null_title: { $cond: [{ $eq: [{ $ifNull: ['$title', null] }, null] }, 1, 0] } } },
-        { $sort: { __null_title: 1, title: 1, _id: -1 } },
+        {
+          $addFields: {
+            __null_title: { $cond: [{ $eq: [{ $ifNull: ['$title', null] }, null] }, 1, 0] },
+            __null_rank: { $cond: [{ $eq: [{ $ifNull: ['$rank', null] }, null] }, 1, 0] },
+          },
+        },
+        { $sort: { __null_title: 1, title: 1, __null_rank: 1, rank: 1 } },
         { $skip: 5 },
         { $limit: 10 },
-        { $unset: ['__null_title'] },
-        { $project: { title: 1 } },
+        { $unset: ['__null_title', '__null_rank'] },
       ],
       { session: undefined },
     );

@@ -154,8 +154,9 @@ describe('derived relations: one grouped pipeline on the target collection', () 
     });
   });
 
-  test('a filter needing a lookup runs its lookup before the match', () => {
-    expect(derivedRelationPipeline(model, 'User', 'mentees', ['u1'], { filter: { has: ['tasks'] } }).pipeline.slice(0, 2)).toEqual([
+  test('a filter needing a lookup: the parents first (indexed), then the equality lookup, then the match on it', () => {
+    expect(derivedRelationPipeline(model, 'User', 'mentees', ['u1'], { filter: { has: ['tasks'] } }).pipeline.slice(0, 3)).toEqual([
+      { $match: { mentor: { $in: ['u1'] } } },
       {
         $lookup: {
           from: 'Task',
@@ -165,7 +166,7 @@ describe('derived relations: one grouped pipeline on the target collection', () 
           as: '__has_tasks',
         },
       },
-      { $match: { mentor: { $in: ['u1'] }, '__has_tasks.0': { $exists: true } } },
+      { $match: { '__has_tasks.0': { $exists: true } } },
     ]);
   });
 

@@ -123,6 +123,28 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         expect(ids(await collection.find({}, { sort: { v: 1 } }))).toEqual(['num', 'str', 'bool', 'null']);
       });
 
+      it('pages an ascending sort with nulls last across the objects with a value and those without', async () => {
+        const name = freshName('NullsLastPages');
+        const collection = store.collection(name);
+        await collection.insertMany([
+          { _id: 'a', rank: 3, done: true },
+          { _id: 'b', rank: null, done: true },
+          { _id: 'c', rank: 1, done: true },
+          { _id: 'd', done: true },
+          { _id: 'e', rank: 2, done: false },
+          { _id: 'f', rank: 1, done: true },
+        ]);
+        const page = async (skip: number, limit: number) =>
+          ids(await collection.find({ done: true }, { sort: { rank: 1, _id: 1 }, skip, limit, projection: { rank: 1 } }));
+        expect(await page(0, 0)).toEqual(['c', 'f', 'a', 'b', 'd']);
+        expect(await page(0, 2)).toEqual(['c', 'f']);
+        expect(await page(2, 2)).toEqual(['a', 'b']);
+        expect(await page(3, 5)).toEqual(['b', 'd']);
+        expect(await page(4, 5)).toEqual(['d']);
+        expect(await page(5, 5)).toEqual([]);
+        expect(await collection.find({ done: true }, { sort: { rank: 1, _id: -1 }, skip: 3, projection: { rank: 1 } })).toEqual([{ _id: 'd' }, { _id: 'b', rank: null }]);
+      });
+
       it('pages with skip and limit after sorting and filtering', async () => {
         const name = await seedBooks();
         const books = store.collection(name);

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
-import { nullsLastFindPipeline } from '../../src/store/mongo/sorted-find.js';
+import { nullsLastPage } from '../../src/query/nulls-last.js';
 import type { FindOptions, Store, StoredDocument } from '../../src/store/port.js';
 
 /**
  * Dgraph returns the objects without a value for the sort field after all others, in both directions.
  * The embedded store gives that order on every path: a full sort, a top-k sort and a walk of the ordered
- * index (collection `Indexed`); MongoDB gets a pipeline that sorts a null key first.
+ * index (collection `Indexed`). MongoDB's commands: __tests__/mongo/sorted-find.test.ts.
  */
 const DOCUMENTS: StoredDocument[] = [
   { _id: 'a', rank: 3 },
@@ -55,7 +55,7 @@ describe.each(['Plain', 'Indexed'])('embedded find on %s: nulls last in both dir
   });
 
   test('an aggregation with the query layer\'s nulls-last stages gives the same order, temporary keys removed', async () => {
-    const pipeline = nullsLastFindPipeline({}, { sort: { rank: 1, _id: 1 } })!;
+    const pipeline = [{ $match: {} }, ...nullsLastPage({ rank: 1, _id: 1 }, undefined, undefined)];
     const rows = await store.collection(collection).aggregate(pipeline);
     expect(rows).toEqual([
       { _id: 'c', rank: 1 },
@@ -65,32 +65,5 @@ describe.each(['Plain', 'Indexed'])('embedded find on %s: nulls last in both dir
       { _id: 'b', rank: null },
       { _id: 'd' },
     ]);
-  });
-});
-
-describe('MongoDB find with nulls last', () => {
-  const nullKey = { __null_rank: { $cond: [{ $eq: [{ $ifNull: ['$rank', null] }, null] }, 1, 0] } };
-  test.each<[string, FindOptions, unknown]>([
-    ['no sort: a plain find', {}, undefined],
-    ['sort by _id only: a plain find', { sort: { _id: -1 } }, undefined],
-    ['descending sorts nulls last natively: a plain find', { sort: { rank: -1, _id: 1 }, limit: 5 }, undefined],
-    [
-      'ascending: a null key sorted before the field, page, then the key dropped',
-      { sort: { rank: 1, _id: 1 }, skip: 2, limit: 5 },
-      [{ $match: { done: true } }, { $addFields: nullKey }, { $sort: { __null_rank: 1, rank: 1, _id: 1 } }, { $skip: 2 }, { $limit: 5 }, { $unset: ['__null_rank'] }],
-    ],
-    [
-      'limit 0 means all; a projection comes last',
-      { sort: { title: -1, rank: 1 }, limit: 0, projection: { rank: 1 } },
-      [
-        { $match: { done: true } },
-        { $addFields: nullKey },
-        { $sort: { title: -1, __null_rank: 1, rank: 1 } },
-        { $unset: ['__null_rank'] },
-        { $project: { rank: 1 } },
-      ],
-    ],
-  ])('%s', (_name, options, expected) => {
-    expect(nullsLastFindPipeline({ done: true }, options)).toEqual(expected);
   });
 });

@@ -155,8 +155,13 @@ function parentKeyStages(inverse: FieldModel, parentIds: readonly string[]): { s
 
 function derivedSelection(model: SchemaModel, relation: Relation, parentIds: readonly string[], filter: Record<string, unknown> | null | undefined, scope?: RelatedScope) {
   const inverse = inverseFieldOf(model, relation.parent, relation.field);
-  const stagesFor = (type: TypeModel): Pipeline =>
-    planStages(withConstraint(compileFilter(model, type.name, filter, scope), { [storedPath(inverse)]: { $in: [...parentIds] } }));
+  const ofParents: Filter = { [storedPath(inverse)]: { $in: [...parentIds] } };
+  // With lookups, the parents' match goes first, on the inverse field's index, so the lookups run for
+  // these parents' children only (MongoDB documents moving a $match before projections, not before $lookup).
+  const stagesFor = (type: TypeModel): Pipeline => {
+    const plan = compileFilter(model, type.name, filter, scope);
+    return plan.lookups.length === 0 ? planStages(withConstraint(plan, ofParents)) : [{ $match: ofParents }, ...planStages(plan)];
+  };
   return { inverse, stagesFor, targets: concreteTypesOf(model, relation.target) };
 }
 

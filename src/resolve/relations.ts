@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { ID_BATCH_SIZE } from '../store/id-batches.js';
+import { holdersByChildIds } from './child-id-batches.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
@@ -29,24 +30,6 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
 }
 
-/** Parents in consecutive groups holding at most ID_BATCH_SIZE child ids each (a parent holding more is a group alone). */
-function holdersByChildIds(field: FieldModel, holders: readonly GraphObject[]): GraphObject[][] {
-  const groups: GraphObject[][] = [];
-  let group: GraphObject[] = [];
-  let held = 0;
-  for (const holder of holders) {
-    const count = childIdsOf(field, holder).length;
-    if (group.length > 0 && held + count > ID_BATCH_SIZE) {
-      groups.push(group);
-      [group, held] = [[], 0];
-    }
-    group.push(holder);
-    held += count;
-  }
-  if (group.length > 0 || groups.length === 0) groups.push(group);
-  return groups;
-}
-
 /**
  * The parents hold the child ids: one `$in` read of the children for the whole level. A list in the
  * default order without a filter or rule reads only each parent's first `offset + first` ids (and, only
@@ -69,7 +52,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       };
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const batches = holdersByChildIds(field, holders);
-        if (batches.length === 1) return readBatch(holders);
+        if (batches.length === 1 && batches[0]!.length === holders.length) return readBatch(holders);
         const children: GraphObject[] = [];
         for (const batch of batches) children.push(...await readBatch(batch));
         return children;

@@ -5,7 +5,8 @@ import type { FilterPlan } from '../../query/filter.js';
 import type { Store, Transaction } from '../../store/port.js';
 import { allowedIds, deniedHolders, type TypeConstraint } from '../authorize.js';
 import type { EdgeWatch } from './edges.js';
-import { candidateFilter, type References } from './references.js';
+import { candidateFilters, type References } from './references.js';
+import { idBatches } from '../../store/id-batches.js';
 
 /**
  * `@auth` for the existing objects a mutation reaches through its input rather than through its filter.
@@ -51,15 +52,21 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
     .flatMap((edge) => concreteTypesOf(model, edge.targetType).map((type) => type.name)));
   const verdicts = new Map<string, Verdicts>();
   for (const [typeName, named] of references.byType) {
-    const candidates = candidateFilter(named);
+    const candidates = candidateFilters(named);
     const [queryPlan, updatePlan] = [query(typeName), update(typeName)];
-    if (!candidates || (!queryPlan && !updatePlan && !oneToOneTargets.has(typeName))) continue;
-    const found = (await store.collection(typeName).find(candidates, { projection: { _id: 1 } }, { tx })).map((document) => document._id);
+    if (candidates.length === 0 || (!queryPlan && !updatePlan && !oneToOneTargets.has(typeName))) continue;
+    // One read per batch of candidates, one after another: a transaction's session runs one operation at a time.
+    const found = new Set<string>();
+    for (const filter of candidates) {
+      for (const document of await store.collection(typeName).find(filter, { projection: { _id: 1 } }, { tx })) found.add(document._id);
+    }
     const allowedAmongFound = async (plan: FilterPlan | undefined): Promise<Set<string> | undefined> => {
       if (!plan) return undefined;
-      return found.length === 0 ? new Set() : allowedIds(store, tx, typeName, { _id: { $in: found } }, plan);
+      const allowed = new Set<string>();
+      for (const batch of idBatches([...found])) (await allowedIds(store, tx, typeName, { _id: { $in: batch } }, plan)).forEach((id) => allowed.add(id));
+      return allowed;
     };
-    verdicts.set(typeName, { found: new Set(found), visible: await allowedAmongFound(queryPlan), updatable: await allowedAmongFound(updatePlan) });
+    verdicts.set(typeName, { found, visible: await allowedAmongFound(queryPlan), updatable: await allowedAmongFound(updatePlan) });
   }
 
   // One-to-one edges: for every target the input names or the mutation selected, the objects holding it
@@ -73,7 +80,10 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
       verdicts.get(type.name)?.found.forEach((id) => targets.add(id));
       selected.get(type.name)?.forEach((id) => targets.add(id));
     }
-    const holders = targets.size === 0 ? new Map() : await deniedHolders(store, tx, edge.holderType, edge.field.name, [...targets], updatePlan);
+    const holders = new Map<string, string[]>();
+    for (const batch of idBatches([...targets])) {
+      for (const [target, ids] of await deniedHolders(store, tx, edge.holderType, edge.field.name, batch, updatePlan)) holders.set(target, ids);
+    }
     denied.set(key, { targets, holders });
   }
 

@@ -1,5 +1,6 @@
 import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
+import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
 
 /**
@@ -95,12 +96,15 @@ export function collectReferences(model: SchemaModel, typeName: string, input: I
   }
 }
 
-/** The filter selecting a type's candidates, or undefined when the input names none. */
-export function candidateFilter(named: NamedObjects | undefined): Filter | undefined {
-  if (!named) return undefined;
-  const alternatives: Filter[] = [];
-  if (named.ids.size > 0) alternatives.push({ _id: { $in: [...named.ids] } });
-  for (const [field, values] of named.values) alternatives.push({ [field]: { $in: [...values] } });
-  if (alternatives.length === 0) return undefined;
-  return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+/**
+ * The filters selecting a type's candidates (none when the input names none): one per batch of at most
+ * `size` ids or values of one `@id` field, so that no read carries an unbounded `$in` list.
+ */
+export function candidateFilters(named: NamedObjects | undefined, size: number = ID_BATCH_SIZE): Filter[] {
+  if (!named) return [];
+  const filters = idBatches([...named.ids], size).map((batch): Filter => ({ _id: { $in: batch } }));
+  for (const [field, values] of named.values) {
+    filters.push(...idBatches([...values], size).map((batch): Filter => ({ [field]: { $in: batch } })));
+  }
+  return filters;
 }

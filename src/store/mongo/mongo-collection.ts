@@ -15,7 +15,7 @@ import {
 import { duplicateKeyOfInsert, isDuplicateKeyError } from './errors.js';
 import { timeLimitOf } from './time-limit.js';
 import { perKeyPipeline, readPerKeyRows } from './per-key-pipeline.js';
-import { nullsLastFindPipeline } from './sorted-find.js';
+import { orderedFindPlan, runValueSplit, type FindCommand } from './sorted-find.js';
 
 /** What a collection needs from its store: error translation, sessions and transactions. */
 export interface OperationRunner {
@@ -44,20 +44,17 @@ export class MongoCollection implements Collection {
     // As in MongoDB (and the embedded store), limit 0 means no limit.
     checkWindow(this.name, options);
     const timeLimit = timeLimitOf(scope, `find on ${this.name}`);
-    const sortedPipeline = nullsLastFindPipeline(filter, options);
+    const plan = orderedFindPlan(filter, options);
     return this.runner.run(this.name, scope?.tx, async (collection, session) => {
-      const documents = sortedPipeline
-        ? await collection.aggregate(sortedPipeline, { session, ...timeLimit }).toArray()
-        : await collection
-            .find(filter, {
-              session,
-              ...timeLimit,
-              ...(options.sort && { sort: options.sort }),
-              ...(options.skip !== undefined && { skip: options.skip }),
-              ...(options.limit !== undefined && { limit: options.limit }),
-              ...(options.projection && { projection: options.projection }),
-            })
-            .toArray();
+      const find = (command: FindCommand): Promise<Document[]> => {
+        const { filter: query, ...window } = command;
+        return collection.find(query, { session, ...timeLimit, ...window }).toArray();
+      };
+      const documents =
+        plan.kind === 'find' ? await find(plan.command)
+        : plan.kind === 'aggregate' ? await collection.aggregate(plan.pipeline, { session, ...timeLimit }).toArray()
+        // The parts run one after another: a transaction's session carries one operation at a time.
+        : await runValueSplit(plan, { find, count: (query) => collection.countDocuments(query, { session, ...timeLimit }) });
       return documents.map((document) => asStoredDocument(this.name, document));
     });
   }
