@@ -1,21 +1,23 @@
 /**
  * The cost of observability on the getTask scenario: the same service with metrics and tracing off
  * (`--metrics=false`, no OpenTelemetry SDK), with metrics only, with both on (Prometheus metrics, and an SDK registered with a
- * sample-everything sampler and a batch processor whose exporter drops the spans), and with both on plus
- * the per-request log line at `info` (written synchronously, as the CLI does, to /dev/null). Each variant
- * runs in a process of its own (a registered SDK is process-wide). In each round all the variants are
- * loaded at the same time, by autocannon in this process: whatever else runs on the machine then slows
- * them alike, and as the processes share the CPU fairly, each one's requests/s go as 1 ÷ its CPU time
- * per request, the figure that matters. (Loaded one after the other, their rounds differed by 3x on a
- * machine shared with other jobs.) Then each process times observability's own work on synthetic
- * requests (the request observer and two decorated store calls, instrumented minus bare), a loop that
- * other jobs on the machine barely disturb, set against the CPU time "off" spends per real request. Prints req/s, the service's CPU time per request, latency, and the ratios to
- * "off"; issue 16's target is ≤ 5% fewer requests/s with metrics and tracing on. No assertions.
+ * sample-everything sampler and a batch processor whose exporter drops the spans), with both on but the
+ * SDK sampling a share of the traces (`BENCH_SAMPLE_RATIO`, parent-based trace-id ratio, as
+ * `OTEL_TRACES_SAMPLER=parentbased_traceidratio` sets it), and with both on plus the per-request log line at `info` (written synchronously, as the CLI does, to /dev/null). Each variant
+ * runs in a process of its own (a registered SDK is process-wide). The variants are loaded one at a time,
+ * alternating round by round (each round in a rotated order), so drift on a shared machine hits all of
+ * them alike; each variant's ratio to "off" is the median over the rounds of its req/s against the same
+ * round's "off". Also printed: CPU time per request of each process, which other jobs disturb less. Then each process times
+ * observability's own work on synthetic requests (the request observer and two decorated store calls,
+ * instrumented minus bare), set against the CPU time "off" spends per real request.
+ * Issue 16's target is ≤ 5% fewer requests/s with metrics and tracing on. No assertions.
  * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=5, BENCH_ROUNDS=5,
- * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000)
+ * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000, BENCH_SAMPLE_RATIO=0.1)
  */
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
-import { AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler,
+} from '@opentelemetry/sdk-trace-node';
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +42,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
+/** The share of traces the "sampled" variant records. */
+const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 0.1);
 /** Synthetic requests timed for the instruments' own cost. */
 const INSTRUMENT_REQUESTS = 50_000;
 /** Issue 16: metrics and tracing on may cost at most this share of the requests/s. */
@@ -49,6 +53,7 @@ const VARIANTS = {
   off: 'metrics and tracing off',
   metrics: 'metrics only',
   on: 'metrics + tracing on',
+  sampled: `metrics + tracing ${SAMPLE_RATIO}`,
   logged: 'metrics + tracing + info log',
 } as const;
 type Variant = keyof typeof VARIANTS;
@@ -103,7 +108,8 @@ function instantStore(): Store {
 async function instrumentMicros(metrics: boolean): Promise<number> {
   const observability = createObservability({ logger: createLogger('silent'), metrics, activeSchemaText: () => BENCH_SCHEMA });
   const store = instantStore();
-  const headers = { 'content-type': 'application/json', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+  // Like the load's requests: no traceparent, so each variant's own sampler decides.
+  const headers = { 'content-type': 'application/json' };
   const oneRequest = async (observed: boolean): Promise<void> => {
     const req = Object.assign(new EventEmitter(), { method: 'POST', url: '/graphql', headers }) as unknown as IncomingMessage;
     const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, setHeader: () => res }) as unknown as ServerResponse;
@@ -134,11 +140,18 @@ async function instrumentMicros(metrics: boolean): Promise<number> {
   return observed - bare;
 }
 
+function samplerOf(variant: Variant): Sampler | undefined {
+  if (variant === 'on' || variant === 'logged') return new AlwaysOnSampler();
+  if (variant === 'sampled') return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(SAMPLE_RATIO) });
+  return undefined;
+}
+
 async function serveVariant(variant: Variant): Promise<void> {
   const exporter = new DroppingExporter();
   let provider: NodeTracerProvider | undefined;
-  if (variant === 'on' || variant === 'logged') {
-    provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const sampler = samplerOf(variant);
+  if (sampler) {
+    provider = new NodeTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
     // As the CLI registers it (observe/otlp-tracing.ts): no AsyncLocalStorage context manager.
     provider.register({ contextManager: null });
   }
@@ -260,14 +273,17 @@ async function main(): Promise<void> {
   for (const variant of Object.keys(VARIANTS) as Variant[]) variants.push(await startVariant(variant));
   try {
     await sameAnswers(variants);
-    await Promise.all(variants.map((running) => measure(running, WARM_UP_SECONDS)));
+    for (const running of variants) await measure(running, WARM_UP_SECONDS);
+    // One variant at a time, each round starting one variant later, so no variant always follows another.
     for (let round = 0; round < ROUNDS; round += 1) {
-      const runs = await Promise.all(variants.map((running) => measure(running, SECONDS)));
-      runs.forEach((run, i) => variants[i]!.runs.push(run));
+      for (let turn = 0; turn < variants.length; turn += 1) {
+        const running = variants[(round + turn) % variants.length]!;
+        running.runs.push(await measure(running, SECONDS));
+      }
     }
-    const [off, , on, logged] = variants as [RunningVariant, RunningVariant, RunningVariant, RunningVariant];
+    const [off, , on, sampled, logged] = variants as [RunningVariant, RunningVariant, RunningVariant, RunningVariant, RunningVariant];
     const spans: string[] = [];
-    for (const running of [on, logged]) {
+    for (const running of [on, sampled, logged]) {
       running.child.stdin!.write('spans\n');
       const report = await running.lines.next();
       spans.push(report.done ? 'unknown' : (JSON.parse(report.value) as { spansExported: number }).spansExported.toLocaleString('en'));
@@ -284,11 +300,13 @@ async function main(): Promise<void> {
       .split('\n')
       .filter((line) => line.startsWith('autograph_graphql_requests_total{'))
       .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-    console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections per variant, all variants loaded at once, ${ROUNDS} rounds of ${SECONDS} s (median of the rounds):`);
+    console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s (median of the rounds):`);
     for (const running of variants) console.log(row(running, off));
     const loss = 1 - median(on.runs.map((run, round) => rate(run) / rate(off.runs[round]!)));
     const cpuOf = (running: RunningVariant) => median(running.runs.map((run) => run.cpuMicrosPerRequest));
     console.log(`  metrics + tracing on: ${(loss * 100).toFixed(1)}% fewer req/s than off (issue 16 target ≤ ${TARGET_LOSS * 100}%: ${loss <= TARGET_LOSS ? 'met' : 'MISSED'})`);
+    const sampledLoss = 1 - median(sampled.runs.map((run, round) => rate(run) / rate(off.runs[round]!)));
+    console.log(`  metrics + tracing sampling ${SAMPLE_RATIO}: ${(sampledLoss * 100).toFixed(1)}% fewer req/s than off (target: ${sampledLoss <= TARGET_LOSS ? 'met' : 'MISSED'})`);
     // On a saturated single-threaded service, requests/s go as 1 ÷ CPU time per request; CPU time is the
     // steadier figure when other processes share the machine.
     const cpuLoss = 1 - cpuOf(off) / cpuOf(on);
@@ -301,7 +319,7 @@ async function main(): Promise<void> {
     });
     const onShare = (instrumentCosts[2]! - instrumentCosts[0]!) / offCpu;
     console.log(`    metrics + tracing on, beyond off: ${(onShare * 100).toFixed(1)}% more CPU per request → about ${((1 - 1 / (1 + onShare)) * 100).toFixed(1)}% fewer req/s (target ≤ ${TARGET_LOSS * 100}%: ${1 - 1 / (1 + onShare) <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    console.log(`  spans exported during the load: ${spans[0]} (${VARIANTS.on}), ${spans[1]} (${VARIANTS.logged})`);
+    console.log(`  spans exported during the load: ${spans[0]} (${VARIANTS.on}), ${spans[1]} (${VARIANTS.sampled}), ${spans[2]} (${VARIANTS.logged})`);
     console.log(`  requests counted by /metrics of "${VARIANTS.on}": ${requestsCounted.toLocaleString('en')}`);
   } finally {
     for (const running of variants) {

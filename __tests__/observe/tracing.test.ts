@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { AlwaysOnSampler, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,11 @@ import { scrapeMetrics, sumOf } from './prometheus-text';
  */
 
 const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+// Records every trace, except those a caller's traceparent marks "not sampled" (the SDK's default sampler).
+const provider = new NodeTracerProvider({
+  sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+});
 // As the CLI registers it: without a context manager, so nothing relies on an "active" span.
 provider.register({ contextManager: null });
 
@@ -139,6 +143,23 @@ describe('spans of a request', () => {
     expect(parentOf(root)).toBeUndefined();
     expect(root.spanContext().traceId).not.toBe(CALLER_TRACE_ID);
     expect(TRACEPARENT.exec(String(targetHeaders[0]!.traceparent))?.[1]).toBe(root.spanContext().traceId);
+  });
+
+  it('records no span of a request the caller sampled out, and still sends its trace on, flagged not sampled', async () => {
+    const unsampledTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const response = await gql(server.url, 'query Unsampled { queryTask { title } remote greeting }', undefined, {
+      traceparent: `00-${unsampledTraceId}-${CALLER_SPAN_ID}-00`,
+    });
+    expect(response.body.data).toEqual({ queryTask: [{ title: 'one' }, { title: 'two' }], remote: 'from the target', greeting: 'hello' });
+    expect(targetHeaders).toHaveLength(1);
+    const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(String(targetHeaders[0]!.traceparent));
+    expect(sent?.[1]).toBe(unsampledTraceId);
+    expect(sent?.[2]).not.toBe(CALLER_SPAN_ID);
+
+    // A sampled request after it: once its spans are in, the unsampled one's would be too.
+    await gql(server.url, '{ queryTask { title } }', undefined, { 'x-request-id': 'trace-test-after-unsampled' });
+    await spansOfRequest('trace-test-after-unsampled');
+    expect(exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === unsampledTraceId)).toEqual([]);
   });
 
   it('marks failed lambda and @custom calls on their spans and in the failure counters', async () => {

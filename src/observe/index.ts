@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import type { Context } from '@opentelemetry/api';
+import { trace, type Context } from '@opentelemetry/api';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -65,25 +65,35 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
     decorate<T extends ObservableServices>(services: T, req?: IncomingMessage): T {
       const traceContext = req && requests.observationOf(req)?.traceContext;
-      if (traceContext) return decorated(services, traceContext);
-      // Untraced, the decoration is the same for every request: made once per services object.
-      let shared = untraced.get(services) as T | undefined;
-      if (!shared) {
-        shared = decorated(services, undefined);
-        untraced.set(services, shared);
-      }
-      return shared;
+      if (!traceContext) return untracedOf(services);
+      if (trace.getSpan(traceContext)?.isRecording()) return decorated(services, traceContext);
+      // A request span that records nothing (sampled out) gets children that record nothing under every
+      // standard sampler (parent-based, trace id ratio, always on or off), so its store and lambda calls
+      // make no spans; its `@custom` requests still send its trace context on, flagged "not sampled".
+      const shared = untracedOf(services);
+      return shared.customHttp ? { ...shared, customHttp: tracedCustomHttp(services.customHttp!, traceContext) } : shared;
     },
   };
 
+  /** Untraced, the decoration is the same for every request: made once per services object. */
+  function untracedOf<T extends ObservableServices>(services: T): T {
+    let shared = untraced.get(services) as T | undefined;
+    if (!shared) {
+      shared = decorated(services, undefined);
+      untraced.set(services, shared);
+    }
+    return shared;
+  }
+
   function decorated<T extends ObservableServices>(services: T, traceContext: Context | undefined): T {
-    const { lambdaHost, customHttp } = services;
-    return {
-      ...services,
-      store: observedStore(services.store, metrics, traceContext),
-      ...(lambdaHost ? { lambdaHost: observedLambdaHost(lambdaHost, metrics, resolverNames, traceContext) } : {}),
-      ...(customHttp ? { customHttp: { ...customHttp, fetch: observedFetch(metrics, hosts, traceContext, customHttp.fetch) } } : {}),
-    };
+    const result: T = { ...services, store: observedStore(services.store, metrics, traceContext) };
+    if (services.lambdaHost) result.lambdaHost = observedLambdaHost(services.lambdaHost, metrics, resolverNames, traceContext);
+    if (services.customHttp) result.customHttp = tracedCustomHttp(services.customHttp, traceContext);
+    return result;
+  }
+
+  function tracedCustomHttp(customHttp: NonNullable<ObservableServices['customHttp']>, traceContext: Context | undefined) {
+    return { ...customHttp, fetch: observedFetch(metrics, hosts, traceContext, customHttp.fetch) };
   }
 }
 

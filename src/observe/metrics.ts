@@ -63,19 +63,19 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     labelNames: ['result'] as const,
     registers,
   });
-  const requestCounts = new ChildCache((key) => requests.labels(...key));
-  const requestTimers = new ChildCache((key) => requestDuration.labels(...key));
-  const persistedCounts = new ChildCache((key) => persistedQueries.labels(...key));
+  const requestCounts = childrenByLabel((type) => childrenByLabel((name) => childrenByLabel((outcome) => requests.labels(type, name, outcome))));
+  const requestTimers = childrenByLabel((type) => childrenByLabel((name) => requestDuration.labels(type, name)));
+  const persistedCounts = childrenByLabel((result) => persistedQueries.labels(result));
   return {
     registry,
     recordRequest(operationType, operationName, outcome, seconds) {
-      requestCounts.get(operationType, operationName, outcome).inc();
-      requestTimers.get(operationType, operationName).observe(seconds);
+      requestCounts(operationType)(operationName)(outcome).inc();
+      requestTimers(operationType)(operationName).observe(seconds);
     },
     recordStoreCall: storeCalls,
     recordLambdaCall: lambdaCalls,
     recordCustomCall: customCalls,
-    recordPersistedQuery: (result) => persistedCounts.get(result).inc(),
+    recordPersistedQuery: (result) => persistedCounts(result).inc(),
   };
 }
 
@@ -90,31 +90,28 @@ function timedCalls(
 ): (value: string, seconds: number, failed: boolean) => void {
   const duration = new Histogram({ name: `${prefix}_duration_seconds`, help: durationHelp, labelNames: [label], buckets, registers });
   const failures = new Counter({ name: `${prefix}_failures_total`, help: failuresHelp, labelNames: [label], registers });
-  const timers = new ChildCache((key) => duration.labels(...key));
-  const failureCounts = new ChildCache((key) => failures.labels(...key));
+  const timers = childrenByLabel((value) => duration.labels(value));
+  const failureCounts = childrenByLabel((value) => failures.labels(value));
   return (value, seconds, failed) => {
-    timers.get(value).observe(seconds);
-    if (failed) failureCounts.get(value).inc();
+    timers(value).observe(seconds);
+    if (failed) failureCounts(value).inc();
   };
 }
 
 /**
- * The child of a metric for each set of label values, made once: prom-client checks and hashes the labels
- * on every `inc(labels)` and `observe(labels, value)`, a cost on every store call otherwise. The label
- * values are bounded (see label-cap.ts), so the cache is too.
+ * What `make` returns for each value of one label, made once: prom-client checks and hashes the labels on
+ * every `inc(labels)` and `observe(labels, value)`, and builds a labels object on every `labels(...)`, a
+ * cost on every store call otherwise. Nested, one level per label, so a lookup builds no key. The label
+ * values are bounded (see label-cap.ts), so the maps are too.
  */
-class ChildCache<C> {
-  private readonly children = new Map<string, C>();
-
-  constructor(private readonly make: (values: string[]) => C) {}
-
-  get(...values: string[]): C {
-    const key = values.join('\u0000');
-    let child = this.children.get(key);
+function childrenByLabel<C>(make: (value: string) => C): (value: string) => C {
+  const children = new Map<string, C>();
+  return (value) => {
+    let child = children.get(value);
     if (child === undefined) {
-      child = this.make(values);
-      this.children.set(key, child);
+      child = make(value);
+      children.set(value, child);
     }
     return child;
-  }
+  };
 }

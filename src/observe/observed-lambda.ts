@@ -15,9 +15,49 @@ export function observedLambdaHost(
   resolverNames: LabelCap,
   traceContext: Context | undefined,
 ): LambdaHost {
-  async function observe<T>(name: string, attributes: Attributes, call: () => Promise<T>): Promise<T> {
-    const resolver = resolverNames.label(name);
-    const span = traceContext && tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, traceContext);
+  return new ObservedLambdaHost(host, metrics, resolverNames, traceContext);
+}
+
+/** A class rather than an object of closures: a traced request makes one, so it is one small allocation. */
+class ObservedLambdaHost implements LambdaHost {
+  constructor(
+    private readonly host: LambdaHost,
+    private readonly metrics: ServiceMetrics | undefined,
+    private readonly resolverNames: LabelCap,
+    private readonly traceContext: Context | undefined,
+  ) {}
+
+  load(scriptText: string): ReturnType<LambdaHost['load']> {
+    return this.host.load(scriptText);
+  }
+
+  has(name: string): boolean {
+    return this.host.has(name);
+  }
+
+  names(): ReturnType<LambdaHost['names']> {
+    return this.host.names();
+  }
+
+  kindOf(name: string): LambdaResolverKind | undefined {
+    return this.host.kindOf(name);
+  }
+
+  call(name: string, input: LambdaCallInput, graphql: LambdaGraphqlExecutor): ReturnType<LambdaHost['call']> {
+    return this.observe(name, {}, () => this.host.call(name, input, graphql));
+  }
+
+  callBatch(name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor): ReturnType<LambdaHost['callBatch']> {
+    return this.observe(name, { 'autograph.lambda.batch_size': input.parents.length }, () => this.host.callBatch(name, input, graphql));
+  }
+
+  close(): ReturnType<LambdaHost['close']> {
+    return this.host.close();
+  }
+
+  private async observe<T>(name: string, attributes: Attributes, call: () => Promise<T>): Promise<T> {
+    const resolver = this.resolverNames.label(name);
+    const span = this.traceContext && tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, this.traceContext);
     const started = performance.now();
     let failed = false;
     try {
@@ -27,20 +67,8 @@ export function observedLambdaHost(
       if (span) recordFailure(span, error);
       throw error;
     } finally {
-      metrics?.recordLambdaCall(resolver, secondsSince(started), failed);
+      this.metrics?.recordLambdaCall(resolver, secondsSince(started), failed);
       span?.end();
     }
   }
-
-  return {
-    load: (scriptText: string) => host.load(scriptText),
-    has: (name: string) => host.has(name),
-    names: () => host.names(),
-    kindOf: (name: string): LambdaResolverKind | undefined => host.kindOf(name),
-    call: (name: string, input: LambdaCallInput, graphql: LambdaGraphqlExecutor) =>
-      observe(name, {}, () => host.call(name, input, graphql)),
-    callBatch: (name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor) =>
-      observe(name, { 'autograph.lambda.batch_size': input.parents.length }, () => host.callBatch(name, input, graphql)),
-    close: () => host.close(),
-  };
 }

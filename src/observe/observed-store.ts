@@ -5,7 +5,8 @@
  */
 import { SpanKind, type Context, type Span } from '@opentelemetry/api';
 import type {
-  Collection, Filter, FindOptions, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, UpdateDocument, UpdateResult,
+  Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, Transaction,
+  UpdateDocument, UpdateResult,
 } from '../store/port.js';
 import type { ServiceMetrics } from './metrics.js';
 import { recordFailure, secondsSince, tracer } from './tracer.js';
@@ -13,17 +14,44 @@ import { recordFailure, secondsSince, tracer } from './tracer.js';
 type StoreMethod = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
 export function observedStore(store: Store, metrics: ServiceMetrics | undefined, traceContext: Context | undefined): Store {
-  return {
-    get kind() {
-      return store.kind;
-    },
-    collection: (name) => new ObservedCollection(store.collection(name), store.kind, metrics, traceContext),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
-    listIndexes: (collection) => store.listIndexes(collection),
-    ready: () => store.ready(),
-    close: () => store.close(),
-  };
+  return new ObservedStore(store, metrics, traceContext);
+}
+
+/** A class rather than an object of closures: a traced request makes one, so it is one small allocation. */
+class ObservedStore implements Store {
+  constructor(
+    private readonly inner: Store,
+    private readonly metrics: ServiceMetrics | undefined,
+    private readonly traceContext: Context | undefined,
+  ) {}
+
+  get kind(): string {
+    return this.inner.kind;
+  }
+
+  collection(name: string): Collection {
+    return new ObservedCollection(this.inner.collection(name), this.inner.kind, this.metrics, this.traceContext);
+  }
+
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.inner.transaction(work);
+  }
+
+  syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
+    return this.inner.syncIndexes(collection, specs, prefix);
+  }
+
+  listIndexes(collection: string): Promise<IndexSpec[]> {
+    return this.inner.listIndexes(collection);
+  }
+
+  ready(): boolean {
+    return this.inner.ready();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }
 
 class ObservedCollection implements Collection {

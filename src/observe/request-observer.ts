@@ -96,10 +96,11 @@ export class RequestObserver {
     const outcome = outcomeOf(observation, status);
     if (path === GRAPHQL_ROUTE) this.recordGraphQLMetrics(observation, operationType, outcome, seconds);
 
-    span.setAttribute('http.response.status_code', status);
-    if (observation.operationType !== undefined) {
-      span.setAttributes({ 'graphql.operation.type': observation.operationType, 'graphql.operation.name': observation.operationName ?? '' });
-    }
+    span.setAttributes(
+      observation.operationType === undefined
+        ? { 'http.response.status_code': status }
+        : { 'http.response.status_code': status, 'graphql.operation.type': observation.operationType, 'graphql.operation.name': observation.operationName ?? '' },
+    );
     if (outcome === 'server_error' || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : observation.errorCodes.join(', ') });
     span.end();
 
@@ -131,6 +132,8 @@ export class RequestObserver {
 }
 
 function pathOf(url: string | undefined): string {
-  const path = (url ?? '/').split('?', 1)[0]!;
-  return path === '' ? '/' : path;
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  if (query < 0) return url === '' ? '/' : url;
+  return query === 0 ? '/' : url.slice(0, query);
 }
