@@ -7,6 +7,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { BSON, Long } from 'mongodb';
+import { standaloneHello } from '../helpers/wire-mongo/commands/handshake';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -90,21 +91,7 @@ function reply(command: Record<string, unknown>, connectionId: number, commands:
   switch (name.toLowerCase()) {
     case 'hello':
     case 'ismaster':
-      return {
-        helloOk: true,
-        isWritablePrimary: true,
-        ismaster: true,
-        maxBsonObjectSize: 16 * 1024 * 1024,
-        maxMessageSizeBytes: 48_000_000,
-        maxWriteBatchSize: 100_000,
-        localTime: new Date(),
-        logicalSessionTimeoutMinutes: 30,
-        connectionId,
-        minWireVersion: 0,
-        maxWireVersion: 21,
-        readOnly: false,
-        ok: 1,
-      };
+      return standaloneHello(connectionId);
     case 'find':
       return { cursor: { id: Long.fromNumber(0), ns: `${String(command.$db)}.${String(command.find)}`, firstBatch: [] }, ok: 1 };
     default:

@@ -7,7 +7,7 @@ import type { Attributes, Context } from '@opentelemetry/api';
 import type { LambdaBatchInput, LambdaCallInput, LambdaGraphqlExecutor, LambdaHost, LambdaResolverKind } from '../custom/index.js';
 import type { LabelCap } from './label-cap.js';
 import type { ServiceMetrics } from './metrics.js';
-import { recordFailure, secondsSince, tracer } from './tracer.js';
+import { timedCall, tracer } from './tracer.js';
 
 export function observedLambdaHost(
   host: LambdaHost,
@@ -57,18 +57,7 @@ class ObservedLambdaHost implements LambdaHost {
 
   private async observe<T>(name: string, attributes: Attributes, call: () => Promise<T>): Promise<T> {
     const resolver = this.resolverNames.label(name);
-    const span = this.traceContext && tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, this.traceContext);
-    const started = performance.now();
-    let failed = false;
-    try {
-      return await call();
-    } catch (error) {
-      failed = true;
-      if (span) recordFailure(span, error);
-      throw error;
-    } finally {
-      this.metrics?.recordLambdaCall(resolver, secondsSince(started), failed);
-      span?.end();
-    }
+    const span = this.traceContext ? tracer.startSpan(`lambda ${name}`, { attributes: { 'autograph.lambda.resolver': name, ...attributes } }, this.traceContext) : undefined;
+    return timedCall(span, (seconds, failed) => this.metrics?.recordLambdaCall(resolver, seconds, failed), call);
   }
 }

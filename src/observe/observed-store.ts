@@ -9,7 +9,7 @@ import type {
   UpdateDocument, UpdateResult,
 } from '../store/port.js';
 import type { ServiceMetrics } from './metrics.js';
-import { recordFailure, secondsSince, tracer } from './tracer.js';
+import { timedCall, tracer } from './tracer.js';
 
 type StoreMethod = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
@@ -96,18 +96,7 @@ class ObservedCollection implements Collection {
 
   private async observe<T>(method: StoreMethod, call: () => Promise<T>): Promise<T> {
     const span = this.startSpan(method);
-    const started = performance.now();
-    let failed = false;
-    try {
-      return await call();
-    } catch (error) {
-      failed = true;
-      if (span) recordFailure(span, error);
-      throw error;
-    } finally {
-      this.metrics?.recordStoreCall(method, secondsSince(started), failed);
-      span?.end();
-    }
+    return timedCall(span, (seconds, failed) => this.metrics?.recordStoreCall(method, seconds, failed), call);
   }
 
   private startSpan(method: StoreMethod): Span | undefined {

@@ -16,3 +16,22 @@ export function recordFailure(span: Span, error: unknown): void {
 export function secondsSince(startedMs: number): number {
   return (performance.now() - startedMs) / 1000;
 }
+
+/**
+ * Runs `call`, ending `span` (when there is one) and reporting the call's duration in seconds and whether
+ * it failed to `record`, whatever the outcome.
+ */
+export async function timedCall<T>(span: Span | undefined, record: (seconds: number, failed: boolean) => void, call: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  let failed = false;
+  try {
+    return await call();
+  } catch (error) {
+    failed = true;
+    if (span) recordFailure(span, error);
+    throw error;
+  } finally {
+    record(secondsSince(started), failed);
+    span?.end();
+  }
+}

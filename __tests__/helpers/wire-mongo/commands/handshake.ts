@@ -2,7 +2,7 @@
 import type { CommandContext, CommandHandler } from './context';
 
 /** A standalone mongod 7.0: no `setName`, no `msg: 'isdbgrid'`, so the driver sees topology type Single. */
-function hello({ connectionId }: CommandContext) {
+export function standaloneHello(connectionId: number) {
   return {
     helloOk: true,
     isWritablePrimary: true,
@@ -18,6 +18,10 @@ function hello({ connectionId }: CommandContext) {
     readOnly: false,
     ok: 1,
   };
+}
+
+function hello({ connectionId }: CommandContext) {
+  return standaloneHello(connectionId);
 }
 
 export const handshakeCommands: Record<string, CommandHandler> = {
