@@ -166,7 +166,15 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
   test('when the store is unavailable, a hash not in memory answers 503 STORE_UNAVAILABLE', async () => {
     store.unavailable = true;
     const result = await send({ extensions: apq(HELLO_HASH) });
-    expectError(result, 503, 'STORE_UNAVAILABLE', /^persisted query lookup failed: data store unavailable/);
+    expectError(result, 503, 'STORE_UNAVAILABLE', 'persisted query lookup failed: data store unavailable: the test made the store unavailable');
+    expect(warnings).toEqual([]); // an outage is the store's to report, not one warning per request
+  });
+
+  test('a lookup failing for another reason answers 500 without the reason, and logs the reason', async () => {
+    jest.spyOn(stored, 'find').mockRejectedValueOnce(new Error('disk on fire'));
+    const result = await send({ extensions: apq(HELLO_HASH) });
+    expectError(result, 500, 'INTERNAL_SERVER_ERROR', 'persisted query lookup failed');
+    expect(warnings).toEqual([`persisted query lookup of ${HELLO_HASH} failed: disk on fire`]);
   });
 
   test('when the store is unavailable, a query with its hash still runs; the failed write is logged', async () => {

@@ -56,6 +56,29 @@ test.each([
   [{ lruMaxBytes: 1.5 }, 'lruMaxBytes must be a positive integer, got 1.5'],
   [{ maxQueryBytes: -1 }, 'maxQueryBytes must be a positive integer, got -1'],
   [{ maxQueryBytes: 2000, lruMaxBytes: 1000 }, 'maxQueryBytes (2000) must not exceed lruMaxBytes (1000)'],
+  [{ maxRegisteredQueries: 0 }, 'maxRegisteredQueries must be a positive integer, got 0'],
+  [{ maxRegisteredBytes: Number.NaN }, 'maxRegisteredBytes must be a positive integer, got NaN'],
+  [{ maxQueryBytes: 2000, maxRegisteredBytes: 1999 }, 'maxQueryBytes (2000) must not exceed maxRegisteredBytes (1999)'],
 ])('plugin options %j are refused', (options, message) => {
   expect(() => createPersistedQueryPlugin({ store: new MemoryStore(), ...options })).toThrow(message);
+});
+
+test('plugin options at their limits are accepted, and the settings in force are reported with defaults filled in', () => {
+  const { settings } = createPersistedQueryPlugin({ store: new MemoryStore(), maxQueryBytes: 1, lruMaxBytes: 1, maxRegisteredBytes: 1, lruMaxEntries: 1 });
+  expect(settings).toEqual({
+    persistedOnly: false,
+    lruMaxEntries: 1,
+    lruMaxBytes: 1,
+    maxQueryBytes: 1,
+    maxRegisteredQueries: 10_000,
+    maxRegisteredBytes: 1,
+  });
+  expect(createPersistedQueryPlugin({ store: new MemoryStore(), persistedOnly: true }).settings).toEqual({
+    persistedOnly: true,
+    lruMaxEntries: 10_000,
+    lruMaxBytes: 32 * 1024 * 1024,
+    maxQueryBytes: 64 * 1024,
+    maxRegisteredQueries: 10_000,
+    maxRegisteredBytes: 32 * 1024 * 1024,
+  });
 });
