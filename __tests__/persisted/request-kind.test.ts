@@ -25,6 +25,8 @@ test.each([
   ['no version', undefined, { persistedQuery: { sha256Hash: HASH } }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
   ['a short hash', undefined, { persistedQuery: { version: 1, sha256Hash: 'abc' } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
   ['a numeric hash', undefined, { persistedQuery: { version: 1, sha256Hash: 12 } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['a hash inside a list', undefined, { persistedQuery: { version: 1, sha256Hash: [HASH] } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['a hash with one more digit', undefined, { persistedQuery: { version: 1, sha256Hash: `${HASH}0` } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
   ['persistedQuery true', QUERY, { persistedQuery: true }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
   ['persistedQuery an array', QUERY, { persistedQuery: [] }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
 ])('%s', (_label, query, extensions, expected) => {
