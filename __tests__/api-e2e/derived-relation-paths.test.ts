@@ -70,6 +70,13 @@ test.each(CASES)('%s.%s %j: findPerKey = find paged per parent = grouping pipeli
 test('a filter that needs another collection (has on a derived relation) keeps the pipeline', () => {
   // Author.posts is derived, so `has: posts` on the owner needs a lookup; Author.profile is stored.
   expect(derivedRelationQuery(model, 'Profile', 'owner', ['x'], { filter: { has: 'posts' } })).toBeUndefined();
-  expect(derivedRelationQuery(model, 'Profile', 'owner', ['x'], { filter: { has: 'profile' } })).toBeDefined();
+  expect(derivedRelationQuery(model, 'Profile', 'owner', ['x'], { filter: { has: 'profile' } })).toEqual({
+    collection: 'Author',
+    plan: { lookups: [], match: { profile: { $exists: true, $ne: null, $in: ['x'] } } },
+    childPlan: { lookups: [], match: { profile: { $exists: true, $ne: null } } },
+    sort: { _id: 1 },
+    parentPath: 'profile',
+    page: { skip: 0, limit: 1 },
+  });
   expect(() => derivedRelationQuery(model, 'Post', 'author', ['x'])).toThrow('Post.author is stored on Post');
 });

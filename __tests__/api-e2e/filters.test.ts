@@ -107,9 +107,9 @@ test('trigram: regexp over a trigram-indexed field', async () => {
 });
 
 test('a bad regular expression is an error naming the field', async () => {
-  const [message] = await api.errors('{ queryItem(filter: { pattern: { regexp: "^hello" } }) { sku } }');
-  expect(message).toContain('Item.pattern regexp');
-  expect(message).toContain('/pattern/');
+  expect(await api.errors('{ queryItem(filter: { pattern: { regexp: "^hello" } }) { sku } }')).toEqual([
+    { code: 'BAD_USER_INPUT', message: 'Item.pattern regexp: expected a regular expression written /pattern/ or /pattern/i, got "^hello"' },
+  ]);
 });
 
 test('Int: eq, in, le, lt, ge, gt, between', async () => {
@@ -169,8 +169,9 @@ test('enums: hash (eq, in) and exact (comparisons by value name, as stored)', as
   // Enum values are stored as their names, so exact compares names: HIGH < LOW < MEDIUM.
   expect(await skus('{ level: { lt: LOW } }')).toEqual(['b2']);
   expect(await skus('{ level: { ge: LOW } }')).toEqual(['a1', 'c3']);
-  const [message] = await api.errors('{ queryItem(filter: { priority: { eq: URGENT } }) { sku } }');
-  expect(message).toContain('URGENT');
+  expect(await api.errors('{ queryItem(filter: { priority: { eq: URGENT } }) { sku } }')).toEqual([
+    { code: 'GRAPHQL_VALIDATION_FAILED', message: 'Value "URGENT" does not exist in "Priority" enum.' },
+  ]);
 });
 
 test('several indexes on one field: every index adds its operators, and they combine', async () => {
@@ -183,9 +184,9 @@ test('several indexes on one field: every index adds its operators, and they com
 });
 
 test('an operator the field\'s indexes do not give is refused by the schema', async () => {
-  const [message] = await api.errors('{ queryItem(filter: { code: { lt: "b" } }) { sku } }');
-  expect(message).toContain('"lt"');
-  expect(message).toContain('StringHashFilter');
+  expect(await api.errors('{ queryItem(filter: { code: { lt: "b" } }) { sku } }')).toEqual([
+    { code: 'GRAPHQL_VALIDATION_FAILED', message: 'Field "lt" is not defined by type "StringHashFilter".' },
+  ]);
 });
 
 test('and, or, not', async () => {

@@ -3,16 +3,22 @@
  *
  *   const api = useService(SCHEMA);              // in the file's top level: starts in beforeAll, stops in afterAll
  *   const result = await api.data('{ queryT { x } }');    // data, or the test fails with the errors
- *   const errors = await api.errors('{ ... }');           // the errors a request must give
+ *   const errors = await api.errors('{ ... }');           // the errors a request must give: [{ code, message }]
  */
 import { activateSchema, gql, type GraphQLResponseBody } from '../helpers/gql';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server';
 
+/** What a client can act on in one GraphQL error: its `extensions.code` and its message. */
+export interface ClientVisibleError {
+  code: unknown;
+  message: string;
+}
+
 export interface Service {
   readonly server: TestServer;
   data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** The error messages of a request that must fail; throws if it did not. */
-  errors(query: string, variables?: Record<string, unknown>): Promise<string[]>;
+  /** The errors (code and message) of a request that must fail; throws if it did not. */
+  errors(query: string, variables?: Record<string, unknown>): Promise<ClientVisibleError[]>;
   raw(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponseBody>;
 }
 
@@ -43,7 +49,7 @@ export function useService(schema: string, options: TestServerOptions = {}): Ser
     async errors(query, variables) {
       const body = await raw(query, variables);
       if (!body.errors || body.errors.length === 0) throw new Error(`expected errors, got data ${JSON.stringify(body.data)}`);
-      return body.errors.map((error) => error.message);
+      return body.errors.map((error) => ({ code: error.extensions?.code, message: error.message }));
     },
   };
 }

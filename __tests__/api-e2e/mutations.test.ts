@@ -61,29 +61,32 @@ describe('upsert and @id', () => {
 
   test('without upsert, an existing @id value is refused naming value, field and type, and nothing is written', async () => {
     const before = await snapshot();
-    const [byHandle] = await api.errors(`mutation { addAuthor(input: [{ handle: "bob", name: "Other Bob" }]) { numUids } }`);
-    expect(byHandle).toBe('id bob already exists for field handle inside type Author');
-    const [byEmail] = await api.errors(`mutation { addAuthor(input: [{ handle: "eve", email: "ann@example.com", name: "Eve" }]) { numUids } }`);
-    expect(byEmail).toBe('id ann@example.com already exists for field email inside type Author');
-    const [tag] = await api.errors(`mutation { addTag(input: [{ name: "go" }]) { numUids } }`);
-    expect(tag).toBe('id go already exists for field name inside type Tag');
+    expect(await api.errors(`mutation { addAuthor(input: [{ handle: "bob", name: "Other Bob" }]) { numUids } }`)).toEqual([
+      { code: 'DUPLICATE_ID', message: 'id bob already exists for field handle inside type Author' },
+    ]);
+    expect(await api.errors(`mutation { addAuthor(input: [{ handle: "eve", email: "ann@example.com", name: "Eve" }]) { numUids } }`)).toEqual([
+      { code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' },
+    ]);
+    expect(await api.errors(`mutation { addTag(input: [{ name: "go" }]) { numUids } }`)).toEqual([
+      { code: 'DUPLICATE_ID', message: 'id go already exists for field name inside type Tag' },
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
   test('two inputs of one add with the same @id value are refused', async () => {
     const before = await snapshot();
-    const [message] = await api.errors(`mutation {
+    const errors = await api.errors(`mutation {
       addAuthor(input: [{ handle: "twin", name: "One" }, { handle: "twin", name: "Two" }]) { numUids }
     }`);
-    expect(message).toBe('id twin already exists for field handle inside type Author');
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id twin already exists for field handle inside type Author' }]);
     expect(await snapshot()).toEqual(before);
   });
 
   test('updateT setting an @id field to a value another object has is refused', async () => {
-    const [message] = await api.errors(`mutation {
+    const errors = await api.errors(`mutation {
       updateAuthor(input: { filter: { handle: { eq: "bob" } }, set: { email: "ann@example.com" } }) { numUids }
     }`);
-    expect(message).toBe('id ann@example.com already exists for field email inside type Author');
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' }]);
     expect((await api.data(`{ getAuthor(handle: "bob") { email } }`)).getAuthor.email).toBeNull();
   });
 });
@@ -91,13 +94,13 @@ describe('upsert and @id', () => {
 describe('all or nothing', () => {
   test('a second input duplicating an @id the first created leaves nothing behind, nested objects included', async () => {
     const before = await snapshot();
-    const [message] = await api.errors(`mutation {
+    const errors = await api.errors(`mutation {
       addPost(input: [
         { slug: "n1", title: "New one", author: { handle: "newbie", name: "Newbie", profile: { bio: "fresh" } }, tags: [{ name: "rust" }, { name: "go" }] },
         { slug: "n1", title: "Same slug" }
       ]) { numUids }
     }`);
-    expect(message).toBe('id n1 already exists for field slug inside type Post');
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id n1 already exists for field slug inside type Post' }]);
     expect(await snapshot()).toEqual(before);
     const gone = await api.data(`{ getPost(slug: "n1") { slug } getAuthor(handle: "newbie") { handle } getTag(name: "rust") { name } }`);
     expect(gone).toEqual({ getPost: null, getAuthor: null, getTag: null });
@@ -105,14 +108,14 @@ describe('all or nothing', () => {
 
   test('a later input duplicating an existing object undoes the earlier inputs and their edges', async () => {
     const before = await snapshot();
-    const [message] = await api.errors(`mutation {
+    const errors = await api.errors(`mutation {
       addAuthor(input: [
         { handle: "dee", name: "Dee", posts: [{ slug: "d1", title: "Dee's first", tags: [{ name: "go" }] }] },
         { handle: "fay", name: "Fay", profile: { bio: "fay's" } },
         { handle: "gus", email: "ann@example.com", name: "Gus" }
       ]) { numUids }
     }`);
-    expect(message).toBe('id ann@example.com already exists for field email inside type Author');
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' }]);
     // The edge from d1 to the existing tag "go" is gone with d1 too.
     expect(await snapshot()).toEqual(before);
   });
@@ -122,13 +125,13 @@ describe('all or nothing', () => {
     const { queryProfile } = await api.data(`{ queryProfile { id } }`);
     // The first input takes p1 from ann and ann's profile (writes to existing objects, done before the second
     // input is read); the second fails only while its own references are resolved.
-    const [message] = await api.errors(`mutation($profile: ID) {
+    const errors = await api.errors(`mutation($profile: ID) {
       addAuthor(input: [
         { handle: "dee", name: "Dee", posts: [{ slug: "p1" }], profile: { id: $profile } },
         { handle: "eve", name: "Eve", posts: [{ slug: "e1", title: "Eve's", tags: [{ name: "new-tag" }] }, { id: "nope" }] }
       ]) { numUids }
     }`, { profile: queryProfile[0].id });
-    expect(message).toBe('PostRef: no Post with id "nope"');
+    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'PostRef: no Post with id "nope"' }]);
     expect(await snapshot()).toEqual(before);
     const gone = await api.data(`{ getAuthor(handle: "dee") { handle } getPost(slug: "e1") { slug } getTag(name: "new-tag") { name } }`);
     expect(gone).toEqual({ getAuthor: null, getPost: null, getTag: null });
@@ -136,10 +139,10 @@ describe('all or nothing', () => {
 
   test('a reference to a missing id fails the whole update', async () => {
     const before = await snapshot();
-    const [message] = await api.errors(`mutation {
+    const errors = await api.errors(`mutation {
       updateAuthor(input: { filter: {}, set: { name: "Renamed", posts: [{ slug: "x1", title: "New" }, { id: "nope" }] } }) { numUids }
     }`);
-    expect(message).toContain('nope');
+    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'PostRef: no Post with id "nope"' }]);
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -140,19 +140,18 @@ test('getT by every @id field, by id, and exactly one key at a time', async () =
   const missing = await api.data(`{ getAuthor(email: "nobody@example.com") { handle } getTag(name: "rust") { name } }`);
   expect(missing).toEqual({ getAuthor: null, getTag: null });
 
-  const [twoKeys] = await api.errors(`{ getAuthor(handle: "ann", email: "ann@example.com") { handle } }`);
-  expect(twoKeys).toBe('getAuthor takes exactly one of id, handle, email; got 2');
-  const [noKey] = await api.errors(`{ getAuthor { handle } }`);
-  expect(noKey).toBe('getAuthor takes exactly one of id, handle, email; got 0');
+  expect(await api.errors(`{ getAuthor(handle: "ann", email: "ann@example.com") { handle } }`)).toEqual([
+    { code: 'BAD_USER_INPUT', message: 'getAuthor takes exactly one of id, handle, email; got 2' },
+  ]);
+  expect(await api.errors(`{ getAuthor { handle } }`)).toEqual([{ code: 'BAD_USER_INPUT', message: 'getAuthor takes exactly one of id, handle, email; got 0' }]);
 });
 
 test('first above the maximum page size is an error, at the top and on a relation', async () => {
-  const [top] = await api.errors(`{ queryPost(first: 10001) { slug } }`);
-  expect(top).toContain('first must be at most 10000, got 10001');
-  const [nested] = await api.errors(`{ queryAuthor { handle posts(first: 20000) { slug } } }`);
-  expect(nested).toContain('first must be at most 10000, got 20000');
-  const [negative] = await api.errors(`{ queryPost(offset: -1) { slug } }`);
-  expect(negative).toContain('offset must not be negative');
+  expect(await api.errors(`{ queryPost(first: 10001) { slug } }`)).toEqual([{ code: 'BAD_USER_INPUT', message: 'first must be at most 10000, got 10001' }]);
+  // One error per author whose posts were asked for.
+  const nestedError = { code: 'BAD_USER_INPUT', message: 'first must be at most 10000, got 20000' };
+  expect(await api.errors(`{ queryAuthor { handle posts(first: 20000) { slug } } }`)).toEqual([nestedError, nestedError, nestedError]);
+  expect(await api.errors(`{ queryPost(offset: -1) { slug } }`)).toEqual([{ code: 'BAD_USER_INPUT', message: 'offset must not be negative, got -1' }]);
   const atMax = await api.data(`{ queryPost(first: 10000) { slug } }`);
   expect(atMax.queryPost).toHaveLength(5);
 });

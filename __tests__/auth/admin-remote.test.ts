@@ -45,8 +45,13 @@ async function closeService(service: Service, closeApp: () => Promise<void>): Pr
 }
 
 const address = nonLoopbackAddress();
+const ADMIN_REFUSAL =
+  'admin endpoints accept only loopback callers when no admin token is configured: ' +
+  'set ADMIN_TOKEN (or --admin-token) and send "Authorization: Bearer <token>"';
+const SKIP_REASON = 'this machine has no non-loopback IPv4 address to listen on';
+if (!address) process.stderr.write(`admin-remote: the network-address suite is skipped: ${SKIP_REASON}\n`);
 
-(address ? describe : describe.skip)(`a caller connecting from ${address ?? 'a non-loopback address'}`, () => {
+(address ? describe : describe.skip)(`a caller connecting from ${address ?? `a non-loopback address (skipped: ${SKIP_REASON})`}`, () => {
   let service: Service;
   let running: RunningServer;
 
@@ -65,7 +70,7 @@ const address = nonLoopbackAddress();
     expect(url).not.toMatch(/127\.0\.0\.1/);
     const upload = await uploadSchema(url, SCHEMA);
     expect(upload.status).toBe(403);
-    expect(upload.body.errors?.[0].message).toMatch(/accept only loopback callers when no admin token is configured/);
+    expect(upload.body.errors).toEqual([{ message: ADMIN_REFUSAL, extensions: { code: 'FORBIDDEN' } }]);
     expect((await fetch(`${url}/admin/schema`)).status).toBe(403);
     expect(service.app.active).toBeUndefined();
     expect((await gql(url, '{ __typename }')).status).toBe(503); // no schema loaded, but not refused
@@ -99,7 +104,7 @@ describe('the refusal through the real request handling, with the request socket
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const upload = await uploadSchema(url, SCHEMA);
     expect(upload.status).toBe(403);
-    expect(upload.body.errors?.[0].message).toMatch(/set ADMIN_TOKEN/);
+    expect(upload.body.errors).toEqual([{ message: ADMIN_REFUSAL, extensions: { code: 'FORBIDDEN' } }]);
     expect(service.app.active).toBeUndefined();
   });
 });

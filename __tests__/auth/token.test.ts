@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { AuthenticationError, verifyRequestToken } from '../../src/auth/index.js';
+import { AuthenticationError, tokenFrom, verifyRequestToken } from '../../src/auth/index.js';
 import type { AuthorizationConfig } from '../../src/sdl/model.js';
 import { AUDIENCE, hsSecret, NAMESPACE, otherRsa, rsa, tokenFor } from './keys.js';
 
@@ -84,6 +84,54 @@ describe('verifyRequestToken', () => {
   });
 
   test('"Bearer" without a token is refused', () => {
-    expect(refusal(rs256, { 'x-auth-token': 'Bearer' }).reason).toMatch(/no token/);
+    const error = refusal(rs256, { 'x-auth-token': 'Bearer' });
+    expect(error.reason).toBe('the header holds "Bearer" but no token');
+    expect(error.extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
+  });
+
+  test('a signed payload that is a string, not an object, is refused', () => {
+    const token = jwt.sign('just a string', rsa.privateKey, { algorithm: 'RS256' });
+    expect(refusal({ ...rs256, audience: [] }, { 'x-auth-token': token }).reason).toBe('the token payload is not a JSON object');
+  });
+
+  // The namespace's value as an issuer wrote it → the rule variables.
+  test.each<[string, unknown, Record<string, unknown>]>([
+    ['an object', { USER: 'alice' }, { USER: 'alice' }],
+    ['a JSON string of an object', JSON.stringify({ USER: 'alice' }), { USER: 'alice' }],
+    ['a JSON string of a list', JSON.stringify(['alice']), {}],
+    ['a JSON string of null', 'null', {}],
+    ['a JSON string of a number', '7', {}],
+    ['a string that is not JSON', 'USER=alice', {}],
+    ['a list', ['alice'], {}],
+    ['null', null, {}],
+    ['a number', 7, {}],
+  ])('namespace claims written as %s', (_shape, value, variables) => {
+    const token = jwt.sign({ [NAMESPACE]: value }, rsa.privateKey, { algorithm: 'RS256', audience: AUDIENCE });
+    expect(verifyRequestToken(rs256, { 'x-auth-token': token })).toMatchObject({ authenticated: true, variables });
+  });
+});
+
+describe('tokenFrom', () => {
+  test.each<[string, Record<string, string | string[] | undefined>, string | undefined]>([
+    ['the token alone', { 'x-auth-token': 'abc' }, 'abc'],
+    ['after "Bearer "', { 'x-auth-token': 'Bearer abc' }, 'abc'],
+    ['after "bearer" and several spaces', { 'x-auth-token': 'bearer   abc' }, 'abc'],
+    ['"Bearer" glued to the token is part of the token', { 'x-auth-token': 'Bearerabc' }, 'Bearerabc'],
+    ['"Bearer" alone', { 'x-auth-token': 'Bearer' }, ''],
+    ['surrounding spaces trimmed', { 'x-auth-token': '  abc  ' }, 'abc'],
+    ['a header sent twice, joined as HTTP does', { 'x-auth-token': ['abc', 'def'] }, 'abc, def'],
+    ['another header only', { authorization: 'Bearer abc' }, undefined],
+    ['the header without a value', { 'x-auth-token': undefined }, undefined],
+    ['the header name in any case', { 'X-Auth-TOKEN': 'abc' }, 'abc'],
+  ])('%s', (_case, headers, token) => {
+    expect(tokenFrom(rs256, headers)).toBe(token);
+  });
+
+  test('reads a get-able header map by the lower-case name', () => {
+    const asked: string[] = [];
+    const headers = { get: (name: string) => (asked.push(name), name === 'x-auth-token' ? 'Bearer abc' : null) };
+    expect(tokenFrom(rs256, headers)).toBe('abc');
+    expect(asked).toEqual(['x-auth-token']);
+    expect(tokenFrom(rs256, { get: () => null })).toBeUndefined();
   });
 });

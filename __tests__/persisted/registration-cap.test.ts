@@ -63,6 +63,11 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
   ['a limit of one keeps the latest registration', { maxQueries: 1, maxBytes: 1_000_000 }, ['register a', 'register b', 'register c'], ['c']],
   ['past the byte limit, the oldest go until 90% of it (40 bytes each, limit 100)', { maxQueries: 100, maxBytes: 100 },
     ['register a', 'register b', 'register c'], ['b', 'c']],
+  ['exactly at the byte limit, nothing is evicted (40 bytes each, limit 80)', { maxQueries: 100, maxBytes: 80 }, ['register a', 'register b'], ['a', 'b']],
+  ['an eviction pass goes down to 90% of the byte limit, not just under it (limit 200: keep at most 180)', { maxQueries: 100, maxBytes: 200 },
+    ['register a', 'register b', 'register c', 'register d', 'register e', 'register f'], ['c', 'd', 'e', 'f']],
+  ['a pass stops once exactly at 90% of the byte limit (limit 178: keep at most 160)', { maxQueries: 100, maxBytes: 178 },
+    ['register a', 'register b', 'register c', 'register d', 'register e'], ['b', 'c', 'd', 'e']],
   ['manifest queries are neither counted nor evicted', BY_COUNT,
     ['manifest m1', 'manifest m2', 'manifest m3', 'register a', 'register b', 'register c', 'register d'], ['c', 'd', 'm1', 'm2', 'm3']],
   ['a client registration that a manifest then lists is never evicted', BY_COUNT,
@@ -77,4 +82,12 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
 test('a new instance over the same store counts what is already stored', async () => {
   await run(BY_COUNT, ['register a', 'register b', 'register c']);
   expect((await run(BY_COUNT, ['register d'], ['a', 'b', 'c'])).stored).toEqual(['c', 'd']);
+});
+
+test('a client registration stored without a byte count counts as 0 bytes, and still as one query', async () => {
+  const legacy = queryOf('legacy');
+  await store.collection(SYSTEM_COLLECTIONS.persistedQueries).insertMany([{ _id: sha256Hex(legacy), query: legacy, source: 'client', lastUsedAt: 0 }]);
+  // 3 × 40 bytes pass the limit of 100: the oldest go (legacy first, its 0 bytes freeing nothing) until 80 bytes.
+  const { stored } = await run({ maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['legacy']);
+  expect(stored).toEqual(['b', 'c']);
 });

@@ -25,6 +25,8 @@ test.each([
   ['no version', undefined, { persistedQuery: { sha256Hash: HASH } }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
   ['a short hash', undefined, { persistedQuery: { version: 1, sha256Hash: 'abc' } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
   ['a numeric hash', undefined, { persistedQuery: { version: 1, sha256Hash: 12 } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['a hash inside a list', undefined, { persistedQuery: { version: 1, sha256Hash: [HASH] } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
+  ['a hash with one more digit', undefined, { persistedQuery: { version: 1, sha256Hash: `${HASH}0` } }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_HASH', status: 400 }],
   ['persistedQuery true', QUERY, { persistedQuery: true }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
   ['persistedQuery an array', QUERY, { persistedQuery: [] }, { kind: 'invalid', code: 'PERSISTED_QUERY_INVALID_EXTENSION', status: 400 }],
 ])('%s', (_label, query, extensions, expected) => {
@@ -56,6 +58,29 @@ test.each([
   [{ lruMaxBytes: 1.5 }, 'lruMaxBytes must be a positive integer, got 1.5'],
   [{ maxQueryBytes: -1 }, 'maxQueryBytes must be a positive integer, got -1'],
   [{ maxQueryBytes: 2000, lruMaxBytes: 1000 }, 'maxQueryBytes (2000) must not exceed lruMaxBytes (1000)'],
+  [{ maxRegisteredQueries: 0 }, 'maxRegisteredQueries must be a positive integer, got 0'],
+  [{ maxRegisteredBytes: Number.NaN }, 'maxRegisteredBytes must be a positive integer, got NaN'],
+  [{ maxQueryBytes: 2000, maxRegisteredBytes: 1999 }, 'maxQueryBytes (2000) must not exceed maxRegisteredBytes (1999)'],
 ])('plugin options %j are refused', (options, message) => {
   expect(() => createPersistedQueryPlugin({ store: new MemoryStore(), ...options })).toThrow(message);
+});
+
+test('plugin options at their limits are accepted, and the settings in force are reported with defaults filled in', () => {
+  const { settings } = createPersistedQueryPlugin({ store: new MemoryStore(), maxQueryBytes: 1, lruMaxBytes: 1, maxRegisteredBytes: 1, lruMaxEntries: 1 });
+  expect(settings).toEqual({
+    persistedOnly: false,
+    lruMaxEntries: 1,
+    lruMaxBytes: 1,
+    maxQueryBytes: 1,
+    maxRegisteredQueries: 10_000,
+    maxRegisteredBytes: 1,
+  });
+  expect(createPersistedQueryPlugin({ store: new MemoryStore(), persistedOnly: true }).settings).toEqual({
+    persistedOnly: true,
+    lruMaxEntries: 10_000,
+    lruMaxBytes: 32 * 1024 * 1024,
+    maxQueryBytes: 64 * 1024,
+    maxRegisteredQueries: 10_000,
+    maxRegisteredBytes: 32 * 1024 * 1024,
+  });
 });

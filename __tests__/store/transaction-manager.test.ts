@@ -19,7 +19,7 @@ describe('TransactionManager with a commit that settles later', () => {
     const second = manager.run('second', () => events.push('second work'), () => undefined, () => undefined);
     while (!settle) await new Promise((resolve) => setImmediate(resolve));
     const committing = manager.active;
-    expect(committing).toBeDefined();
+    expect(committing?.handle.id).toBe(1); // the first unit, still running while its commit settles
     await new Promise((resolve) => setImmediate(resolve));
     expect(manager.active).toBe(committing);
     expect(events).toEqual(['first work']);
