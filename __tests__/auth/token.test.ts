@@ -2,6 +2,13 @@ import jwt from 'jsonwebtoken';
 import { AuthenticationError, tokenFrom, verifyRequestToken } from '../../src/auth/index.js';
 import type { AuthorizationConfig } from '../../src/sdl/model.js';
 import { AUDIENCE, hsSecret, NAMESPACE, otherRsa, rsa, tokenFor } from './keys.js';
+import { sign } from 'node:crypto';
+
+/** A compact JWS over a payload given as its exact JSON text, signed RS256 (jsonwebtoken cannot sign a JSON string payload). */
+function signCompact(header: object, payloadJson: string, privateKey: string): string {
+  const signingInput = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(payloadJson).toString('base64url')}`;
+  return `${signingInput}.${sign('sha256', Buffer.from(signingInput), privateKey).toString('base64url')}`;
+}
 
 const rs256: AuthorizationConfig = {
   verificationKey: rsa.publicKey, header: 'X-Auth-Token', namespace: NAMESPACE, algo: 'RS256', audience: [AUDIENCE], closedByDefault: false,
@@ -89,8 +96,13 @@ describe('verifyRequestToken', () => {
     expect(error.extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
   });
 
-  test('a signed payload that is a string, not an object, is refused', () => {
+  test('a signed payload that is not JSON (jsonwebtoken signs a string as it is) is refused as malformed', () => {
     const token = jwt.sign('just a string', rsa.privateKey, { algorithm: 'RS256' });
+    expect(refusal({ ...rs256, audience: [] }, { 'x-auth-token': token }).reason).toBe('jwt malformed');
+  });
+
+  test('a signed payload that is JSON but not an object is refused', () => {
+    const token = signCompact({ alg: 'RS256', typ: 'JWT' }, '"just a string"', rsa.privateKey);
     expect(refusal({ ...rs256, audience: [] }, { 'x-auth-token': token }).reason).toBe('the token payload is not a JSON object');
   });
 

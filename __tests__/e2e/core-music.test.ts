@@ -136,7 +136,7 @@ test('a bad argument is a clear error naming the problem', async () => {
   const badDate = await gql(server.url, `{ queryAlbum(filter: { released: { ge: "yesterday" } }) { title } }`);
   expect(badDate.body.errors).toEqual([
     expect.objectContaining({
-      message: 'DateTime cannot represent "yesterday": not an RFC 3339 date-time',
+      message: 'DateTime cannot represent "yesterday": not a date-time; the forms are 2026-01-31T12:00:00Z (RFC 3339, optional fraction and ±hh:mm offset), 2026-01-31T12:00:00, 2026-01-31, 2026-01 or 2026',
       extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
     }),
   ]);
