@@ -22,7 +22,8 @@ export type FederationVariant = 1 | 2;
 
 const FEDERATION_2_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
 
-const typeDefsFor = (variant: FederationVariant) => gql`
+/** The owner's schema, which its `_service { sdl }` serves. */
+export const ownerTypeDefs = (variant: FederationVariant) => gql`
   ${variant === 2 ? FEDERATION_2_LINK : ''}
   type Astronaut @key(fields: "id") {
     id: ID!
@@ -49,7 +50,7 @@ export interface RunningService {
 export async function startOwnerService(port = 0, host = '127.0.0.1', variant: FederationVariant = 1): Promise<RunningService> {
   const astronauts = new Map<string, Astronaut>();
   const schema = buildSubgraphSchema({
-    typeDefs: typeDefsFor(variant),
+    typeDefs: ownerTypeDefs(variant),
     resolvers: {
       Query: {
         astronaut: (_: unknown, { id }: { id: string }) => astronauts.get(id) ?? null,

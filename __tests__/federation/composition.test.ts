@@ -3,10 +3,10 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { composeServices as composeWithGuild } from '@theguild/federation-composition';
-import { parse } from 'graphql';
+import { parse, print } from 'graphql';
 import gql from 'graphql-tag';
 import { startGateway } from '../../gateway-demo/gateway';
-import { startOwnerService, type RunningService } from '../../gateway-demo/owner';
+import { ownerTypeDefs, startOwnerService, type RunningService } from '../../gateway-demo/owner';
 import { graphql } from '../../gateway-demo/walkthrough';
 import { gqlData } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -103,22 +103,6 @@ extend type Astronaut @key(fields: "id") {
   callSign: String @search(by: [hash])
   rank: Int
   badges: [Badge] @hasInverse(field: holder)
-}
-`;
-
-const OWNER_SDL = `
-type Astronaut @key(fields: "id") {
-  id: ID!
-  name: String!
-  nationality: String
-  firstFlightYear: Int
-}
-type Query {
-  astronaut(id: ID!): Astronaut
-  astronauts: [Astronaut!]!
-}
-type Mutation {
-  createAstronaut(name: String!, nationality: String, firstFlightYear: Int): Astronaut!
 }
 `;
 
@@ -224,7 +208,7 @@ describe('a stored relation another subgraph declares @external', () => {
 describe('two Autograph subgraphs extending the same entity', () => {
   test('compose with its owner under both libraries', async () => {
     const result = compose([
-      { name: 'astronauts', url: owner.url, sdl: OWNER_SDL },
+      { name: 'astronauts', url: owner.url, sdl: print(ownerTypeDefs(1)) },
       { name: 'missions', url: `${missions.url}/graphql`, sdl: await serviceSdl(missions) },
       { name: 'badges', url: `${badges.url}/graphql`, sdl: await serviceSdl(badges) },
     ]);
