@@ -1,6 +1,6 @@
 import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting';
 import { activateSchema, gql } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, type TestServer } from '../helpers/server';
 import { authorizationLine, tokenFor } from '../auth/keys';
 
 /**
@@ -128,13 +128,7 @@ async function data(query: string, headers: Record<string, string>, variables?: 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counting = countRoundTrips(store);
-      counter = counting.counter;
-      return counting.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, SCHEMA);
   const admin = headersOf.admin;
   await data('mutation($input: [AddUserInput!]!) { addUser(input: $input) { numUids } }', admin, { input: USERS.map((username) => ({ username })) });

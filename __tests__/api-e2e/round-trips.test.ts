@@ -1,6 +1,6 @@
 import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting';
 import { activateSchema, gql } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, type TestServer } from '../helpers/server';
 
 /**
  * No N+1. The exact bound: a query costs 1 store round trip for its top-level list, plus 1 per relation
@@ -37,13 +37,7 @@ let server: TestServer;
 let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counting = countRoundTrips(store);
-      counter = counting.counter;
-      return counting.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, SCHEMA);
   const tags = Array.from({ length: TAGS }, (_, i) => ({ name: `tag${i}`, color: i % 2 === 0 ? 'red' : 'blue' }));
   await request('mutation($input: [AddTagInput!]!) { addTag(input: $input) { numUids } }', { input: tags });

@@ -1,7 +1,7 @@
 import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting';
 import type { StoredDocument } from '../../src/store/port';
 import { activateSchema, gql } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, type TestServer } from '../helpers/server';
 
 /**
  * A stored list relation paged in the default order without a filter reads only each parent's first
@@ -38,13 +38,7 @@ const byProject = (result: any): Record<string, string[]> =>
   Object.fromEntries(result.queryProject.map((project: any) => [project.name, project.tasks.map((task: any) => task.title)]));
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counting = countRoundTrips(store);
-      counter = counting.counter;
-      return counting.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, SCHEMA);
   const input = [0, 1, 2, 3].map((p) => ({
     name: `p${p}`,

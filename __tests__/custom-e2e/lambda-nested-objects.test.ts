@@ -1,6 +1,6 @@
 import { countRoundTrips } from '../../src/store/counting';
 import { gql, gqlData } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, type TestServer } from '../helpers/server';
 
 /**
  * A `@lambda` answering nested objects for a stored relation of the type it returns: each nested object is
@@ -97,15 +97,10 @@ let server: TestServer;
 let counter: ReturnType<typeof countRoundTrips>['counter'];
 
 beforeAll(async () => {
-  server = await startTestServer({
+  ({ server, counter } = await startCountingTestServer({
     initialSchema: SCHEMA,
     initialLambda: SCRIPT,
-    wrapStore: (store) => {
-      const counted = countRoundTrips(store);
-      counter = counted.counter;
-      return counted.store;
-    },
-  });
+  }));
   await gqlData(server.url, `mutation {
     addProduct(input: [
       { sku: "p1", name: "One", variation: { label: "stored label", size: { name: "XL" } }, tags: [{ name: "a" }, { name: "b" }] },

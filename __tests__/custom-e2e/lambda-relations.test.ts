@@ -1,6 +1,6 @@
 import { countRoundTrips } from '../../src/store/counting';
 import { gqlData } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, type TestServer } from '../helpers/server';
 
 /**
  * Issue 14, bug 2: an object answered by a `@lambda` with its ID gets its stored relations loaded, in one
@@ -49,15 +49,10 @@ let server: TestServer;
 let counter: ReturnType<typeof countRoundTrips>['counter'];
 
 beforeAll(async () => {
-  server = await startTestServer({
+  ({ server, counter } = await startCountingTestServer({
     initialSchema: SCHEMA,
     initialLambda: SCRIPT,
-    wrapStore: (store) => {
-      const counted = countRoundTrips(store);
-      counter = counted.counter;
-      return counted.store;
-    },
-  });
+  }));
   await gqlData(server.url, `mutation {
     addAuthor(input: [
       { name: "ann", city: { name: "Oslo" }, books: [{ title: "B2", pages: 20 }, { title: "B1", pages: 10 }] },

@@ -1,6 +1,6 @@
 import { countRoundTrips } from '../../src/store/counting';
 import { activateSchema, gql as request, gqlData, uploadSchema } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, startTestServer, type TestServer } from '../helpers/server';
 import { CATALOG, composeBoth, USERS_SUBGRAPH } from './fed2-fixtures';
 
 /** Federation 2 over HTTP: `_service { sdl }` as Federation 2 prints it, `_entities` by each key, composition. */
@@ -12,13 +12,7 @@ let serviceSdl: string;
 const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counted = countRoundTrips(store);
-      counter = counted.counter;
-      return counted.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, CATALOG);
   serviceSdl = (await data('{ _service { sdl } }'))._service.sdl;
 });

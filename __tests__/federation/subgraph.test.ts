@@ -2,7 +2,7 @@ import { composeServices } from '@apollo/composition';
 import gql from 'graphql-tag';
 import { countRoundTrips } from '../../src/store/counting';
 import { activateSchema, gql as request, gqlData, uploadSchema } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, startTestServer, type TestServer } from '../helpers/server';
 
 /** Issue 4 over HTTP: validation, `_service`, `_entities`, extended types and `@provides`. */
 
@@ -42,13 +42,7 @@ let counter: ReturnType<typeof countRoundTrips>['counter'];
 const data = <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => gqlData<T>(server.url, query, variables);
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counted = countRoundTrips(store);
-      counter = counted.counter;
-      return counted.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, MISSIONS);
 });
 

@@ -14,6 +14,7 @@
 import { createApp, type App, type AppOptions } from '../../src/server/app.js';
 import { startServer } from '../../src/server/listen.js';
 import { createLogger } from '../../src/server/logger.js';
+import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting.js';
 import type { Store } from '../../src/store/port.js';
 import { createTestBackend, embeddedBackend, type TestBackend } from './backend.js';
 
@@ -86,4 +87,20 @@ async function startOn(options: TestServerOptions, backend: Pick<TestBackend, 'o
       return startOn(options, backend);
     },
   };
+}
+
+/** A test server whose store counts its round trips: `counter` sees every store call the service makes. */
+export async function startCountingTestServer(
+  options: Omit<TestServerOptions, 'wrapStore'> = {},
+): Promise<{ server: TestServer; counter: RoundTripCounter }> {
+  let counter!: RoundTripCounter;
+  const server = await startTestServer({
+    ...options,
+    wrapStore: (store) => {
+      const counted = countRoundTrips(store);
+      counter = counted.counter;
+      return counted.store;
+    },
+  });
+  return { server, counter };
 }

@@ -3,7 +3,7 @@ import { sha256Hex } from '../../src/persisted/index.js';
 import { countRoundTrips, type RoundTripCounter } from '../../src/store/counting.js';
 import { TASK_USER_SCHEMA } from '../fixtures/schemas';
 import { activateSchema, gql, gqlData, gqlGet } from '../helpers/gql';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startCountingTestServer, startTestServer, type TestServer } from '../helpers/server';
 import { parsePrometheusText, scrapeMetrics, sumOf, valueOf, type Sample } from './prometheus-text';
 
 /** Issue 16: Prometheus metrics scraped from GET /metrics, after requests whose effect is known exactly. */
@@ -16,13 +16,7 @@ let server: TestServer;
 let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    wrapStore: (store) => {
-      const counted = countRoundTrips(store);
-      counter = counted.counter;
-      return counted.store;
-    },
-  });
+  ({ server, counter } = await startCountingTestServer());
   await activateSchema(server.url, TASK_USER_SCHEMA);
   await gqlData(server.url, 'mutation Seed { addTask(input: [{ title: "write", completed: false, user: { username: "ada", name: "Ada" } }]) { numUids } }');
 });
