@@ -20,19 +20,10 @@ import {
   type UpdateDocument,
   type UpdateResult,
 } from '../store/port.js';
+import { withCollections } from '../store/with-collections.js';
 
 export function budgetedStore(store: Store, budget: RequestBudget): Store {
-  return {
-    get kind() {
-      return store.kind;
-    },
-    collection: (name) => new BudgetedCollection(store.collection(name), budget),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
-    listIndexes: (collection) => store.listIndexes(collection),
-    ready: () => store.ready(),
-    close: () => store.close(),
-  };
+  return withCollections(store, (name) => new BudgetedCollection(store.collection(name), budget));
 }
 
 class BudgetedCollection implements Collection {

@@ -4,6 +4,7 @@
  * calls however many objects it returns (no N+1).
  */
 import type { Collection, Store } from './port.js';
+import { withCollections } from './with-collections.js';
 
 export interface RoundTripCounter {
   /** Collection calls since the last reset. */
@@ -40,16 +41,5 @@ export function countRoundTrips(store: Store): { store: Store; counter: RoundTri
     return wrapped as unknown as Collection;
   };
 
-  const counting: Store = {
-    get kind() {
-      return store.kind;
-    },
-    collection: (name) => countingCollection(store.collection(name)),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
-    listIndexes: (collection) => store.listIndexes(collection),
-    ready: () => store.ready(),
-    close: () => store.close(),
-  };
-  return { store: counting, counter };
+  return { store: withCollections(store, (name) => countingCollection(store.collection(name))), counter };
 }

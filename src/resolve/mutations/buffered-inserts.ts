@@ -1,4 +1,5 @@
 import type { Collection, Store, StoredDocument, Transaction } from '../../store/port.js';
+import { withCollections } from '../../store/with-collections.js';
 
 /**
  * The Store one mutation writes through: inserts made in its transaction are held back and written as
@@ -59,16 +60,5 @@ export function bufferInserts(store: Store, tx: Transaction): BufferedStore {
     };
   };
 
-  return {
-    get kind() {
-      return store.kind;
-    },
-    collection,
-    flush,
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
-    listIndexes: (name) => store.listIndexes(name),
-    ready: () => store.ready(),
-    close: () => store.close(),
-  };
+  return Object.assign(withCollections(store, collection), { flush });
 }

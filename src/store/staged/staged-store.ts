@@ -29,6 +29,7 @@ import {
   type UpdateDocument,
   type UpdateResult,
 } from '../port.js';
+import { withCollections } from '../with-collections.js';
 import { runStagedPipeline } from './staged-pipeline.js';
 
 export type StagedWrite =
@@ -151,18 +152,9 @@ export function stageWrites(store: Store): StagedStore {
     },
   });
 
-  return {
-    get kind() {
-      return store.kind;
-    },
+  return Object.assign(withCollections(store, collection), {
     writes,
-    collection,
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
-    listIndexes: (name) => store.listIndexes(name),
-    ready: () => store.ready(),
-    close: () => store.close(),
-    async applyTo(target) {
+    async applyTo(target: Store) {
       for (const write of writes) {
         const into = target.collection(write.collection);
         if (write.kind === 'insert') await into.insertMany(write.documents, write.scope);
@@ -170,7 +162,7 @@ export function stageWrites(store: Store): StagedStore {
         else await into.deleteMany(write.filter, write.scope);
       }
     },
-  };
+  });
 }
 
 function matcher(filter: Filter): (document: StoredDocument) => boolean {
