@@ -1,12 +1,13 @@
 /**
  * The test files the `mongodb-wire` jest project runs: the MongoDB store contract suite and every suite
- * that starts the service on the run's test backend (`startTestServer(`, `startCountingTestServer(` or `createTestBackend(` in the
- * file or in a module beside it that it imports, such as a harness). Benchmarks stay out.
+ * that starts the service on the run's test backend (`startTestServer(`, another `start…TestServer(`
+ * helper, or `createTestBackend(`, in the file or in a module beside it that it imports, such as a
+ * harness). Benchmarks stay out.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const USES_TEST_BACKEND = /\b(startTestServer|startCountingTestServer|createTestBackend)\(/;
+const USES_TEST_BACKEND = /\b(start\w*TestServer|createTestBackend)\(/;
 const LOCAL_IMPORT = /from '\.\/([\w.-]+?)(?:\.js)?'/g;
 const LEFT_OUT = new Set(['bench']);
 
