@@ -91,6 +91,7 @@ function instantStore(): Store {
   return {
     kind: 'embedded',
     collection: () => collection,
+    openSnapshot: async () => ({ consistency: 'point-in-time', collections: [], documents: async function* () {}, close: async () => undefined }),
     transaction: (work) => work({ id: 1 }),
     syncIndexes: async () => ({ created: [], dropped: [] }),
     listIndexes: async () => [],

@@ -27,6 +27,7 @@ export function withOutage(store: Store, { startDown = false } = {}): StoreWithO
   return {
     store: overriding(store, {
       collection,
+      openSnapshot: () => guard(() => store.openSnapshot()),
       transaction: (work) => guard(() => store.transaction(work)),
       syncIndexes: (name, specs, prefix) => guard(() => store.syncIndexes(name, specs, prefix)),
       listIndexes: (name) => guard(() => store.listIndexes(name)),

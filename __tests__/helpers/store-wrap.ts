@@ -7,6 +7,7 @@ export function overriding(store: Store, overrides: Partial<Store>): Store {
       return store.kind;
     },
     collection: (name) => store.collection(name),
+    openSnapshot: () => store.openSnapshot(),
     transaction: (work) => store.transaction(work),
     syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
     listIndexes: (collection) => store.listIndexes(collection),

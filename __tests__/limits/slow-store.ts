@@ -32,6 +32,7 @@ export function slowStore(store: Store, slow: () => ((operation: Operation, coll
       return store.kind;
     },
     collection,
+    openSnapshot: () => store.openSnapshot(),
     transaction: (work) => store.transaction(work),
     syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
     listIndexes: (name) => store.listIndexes(name),

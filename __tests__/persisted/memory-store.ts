@@ -31,6 +31,9 @@ export class MemoryStore implements Store {
   transaction<T>(): Promise<T> {
     throw new Error('MemoryStore.transaction is not implemented by the test double');
   }
+  openSnapshot(): never {
+    throw new Error('MemoryStore.openSnapshot is not implemented by the test double');
+  }
   syncIndexes(): never {
     throw new Error('MemoryStore.syncIndexes is not implemented by the test double');
   }

@@ -26,6 +26,9 @@ function recordingStore(answer: () => Promise<unknown> = async () => []): { stor
   const store: Store = {
     kind: 'recording',
     collection,
+    openSnapshot: async () => {
+      throw new Error('the recording store has no snapshot');
+    },
     transaction: (work) => work(TX),
     syncIndexes: async () => ({ created: [], dropped: [] }),
     listIndexes: async () => [],

@@ -5,7 +5,7 @@
  */
 import { SpanKind, type Context, type Span } from '@opentelemetry/api';
 import type {
-  Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, Transaction,
+  Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, StoreSnapshot, Transaction,
   UpdateDocument, UpdateResult,
 } from '../store/port.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -35,6 +35,10 @@ class ObservedStore implements Store {
 
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.inner.transaction(work);
+  }
+
+  openSnapshot(): Promise<StoreSnapshot> {
+    return this.inner.openSnapshot();
   }
 
   syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {

@@ -95,10 +95,42 @@ export interface Collection {
   deleteMany(filter: Filter, scope?: OperationScope): Promise<number>;
 }
 
+/**
+ * How far a StoreSnapshot's reads agree with each other. `point-in-time`: every document of every
+ * collection as of one moment, however long the reading takes (the embedded store; MongoDB replica sets
+ * and sharded clusters through a snapshot session). `per-document`: each document is whole, but writes
+ * made while the snapshot is read may or may not show (a standalone MongoDB server, which has no
+ * snapshot sessions).
+ */
+export type SnapshotConsistency = 'point-in-time' | 'per-document';
+
+export interface SnapshotCollectionInfo {
+  name: string;
+  /** Documents in the collection as of the snapshot (with `per-document` consistency, when it was opened). */
+  count: number;
+  /** Its indexes, like `listIndexes`. */
+  indexes: IndexSpec[];
+}
+
+/** A read-only view of the whole store for export and backup. Close it when done: it may hold resources. */
+export interface StoreSnapshot {
+  readonly consistency: SnapshotConsistency;
+  /** Every collection, system collections included, sorted by name. */
+  readonly collections: readonly SnapshotCollectionInfo[];
+  /**
+   * The documents of `collection`, in batches of at most `batchSize`, so a caller holds one batch at a
+   * time. The documents are the caller's to read, never to change.
+   */
+  documents(collection: string, batchSize: number): AsyncIterable<StoredDocument[]>;
+  close(): Promise<void>;
+}
+
 export interface Store {
   /** A short name for logs and /health: `embedded` or `mongodb`. */
   readonly kind: string;
   collection(name: string): Collection;
+  /** Opens a snapshot of every collection (see StoreSnapshot and its consistency). */
+  openSnapshot(): Promise<StoreSnapshot>;
   /**
    * Runs `work` as one unit: if it throws, none of its writes remain. Writes acknowledged after it
    * resolves are durable.

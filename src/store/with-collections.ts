@@ -10,6 +10,7 @@ export function withCollections(store: Store, collection: (name: string) => Coll
       return store.kind;
     },
     collection,
+    openSnapshot: () => store.openSnapshot(),
     transaction: (work) => store.transaction(work),
     syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
     listIndexes: (name) => store.listIndexes(name),

@@ -3,13 +3,14 @@
  * Every write runs as a unit of work (see TransactionManager) and is appended to the log as one record
  * before it is acknowledged.
  */
-import type { Collection, IndexSpec, IndexSync, Store, Transaction } from '../port.js';
+import type { Collection, IndexSpec, IndexSync, Store, StoreSnapshot, Transaction } from '../port.js';
 import { sameIndexDefinition } from './collection-index.js';
 import { ID_INDEX_NAME, type CollectionState } from './collection-state.js';
 import { CollectionView } from './collection-view.js';
 import { assertCollectionName, type Database } from './database.js';
 import type { DirectoryLock } from './directory-lock.js';
 import { EmbeddedCollection, type StoreCore } from './embedded-collection.js';
+import { freezeDatabase } from './frozen-snapshot.js';
 import type { LogOperation } from './log-records.js';
 import type { ViewResolver } from './pipeline-runner.js';
 import { Compactor, type CompactionReport } from './compactor.js';
@@ -77,6 +78,17 @@ export class EmbeddedStore implements Store, StoreCore {
       },
       (scope) => this.commit(scope),
       (scope) => scope.rollback(this.database),
+    );
+  }
+
+  /** Frozen as a unit of work of its own, so no transaction is half applied in it. */
+  async openSnapshot(): Promise<StoreSnapshot> {
+    this.assertOpen();
+    return this.transactions.run(
+      'openSnapshot',
+      () => freezeDatabase(this.database),
+      () => undefined,
+      () => undefined,
     );
   }
 

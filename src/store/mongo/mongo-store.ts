@@ -6,6 +6,7 @@ import {
   type IndexSync,
   type Store,
   type StoredDocument,
+  type StoreSnapshot,
   type Transaction,
 } from '../port.js';
 import { MongoConnection, type MongoStoreLogger, type StoreConnection } from './connection.js';
@@ -20,6 +21,7 @@ import {
   type ExistingIndex,
 } from './index-sync.js';
 import { MongoCollection, type OperationRunner } from './mongo-collection.js';
+import { openMongoSnapshot } from './mongo-snapshot.js';
 import { runTransaction } from './transaction-loop.js';
 import { TransactionRegistry } from './transactions.js';
 
@@ -155,6 +157,18 @@ export class MongoStore implements Store, OperationRunner {
 
   ready(): boolean {
     return this.connection.ready();
+  }
+
+  /** Through a snapshot session where the deployment has them (not on a standalone server): see mongo-snapshot.ts. */
+  async openSnapshot(): Promise<StoreSnapshot> {
+    const deployment = this.connection.deployment();
+    const session = deployment.kind === 'standalone' ? undefined : this.connection.client.startSession({ snapshot: true });
+    try {
+      return await openMongoSnapshot(this.connection.database(this.databaseName), session);
+    } catch (error) {
+      await session?.endSession();
+      throw toStoreError(error, 'a snapshot');
+    }
   }
 
   supportsTransactions(): boolean {
