@@ -15,7 +15,7 @@ export { DataDirectoryLockedError } from './directory-lock.js';
 export { StoreClosedError, DEFAULT_COMPACT_AFTER_BYTES, type EmbeddedStoreOptions } from './embedded-store.js';
 export type { CompactionReport } from './compactor.js';
 export { CorruptLogError } from './write-ahead-log.js';
-export { CorruptSnapshotError } from './snapshot.js';
+export { CorruptSnapshotError, writeSnapshotFromStore } from './snapshot.js';
 export { InvalidDocumentError } from './json-values.js';
 
 /**

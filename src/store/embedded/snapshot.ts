@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexSpec, StoredDocument } from '../port.js';
+import type { IndexSpec, StoredDocument, StoreSnapshot } from '../port.js';
 import { fsyncDirectory, writeFully } from './durable-file.js';
 
 export const SNAPSHOT_FILE = 'snapshot.jsonl';
@@ -93,6 +93,56 @@ export async function writeSnapshotInBackground(dataDir: string, snapshot: Snaps
   }
   await fs.promises.rename(temporary, file);
   fsyncDirectory(dataDir);
+}
+
+/**
+ * Writes the documents of `source` (a point-in-time StoreSnapshot of any store holding JSON values only)
+ * into `dataDir` as a snapshot with sequence number 0 and no log: a data folder the embedded store opens
+ * as it was at the snapshot's moment. Memory holds one batch of documents and one chunk of text.
+ * Returns the number of documents written and the file.
+ */
+export async function writeSnapshotFromStore(dataDir: string, source: StoreSnapshot, batchSize = 1000): Promise<{ documents: number; file: string }> {
+  const file = path.join(dataDir, SNAPSHOT_FILE);
+  const temporary = `${file}.tmp`;
+  const handle = await fs.promises.open(temporary, 'w');
+  let documents = 0;
+  try {
+    const pending: string[] = [];
+    let pendingLength = 0;
+    const write = async (line: string, force = false): Promise<void> => {
+      pending.push(line);
+      pendingLength += line.length;
+      if (!force && pendingLength < WRITE_CHUNK_BYTES) return;
+      const chunk = Buffer.from(pending.join(''), 'utf8');
+      pending.length = 0;
+      pendingLength = 0;
+      let offset = 0;
+      while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+    };
+    await write(`${JSON.stringify({ format: FORMAT, version: VERSION, seq: 0, collections: source.collections.length })}\n`);
+    for (const collection of source.collections) {
+      await write(`${JSON.stringify({ collection: collection.name, indexes: collection.indexes, count: collection.count })}\n`);
+      let written = 0;
+      for await (const batch of source.documents(collection.name, batchSize)) {
+        for (const document of batch) await write(`${JSON.stringify(document)}\n`);
+        written += batch.length;
+      }
+      if (written !== collection.count) {
+        throw new Error(`${collection.name} changed while it was read (${collection.count} documents counted, ${written} read): the snapshot is not point-in-time`);
+      }
+      documents += written;
+    }
+    await write(`${JSON.stringify({ end: FORMAT })}\n`, true);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.promises.rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await fs.promises.rename(temporary, file);
+  fsyncDirectory(dataDir);
+  return { documents, file };
 }
 
 export function readSnapshot(dataDir: string): Snapshot | undefined {
