@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   BAD_SCHEMA: 'client',
   // A lambda script uploaded to /admin/lambda that is refused: it does not load, or lacks a @lambda field's resolver.
   BAD_LAMBDA_SCRIPT: 'client',
+  // Data lifecycle (transfer/): an export file refused by POST /admin/import (the message names the line),
+  // and an import into a store that already holds data.
+  BAD_IMPORT_FILE: 'client',
+  STORE_NOT_EMPTY: 'client',
   // Who is calling and what they may do.
   UNAUTHENTICATED: 'client',
   FORBIDDEN: 'client',

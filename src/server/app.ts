@@ -340,6 +340,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         currentLambda: () => lambdaRuntime.script,
         activateLambda: (text) => serializedLambda(text, true),
         persistedQueries,
+        data: { store, logger: logger.child({ component: 'admin-data' }) },
       }),
       ...(observability.metrics ? [metricsRoute({ metrics: observability.metrics, metricsToken: options.metricsToken })] : []),
       healthRoute({ store, hasSchema: () => active !== undefined }),

@@ -7,6 +7,7 @@ import { allowMethods, HttpError, readBody, sendJson } from '../http-io.js';
 import type { LambdaActivationResult } from '../lambda-activation.js';
 import { handleLambdaAdmin } from '../lambda-admin.js';
 import type { Route } from '../router.js';
+import { DATA_PATHS, dataAdminHandler, isDataPath, type AdminDataDeps } from './admin-data.js';
 
 export interface AdminRouteDeps {
   /** When set, callers need `Authorization: Bearer <adminToken>`; otherwise loopback callers only. */
@@ -21,18 +22,25 @@ export interface AdminRouteDeps {
   /** Checks, stores and swaps in an uploaded lambda script (serialized with other uploads). */
   activateLambda(text: string): Promise<LambdaActivationResult>;
   persistedQueries: PersistedQueries;
+  /** Export, import and backup (admin-data.ts). */
+  data: Omit<AdminDataDeps, 'maxBodyBytes' | 'activateSchema' | 'activateLambda'>;
 }
 
-const ADMIN_PATHS = ['/admin/schema', '/admin/lambda', '/admin/persisted-queries'];
+const ADMIN_PATHS = ['/admin/schema', '/admin/lambda', '/admin/persisted-queries', ...DATA_PATHS];
 
-/** `/admin/schema`, `/admin/lambda` and `/admin/persisted-queries`, each for an authorized caller only. */
+/** `/admin/schema`, `/admin/lambda`, `/admin/persisted-queries` and the data endpoints (admin-data.ts), each for an authorized caller only. */
 export function adminRoute(deps: AdminRouteDeps): Route {
+  const handleData = dataAdminHandler({ ...deps.data, maxBodyBytes: deps.maxBodyBytes, activateSchema: deps.activateSchema, activateLambda: deps.activateLambda });
   return {
     paths: ADMIN_PATHS,
     matches: (path) => path === '/admin' || path.startsWith('/admin/'),
     async handle(req, res, path) {
       const method = req.method ?? 'GET';
       authorizeAdmin({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, deps.adminToken);
+      if (isDataPath(path)) {
+        await handleData(req, res, path);
+        return;
+      }
       if (path === '/admin/lambda') {
         await handleLambdaAdmin(req, res, { currentScript: deps.currentLambda(), activate: deps.activateLambda, maxBodyBytes: deps.maxBodyBytes });
         return;
