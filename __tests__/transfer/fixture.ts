@@ -34,9 +34,9 @@ export const LAMBDA = `self.addGraphQLResolvers({ 'Person.greeting': ({ parent }
 export const UNICODE_TITLE = 'Ünïcødé 😀 "quoted" \\ back\nslash \u2028 \u0000 end';
 
 /** Activates the schema and script and stores two people and three tasks; float extremes come as literals (JSON has no -0). */
-export async function seed(url: string): Promise<void> {
-  await loadLambda(url, LAMBDA);
-  await activateSchema(url, SCHEMA);
+export async function seed(url: string, adminToken?: string): Promise<void> {
+  await loadLambda(url, LAMBDA, adminToken);
+  await activateSchema(url, SCHEMA, adminToken);
   await gqlData(url, `mutation($people: [AddPersonInput!]!) { addPerson(input: $people) { numUids } }`, {
     people: [{ handle: 'ada', name: 'Ada Lovelace' }, { handle: 'bob' }],
   });
