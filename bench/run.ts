@@ -15,6 +15,7 @@
  *   npm run bench -- jwt                  token verification per algorithm, static key and JWK Set (bench/jwt.ts; only when named)
  *   npm run bench -- http                 the HTTP layer (router, CORS) next to bare node:http (bench/http-layer.ts; only when named)
  *   npm run bench -- observability        getTask with metrics and tracing off, on, and on with request logs (bench/observability.ts; only when named)
+ *   npm run bench -- export               export, backup and import of BENCH_OBJECTS Tasks over HTTP (bench/export.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -28,7 +29,7 @@ import { SCENARIOS } from './scenarios.js';
 import { tableAcrossSizes, type SizeSummary } from './summary.js';
 
 /** Benchmarks that live in their own file and run as `node <file>`; `inDefault`: part of a bare `npm run bench`. */
-const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
+const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: string[] }> = {
   persisted: { file: 'persisted.js', inDefault: true },
   store: { file: 'store.js', inDefault: false },
   lambda: { file: 'lambda.js', inDefault: false },
@@ -39,6 +40,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   jwt: { file: 'jwt.js', inDefault: false },
   http: { file: 'http-layer.js', inDefault: false },
   observability: { file: 'observability.js', inDefault: false },
+  export: { file: 'export.js', inDefault: false, nodeArgs: ['--expose-gc', '--max-old-space-size=8192'] },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];
@@ -61,7 +63,7 @@ function runScript(name: string): boolean {
     return false;
   }
   console.log(`\n=== ${name} (${path.relative(process.cwd(), file)}) ===`);
-  const result = spawnSync(process.execPath, [file], { stdio: 'inherit', env: process.env });
+  const result = spawnSync(process.execPath, [...(SCRIPTS[name]!.nodeArgs ?? []), file], { stdio: 'inherit', env: process.env });
   return result.status === 0;
 }
 

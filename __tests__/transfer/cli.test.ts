@@ -46,13 +46,13 @@ test('export writes the file, import loads it into a fresh service (exit 0 both)
   expect(exporter.collected.err).toBe(`exported to ${join(work, 'data.ndjson')}\n`);
   expect(await readdir(work)).toEqual(['data.ndjson']);
   const lines = exportLines(await readFile(join(work, 'data.ndjson'), 'utf8'));
-  expect(lines[lines.length - 1]).toEqual({ end: 'autograph-export', documents: { Person: 2, Task: 3 } });
+  expect(lines[lines.length - 1]).toEqual({ end: 'autograph-export', documents: { Person: 2, Task: 3, _autograph_schema: 1 } });
 
   const target = await startTestServer({ adminToken: TOKEN });
   try {
     const importer = cli(target.url, work);
     await expect(importer.run('import', 'data.ndjson')).resolves.toBe(EXIT.ok);
-    expect(importer.collected.out).toBe('imported 5 documents (Person 2, Task 3); schema activated, lambda script activated\n');
+    expect(importer.collected.out).toBe('imported 6 documents (Person 2, Task 3, _autograph_schema 1); schema activated, lambda script activated\n');
     expect(await gqlData(target.url, EVERYTHING)).toEqual(await gqlData(source.url, EVERYTHING));
 
     const again = cli(target.url, work);

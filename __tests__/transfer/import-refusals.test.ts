@@ -56,7 +56,11 @@ test.each<[string, string, string]>([
   ['an empty line', file(header(), '{"collection":"Note"}', '', END), 'line 3: is empty'],
   ['a malformed tagged value', file(header(), '{"collection":"Note"}', '{"_id":"n1","score":{"$float":"zero"}}', END), 'line 3: Note "n1": score has {"$float": "zero"}; expected "-0", "NaN", "Infinity" or "-Infinity"'],
   ['a key starting with $ outside {"$object": …}', file(header(), '{"collection":"Note"}', '{"_id":"n1","x":{"$set":1,"y":2}}', END), 'line 3: Note "n1": x has the key "$set": keys starting with "$" are written inside {"$object": ...}'],
-  ['the schema collection as data', file(header(), '{"collection":"_autograph_schema"}', END), 'line 2: collection _autograph_schema is carried by the header ("schema" and "lambda"), not as data'],
+  [
+    'the active schema as data',
+    file(header(), '{"collection":"_autograph_schema"}', '{"_id":"active","text":"type Note { id: ID! }"}', END),
+    'line 3: the active document of _autograph_schema is carried by the header ("schema" and "lambda"), not as data',
+  ],
   ['a collection twice', file(header(), ...NOTES, '{"collection":"Note"}', END), 'line 5: collection Note appears a second time'],
   ['a file cut short (no end line)', file(header(), ...NOTES), 'line 4: the file ends here without its end line {"end":"autograph-export",…}: it is incomplete (was the export interrupted?)'],
   ['counts that differ from the documents', file(header(), ...NOTES, '{"end":"autograph-export","documents":{"Note":3}}'), 'line 5: the end line counts 3 documents of Note, but the file holds 2: it is incomplete or was edited'],

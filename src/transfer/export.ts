@@ -65,16 +65,20 @@ export async function* exportChunks(snapshot: StoreSnapshot, options: ExportOpti
   add(JSON.stringify(header));
   const counts: Record<string, number> = {};
   for (const { name } of snapshot.collections) {
-    if (isDefinitionCollection(name)) continue;
-    add(JSON.stringify({ collection: name }));
+    // A definition collection's active document is in the header; its others (the text tokeniser's
+    // record, say) follow as data, so an import need not rebuild what they describe. A collection
+    // without documents to write gets no line.
+    const isDefinition = isDefinitionCollection(name);
     let count = 0;
     for await (const batch of snapshot.documents(name, batchSize)) {
       for (const document of batch) {
+        if (isDefinition && document._id === ACTIVE_DEFINITION_ID) continue;
+        if (count === 0) add(JSON.stringify({ collection: name }));
+        count += 1;
         if (add(encodeLine(name, document))) yield take();
       }
-      count += batch.length;
     }
-    counts[name] = count;
+    if (count > 0) counts[name] = count;
   }
   const end: EndLine = { end: EXPORT_FORMAT, documents: counts };
   add(JSON.stringify(end));

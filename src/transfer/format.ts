@@ -8,10 +8,11 @@
  *   …
  *   {"end":"autograph-export","documents":{"Task":2,"User":1}}
  *
- * The header carries the active schema and lambda script (null when there is none); their own system
- * collections are not repeated as data. Every other collection follows, system collections included
- * (persisted query hashes), each once, sorted by name. The end line counts the documents of each
- * collection: a file without it, or whose counts differ, is incomplete and is refused as a whole.
+ * The header carries the active schema and lambda script (null when there is none); the documents that
+ * hold them (`_id: "active"` of their system collections) are not repeated as data. Every collection
+ * that holds documents follows, system collections included (persisted query hashes, the text
+ * tokeniser's record), each once, sorted by name. The end line counts the documents of each collection:
+ * a file without it, or whose counts differ, is incomplete and is refused as a whole.
  */
 import { SYSTEM_COLLECTIONS, type SnapshotConsistency } from '../store/port.js';
 

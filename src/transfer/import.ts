@@ -6,6 +6,7 @@
  */
 import { DuplicateKeyError, StoreUnavailableError, type Store, type StoredDocument } from '../store/port.js';
 import {
+  ACTIVE_DEFINITION_ID,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   isDefinitionCollection,
@@ -50,6 +51,8 @@ export interface ImportResult {
   header: ExportHeader;
   /** Documents imported, by collection. */
   documents: Record<string, number>;
+  /** Deletes the imported documents again (when the file's schema does not activate, say). */
+  undo(failure: Error): Promise<void>;
 }
 
 export interface ImportOptions {
@@ -79,23 +82,15 @@ export async function importDocuments(store: Store, lines: AsyncIterable<Line>, 
   if (Object.keys(holdings).length > 0) throw new StoreNotEmptyError(holdings);
   const writer = new BatchWriter(store, options.batchSize ?? DEFAULT_BATCH_SIZE);
   try {
-    return await readFile(lines, writer);
+    const read = await readFile(lines, writer);
+    return { ...read, undo: (failure) => writer.undo(failure) };
   } catch (error) {
-    await removeImported(store, writer.written, error as Error);
+    await writer.undo(error as Error);
     throw error;
   }
 }
 
-/** Deletes the documents of `collections` again, after a failed import (or a schema that did not activate). */
-export async function removeImported(store: Store, collections: readonly string[], failure: Error): Promise<void> {
-  try {
-    for (const name of collections) await store.collection(name).deleteMany({});
-  } catch (cleanup) {
-    throw new ImportLeftoverError(failure, collections, cleanup);
-  }
-}
-
-async function readFile(lines: AsyncIterable<Line>, writer: BatchWriter): Promise<ImportResult> {
+async function readFile(lines: AsyncIterable<Line>, writer: BatchWriter): Promise<Omit<ImportResult, 'undo'>> {
   let header: ExportHeader | undefined;
   let current: string | undefined;
   let ended: { line: number; documents: Record<string, number> } | undefined;
@@ -157,7 +152,6 @@ function readHeader(number: number, value: Record<string, unknown>): ExportHeade
 function readCollectionLine(number: number, value: Record<string, unknown>, writer: BatchWriter): string {
   const name = value.collection;
   if (typeof name !== 'string' || name === '') throw new ImportFileError(number, `"collection" must be a non-empty string, got ${JSON.stringify(name)}`);
-  if (isDefinitionCollection(name)) throw new ImportFileError(number, `collection ${name} is carried by the header ("schema" and "lambda"), not as data`);
   if (writer.counts[name] !== undefined) throw new ImportFileError(number, `collection ${name} appears a second time`);
   try {
     writer.open(name);
@@ -170,6 +164,9 @@ function readCollectionLine(number: number, value: Record<string, unknown>, writ
 function readDocument(number: number, collection: string, value: Record<string, unknown>): StoredDocument {
   if (typeof value._id !== 'string' || value._id === '') {
     throw new ImportFileError(number, `a document of ${collection} needs a non-empty string "_id", got ${JSON.stringify(value._id)}`);
+  }
+  if (isDefinitionCollection(collection) && value._id === ACTIVE_DEFINITION_ID) {
+    throw new ImportFileError(number, `the active document of ${collection} is carried by the header ("schema" and "lambda"), not as data`);
   }
   try {
     return decodeDocument(value) as StoredDocument;
@@ -199,10 +196,15 @@ function checkCounts(line: number, declared: Record<string, number>, read: Recor
   }
 }
 
-/** Collects documents per collection and writes them a batch at a time. */
+/**
+ * Collects documents per collection and writes them a batch at a time. The store held no data, so undoing
+ * empties the collections written; but a definition collection may hold the running service's own
+ * documents (its text tokeniser's record): those of the file replace them, and undoing deletes only those.
+ */
 class BatchWriter {
   readonly counts: Record<string, number> = {};
-  readonly written: string[] = [];
+  /** Per collection written: the ids written to a definition collection, or `all`. */
+  private readonly written = new Map<string, 'all' | string[]>();
   private batch: { line: number; document: StoredDocument }[] = [];
   private collection: string | undefined;
 
@@ -229,8 +231,14 @@ class BatchWriter {
     const batch = this.batch;
     if (name === undefined || batch.length === 0) return;
     this.batch = [];
-    if (!this.written.includes(name)) this.written.push(name);
     const collection = this.store.collection(name);
+    if (isDefinitionCollection(name)) {
+      const ids = batch.map((item) => item.document._id);
+      this.written.set(name, [...((this.written.get(name) as string[] | undefined) ?? []), ...ids]);
+      await collection.deleteMany({ _id: { $in: ids } });
+    } else {
+      this.written.set(name, 'all');
+    }
     try {
       await collection.insertMany(batch.map((item) => item.document));
       return;
@@ -247,6 +255,17 @@ class BatchWriter {
       }
     }
     throw new Error(`the store refused a batch of ${name} whose documents it accepted one by one`);
+  }
+
+  /** Deletes what was written; throws ImportLeftoverError, naming the collections, when that fails. */
+  async undo(failure: Error): Promise<void> {
+    try {
+      for (const [name, written] of this.written) {
+        await this.store.collection(name).deleteMany(written === 'all' ? {} : { _id: { $in: written } });
+      }
+    } catch (cleanup) {
+      throw new ImportLeftoverError(failure, [...this.written.keys()], cleanup);
+    }
   }
 }
 

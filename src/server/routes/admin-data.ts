@@ -14,7 +14,7 @@ import { ErrorCode } from '../../errors/codes.js';
 import { StoreUnavailableError, type Store } from '../../store/port.js';
 import { BackupRefusedError, backupToFolder } from '../../transfer/backup.js';
 import { exportChunks } from '../../transfer/export.js';
-import { ImportFileError, ImportLeftoverError, importDocuments, removeImported, StoreNotEmptyError } from '../../transfer/import.js';
+import { ImportFileError, ImportLeftoverError, importDocuments, StoreNotEmptyError } from '../../transfer/import.js';
 import { LineError, splitLines } from '../../transfer/lines.js';
 import { refusedUploadBody } from '../activation-answer.js';
 import type { ActivationError } from '../activation.js';
@@ -103,7 +103,6 @@ function drained(res: ServerResponse): Promise<void> {
 async function answerImport(req: IncomingMessage, res: ServerResponse, deps: AdminDataDeps): Promise<void> {
   const { store } = deps;
   const imported = await withStoreErrors(() => importDocuments(store, splitLines(req, deps.maxBodyBytes)));
-  const collections = Object.keys(imported.documents);
   const { schema, lambda } = imported.header;
   // The script first: the schema's @lambda fields must find their resolvers in it.
   for (const [text, activate, code] of [
@@ -114,7 +113,7 @@ async function answerImport(req: IncomingMessage, res: ServerResponse, deps: Adm
     const result = await activate(text);
     if (!result.ok) {
       const what = code === ErrorCode.BAD_SCHEMA ? 'schema' : 'lambda script';
-      await withStoreErrors(() => removeImported(store, collections, new Error(`the file's ${what} did not activate`)));
+      await withStoreErrors(() => imported.undo(new Error(`the file's ${what} did not activate`)));
       const errors = result.errors.map((error) => ({ ...error, message: `the file's ${what} did not activate, so its documents were removed again: ${error.message}` }));
       sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, errors, code));
       return;
