@@ -1,4 +1,6 @@
+import http from 'node:http';
 import { gqlData } from '../helpers/gql';
+import { until } from '../helpers/wait';
 import { startTestServer, TEST_BACKEND_KIND, type TestServer } from '../helpers/server';
 import { exportLines, exportText, importText } from './fixture';
 
@@ -144,5 +146,25 @@ test('the data endpoints are admin endpoints: a wrong token is refused', async (
     }
   } finally {
     await guarded.close();
+  }
+});
+
+test('a client that goes away mid-file leaves nothing behind, and the next import runs', async () => {
+  const fresh = await startTestServer();
+  try {
+    const { port } = new URL(fresh.url);
+    const request = http.request({ host: '127.0.0.1', port: Number(port), path: '/admin/import', method: 'POST' });
+    request.on('error', () => undefined);
+    request.write(`${header({ schema: null })}\n{"collection":"Note"}\n`);
+    for (let i = 0; i < 1500; i++) request.write(`{"_id":"n${i}","text":"t"}\n`);
+    // The first batch of 1,000 is written before the file ends; then the client is gone.
+    await until(async () => (await fresh.store.collection('Note').count({})) > 0);
+    request.destroy();
+    await until(async () => (await fresh.store.collection('Note').count({})) === 0);
+    expect((await importText(fresh.url, file(header({ schema: null }), ...NOTES, END))).body).toEqual({
+      data: { documents: { Note: 2 }, total: 2, schemaActivated: false, lambdaActivated: false },
+    });
+  } finally {
+    await fresh.close();
   }
 });

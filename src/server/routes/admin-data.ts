@@ -63,7 +63,7 @@ export function dataAdminHandler(deps: AdminDataDeps): (req: IncomingMessage, re
 }
 
 async function answerExport(res: ServerResponse, deps: AdminDataDeps): Promise<void> {
-  const snapshot = await withStoreErrors(() => deps.store.openSnapshot());
+  const snapshot = await withTransferErrors(() => deps.store.openSnapshot());
   let clientGone = false;
   res.on('close', () => (clientGone = !res.writableFinished));
   try {
@@ -102,7 +102,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 async function answerImport(req: IncomingMessage, res: ServerResponse, deps: AdminDataDeps): Promise<void> {
   const { store } = deps;
-  const imported = await withStoreErrors(() => importDocuments(store, splitLines(req, deps.maxBodyBytes)));
+  const imported = await withTransferErrors(() => importDocuments(store, splitLines(req, deps.maxBodyBytes)));
   const { schema, lambda } = imported.header;
   // The script first: the schema's @lambda fields must find their resolvers in it.
   for (const [text, activate, code] of [
@@ -113,7 +113,7 @@ async function answerImport(req: IncomingMessage, res: ServerResponse, deps: Adm
     const result = await activate(text);
     if (!result.ok) {
       const what = code === ErrorCode.BAD_SCHEMA ? 'schema' : 'lambda script';
-      await withStoreErrors(() => imported.undo(new Error(`the file's ${what} did not activate`)));
+      await withTransferErrors(() => imported.undo(new Error(`the file's ${what} did not activate`)));
       const errors = result.errors.map((error) => ({ ...error, message: `the file's ${what} did not activate, so its documents were removed again: ${error.message}` }));
       sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, errors, code));
       return;
@@ -125,7 +125,7 @@ async function answerImport(req: IncomingMessage, res: ServerResponse, deps: Adm
 
 async function answerBackup(req: IncomingMessage, res: ServerResponse, deps: AdminDataDeps): Promise<void> {
   const folder = backupFolderOf(await readBody(req, deps.maxBodyBytes));
-  const report = await withStoreErrors(() => backupToFolder(deps.store, folder));
+  const report = await withTransferErrors(() => backupToFolder(deps.store, folder));
   sendJson(res, 200, { data: report });
 }
 
@@ -144,7 +144,7 @@ function backupFolderOf(body: Buffer): string {
 }
 
 /** Runs `work`, answering the transfer errors with their HTTP status and code. */
-async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
+async function withTransferErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -152,6 +152,9 @@ async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof StoreNotEmptyError) throw new HttpError(409, 'STORE_NOT_EMPTY', error.message);
     if (error instanceof BackupRefusedError) throw new HttpError(400, 'BAD_USER_INPUT', error.message);
     if (error instanceof ImportLeftoverError || error instanceof StoreUnavailableError) throw new HttpError(503, 'STORE_UNAVAILABLE', error.message);
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      throw new HttpError(400, 'BAD_REQUEST', 'the client closed the connection before the file was complete; nothing was imported');
+    }
     throw error;
   }
 }
