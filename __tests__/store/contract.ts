@@ -520,6 +520,44 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
       });
     });
 
+    describe('openSnapshot', () => {
+      it('lists the collection with its count and indexes, and yields each document once, in batches of at most the size asked', async () => {
+        const name = await seedBooks();
+        await store.syncIndexes(name, [byCode], 'ag_');
+        const snapshot = await store.openSnapshot();
+        try {
+          expect(['point-in-time', 'per-document']).toContain(snapshot.consistency);
+          const names = snapshot.collections.map((collection) => collection.name);
+          expect(names).toEqual([...names].sort());
+          const info = snapshot.collections.find((collection) => collection.name === name);
+          expect({ count: info?.count, indexes: info?.indexes.map(normalized) }).toEqual({ count: 5, indexes: [normalized(byCode)] });
+          const batches: StoredDocument[][] = [];
+          for await (const batch of snapshot.documents(name, 2)) batches.push(batch);
+          expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1]);
+          expect(batches.flat().sort((a, b) => a._id.localeCompare(b._id))).toEqual(BOOKS);
+        } finally {
+          await snapshot.close();
+        }
+      });
+
+      it('point-in-time: writes made after it was opened do not show; per-document: documents read after the writes show them', async () => {
+        const name = await seedBooks();
+        const snapshot = await store.openSnapshot();
+        try {
+          await store.collection(name).insertMany([{ _id: 'b6', title: 'Zeta' }]);
+          await store.collection(name).deleteMany({ _id: 'b1' });
+          await store.collection(name).updateMany({ _id: 'b2' }, { $set: { title: 'changed' } });
+          const read: StoredDocument[] = [];
+          for await (const batch of snapshot.documents(name, 10)) read.push(...batch);
+          const expected = snapshot.consistency === 'point-in-time' ? BOOKS : undefined;
+          if (expected) expect(read.sort((a, b) => a._id.localeCompare(b._id))).toEqual(expected);
+          else expect(read.map((document) => document._id).sort()).toEqual(['b2', 'b3', 'b4', 'b5', 'b6']);
+        } finally {
+          await snapshot.close();
+        }
+      });
+    });
+
     describe('deadlines', () => {
       const passed = () => ({ deadline: Date.now() - 1 });
       const ahead = () => ({ deadline: Date.now() + 60_000 });
