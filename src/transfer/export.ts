@@ -1,7 +1,7 @@
 /**
  * Writes a StoreSnapshot as an export file (format.ts), as text chunks of about `chunkChars` characters:
  * the caller writes each chunk before asking for the next, so memory holds one batch of documents and one
- * chunk whatever the size of the data.
+ * chunk whatever the size of the data. A chunk also ends with each collection.
  */
 import type { StoredDocument, StoreSnapshot } from '../store/port.js';
 import {
@@ -78,7 +78,10 @@ export async function* exportChunks(snapshot: StoreSnapshot, options: ExportOpti
         if (add(encodeLine(name, document))) yield take();
       }
     }
-    if (count > 0) counts[name] = count;
+    if (count > 0) {
+      counts[name] = count;
+      yield take(); // each collection goes out whole before the next is read
+    }
   }
   const end: EndLine = { end: EXPORT_FORMAT, documents: counts };
   add(JSON.stringify(end));

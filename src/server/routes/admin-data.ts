@@ -74,6 +74,8 @@ async function answerExport(res: ServerResponse, deps: AdminDataDeps): Promise<v
       'x-autograph-consistency': snapshot.consistency,
       'cache-control': 'no-store',
     });
+    // The status goes out now: a failure later can only cut the stream short, which the client sees.
+    res.flushHeaders();
     for await (const chunk of exportChunks(snapshot, { storeKind: deps.store.kind })) {
       if (clientGone) return;
       if (!res.write(chunk)) await drained(res);
@@ -81,7 +83,10 @@ async function answerExport(res: ServerResponse, deps: AdminDataDeps): Promise<v
     res.end();
   } catch (error) {
     deps.logger.error({ err: error }, 'export failed after it began; the stream was cut short (it lacks its end line)');
-    res.destroy();
+    // Closed without the end of the chunked body, after what was written has gone out: the client sees a
+    // cut stream (and the file lacks its end line) rather than an export that ended.
+    if (res.socket) res.socket.destroySoon();
+    else res.destroy();
   } finally {
     await snapshot.close();
   }
