@@ -4,9 +4,8 @@ import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { errorFromAnswer } from '../admin-client.js';
+import { EXPORT_FORMAT } from '../../transfer/format.js';
 import { EXIT, UsageError, type Command } from '../command.js';
-
-const END_LINE_PREFIX = '{"end":"autograph-export"';
 
 /**
  * `autograph export [<file>]`: the service's data, schema and lambda script as an export file (to stdout
@@ -31,7 +30,7 @@ export const exportCommand: Command = {
       stderr.write(`autograph export: the export stream broke off: ${(error as Error).message}\n`);
       return EXIT.unavailable;
     }
-    if (!tail.endsWith(END_LINE_PREFIX)) {
+    if (!tail.endsWithEndLine()) {
       if (temporary !== undefined) await rm(temporary, { force: true });
       stderr.write('autograph export: the service cut the export short (it lacks its end line); see the service log\n');
       return EXIT.unavailable;
@@ -46,21 +45,29 @@ export const exportCommand: Command = {
 
 /** Keeps the last line of what passes through, to check that the stream ended with its end line. */
 class TailWatch {
-  private tail = '';
+  private lastLine = '';
+  private partial = '';
 
   passThrough(): (source: AsyncIterable<Uint8Array>) => AsyncGenerator<Uint8Array> {
     const watch = this;
     const decoder = new TextDecoder();
     return async function* (source) {
       for await (const chunk of source) {
-        watch.tail = (watch.tail + decoder.decode(chunk, { stream: true })).slice(-4096);
+        const lines = (watch.partial + decoder.decode(chunk, { stream: true })).split('\n');
+        watch.partial = lines.pop()!;
+        if (lines.length > 0) watch.lastLine = lines[lines.length - 1]!;
         yield chunk;
       }
     };
   }
 
-  endsWith(linePrefix: string): boolean {
-    const lines = this.tail.trimEnd().split('\n');
-    return lines[lines.length - 1]!.startsWith(linePrefix);
+  /** Whether the last line is the export's end line (format.ts). */
+  endsWithEndLine(): boolean {
+    const last = this.partial.trim() === '' ? this.lastLine : this.partial;
+    try {
+      return (JSON.parse(last) as { end?: unknown }).end === EXPORT_FORMAT;
+    } catch {
+      return false;
+    }
   }
 }
