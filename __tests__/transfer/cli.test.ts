@@ -93,7 +93,7 @@ test('a file with a bad line exits 1 with the line; a wrong token exits 1; a mis
   expect(usage.collected.err).toBe(
     'autograph import: expected one export file, got 0 arguments\nusage: autograph import <file>\n' +
       `autograph import: cannot read ${join(work, 'missing.ndjson')}: ENOENT: no such file or directory, stat '${join(work, 'missing.ndjson')}'\nusage: autograph import <file>\n` +
-      'autograph backup: the folder must be an absolute path on the service\'s machine, got "relative/folder"\nusage: autograph backup <absolute folder on the service machine>\n',
+      'autograph backup: the folder must be an absolute path on the service\'s machine, got "relative/folder"\nusage: autograph backup <absolute folder>\n',
   );
 });
 

@@ -8,8 +8,8 @@ interface BackupAnswer {
 /** `autograph backup <folder>`: an online backup of the embedded store into a new folder on the service's machine. */
 export const backupCommand: Command = {
   words: ['backup'],
-  usage: 'backup <absolute folder on the service machine>',
-  summary: 'writes a data folder the service can start from (--data), while it keeps serving (embedded store)',
+  usage: 'backup <absolute folder>',
+  summary: "writes a data folder on the service's machine that --data starts from, while it serves (embedded store)",
   async run({ client, args, stdout }) {
     if (args.length !== 1) throw new UsageError(`expected one folder, got ${args.length} arguments`);
     const folder = args[0]!;
