@@ -11,6 +11,7 @@ import { EVERYTHING, exportLines, exportText, importText, seed, storedDocuments,
 
 let source: TestServer;
 let exported: string;
+let exportHeaders: Headers;
 let sourceEverything: unknown;
 
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const answer = await exportText(source.url);
   expect(answer.status).toBe(200);
   exported = answer.text;
+  exportHeaders = answer.headers;
 });
 
 afterAll(() => source.close());
@@ -36,6 +38,9 @@ test('the export is a header with the schema and script, a line per collection a
     schema: expect.stringContaining('type Person {'),
     lambda: expect.stringContaining("'Person.greeting'"),
   });
+  expect(exportHeaders.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+  expect(exportHeaders.get('x-autograph-consistency')).toBe(header.consistency);
+  expect(exportHeaders.get('content-disposition')).toMatch(/^attachment; filename="autograph-export-\d{4}-\d\d-\d\dT[\d-]+Z\.ndjson"$/);
   // The schema's own collection follows with the text tokeniser's record only: its active text is in the header.
   expect(lines.filter((line) => 'collection' in line)).toEqual([{ collection: 'Person' }, { collection: 'Task' }, { collection: '_autograph_schema' }]);
   expect(lines.filter((line) => line._id === 'active')).toEqual([]);
