@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { gqlData } from '../helpers/gql';
 import { until } from '../helpers/wait';
+import { withOutage, type StoreWithOutage } from '../helpers/outage';
 import { startTestServer, TEST_BACKEND_KIND, type TestServer } from '../helpers/server';
 import { exportLines, exportText, importText } from './fixture';
 
@@ -165,6 +166,45 @@ test('a client that goes away mid-file leaves nothing behind, and the next impor
       data: { documents: { Note: 2 }, total: 2, schemaActivated: false, lambdaActivated: false },
     });
   } finally {
+    await fresh.close();
+  }
+});
+
+test('when the store goes away mid-import and the clean-up fails too, 503 says which collections to empty', async () => {
+  let outage!: StoreWithOutage;
+  const fresh = await startTestServer({ wrapStore: (store) => (outage = withOutage(store)).store });
+  try {
+    const { port } = new URL(fresh.url);
+    const answer = new Promise<{ status: number | undefined; body: string }>((resolve) => {
+      const request = http.request({ host: '127.0.0.1', port: Number(port), path: '/admin/import', method: 'POST' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      request.write(`${header({ schema: null })}\n{"collection":"Note"}\n`);
+      for (let i = 0; i < 1500; i++) request.write(`{"_id":"n${i}","text":"t"}\n`);
+      void until(async () => (await fresh.store.collection('Note').count({})) > 0).then(() => {
+        outage.down();
+        request.end('{"end":"autograph-export","documents":{"Note":1500}}\n');
+      });
+    });
+    const { status, body } = await answer;
+    expect(status).toBe(503);
+    expect(JSON.parse(body)).toEqual({
+      errors: [
+        {
+          message:
+            'data store unavailable: connection refused (test outage); deleting the documents imported so far failed too ' +
+            '(data store unavailable: connection refused (test outage)), so Note may still hold some: empty those collections (or use a fresh store) before importing again',
+          extensions: { code: 'STORE_UNAVAILABLE' },
+        },
+      ],
+    });
+    outage.up();
+    expect(await fresh.store.collection('Note').count({})).toBe(1000);
+  } finally {
+    outage.up();
     await fresh.close();
   }
 });
