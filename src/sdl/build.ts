@@ -1,10 +1,13 @@
 import { readAuthorization } from './authorization.js';
+import { checkCustomHttpOfRoot, checkCustomHttpOfType } from './custom-http-rules.js';
 import { customOperationsOf } from './custom-operations.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
 import { ErrorSink, locationOf } from './errors.js';
+import { checkSearchOnExternal } from './external-search.js';
 import { checkFederation, identityKeyOf } from './federation.js';
 import { readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
+import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
@@ -38,12 +41,19 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
+  for (const draft of drafts.values()) checkIdInterfaceOnType(draft, drafts, errors);
   resolveRelations(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
+  for (const draft of drafts.values()) {
+    checkSearchOnExternal(draft, errors);
+    checkCustomHttpOfType(draft, errors);
+  }
 
   const typeNames = [...drafts.keys()];
   const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
   const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
+  checkCustomHttpOfRoot('Query', declarations.queryFields, customQueries, errors);
+  checkCustomHttpOfRoot('Mutation', declarations.mutationFields, customMutations, errors);
 
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {

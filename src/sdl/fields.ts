@@ -7,6 +7,7 @@ import type { FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
+import { checkIdArguments, isUniqueAcrossInterface } from './id-interface.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
@@ -99,6 +100,9 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     loc: locationOf(node.name),
   };
   if (suppliedId) model.suppliedByCaller = true;
+  if (model.isUniqueId && idDirective && isUniqueAcrossInterface(idDirective) && context.kindOf(context.owner) === 'interface') {
+    model.uniqueAcrossInterface = context.owner;
+  }
   if (custom) model.custom = custom;
   if (node.description) model.description = node.description.value;
 
@@ -162,7 +166,7 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
 
 function uniqueIdOf(directive: DirectiveNode | undefined, of: FieldKind, shape: TypeShape, errors: ErrorSink, describe: Describe): boolean {
   if (!directive) return false;
-  checkNoArguments(directive, errors, describe);
+  checkIdArguments(directive, errors, describe);
   if (of.kind !== 'scalar' || !UNIQUE_ID_SCALARS.includes(of.scalar) || shape.list) {
     errors.at(describe(`@id applies to the ID field (the caller then supplies it) or to String, Int or Int64 fields that are not lists, not to ${shape.typeText}`), directive);
     return false;

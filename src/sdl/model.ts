@@ -78,6 +78,11 @@ export interface FieldModel {
   /** `@deprecated`: the reason (GraphQL's default "No longer supported" when none is given). */
   deprecationReason?: string;
   loc: SourceLocation;
+  /**
+   * `@id(interface: true)` on an interface's field: the interface named here, across whose implementing
+   * types the value is unique. Without it an `@id` is unique per type.
+   */
+  uniqueAcrossInterface?: string;
 }
 
 export interface ArgumentModel {
