@@ -9,6 +9,7 @@ import { readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
 import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
+import { inputModelsOf } from './inputs.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
@@ -49,6 +50,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
     checkCustomHttpOfType(draft, errors);
   }
 
+  const inputs = inputModelsOf(declarations.inputs, kindOf, link, errors);
   const typeNames = [...drafts.keys()];
   const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
   const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
@@ -68,6 +70,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
     source,
   };
   if (authorization) model.authorization = authorization;
+  if (inputs.size > 0) model.inputs = inputs;
   return { model, errors: [] };
 }
 
@@ -75,6 +78,7 @@ function nameKinds(declarations: Declarations): (name: string) => NameKind | und
   return (name) => {
     if ((SCALAR_NAMES as readonly string[]).includes(name)) return 'scalar';
     if (declarations.enums.has(name)) return 'enum';
+    if (declarations.inputs.has(name)) return 'input';
     const object = declarations.objects.get(name);
     if (object) return object.kind;
     if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';

@@ -4,6 +4,7 @@ import {
   type DocumentNode,
   type EnumTypeDefinitionNode,
   type FieldDefinitionNode,
+  type InputObjectTypeDefinitionNode,
   type InterfaceTypeDefinitionNode,
   type NameNode,
   type ObjectTypeDefinitionNode,
@@ -35,12 +36,14 @@ export interface Declarations {
   /** Fields of `type Query` / `type Mutation` (and their `extend type` spellings), in order. */
   queryFields: FieldDefinitionNode[];
   mutationFields: FieldDefinitionNode[];
+  /** User-declared `input` types (argument types of custom operations and fields), by name. */
+  inputs: Map<string, InputObjectTypeDefinitionNode>;
 }
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
 
 export function collectDeclarations(document: DocumentNode, errors: ErrorSink): Declarations {
-  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [] };
+  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
   const claimName = (name: NameNode): boolean => {
@@ -84,6 +87,9 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
         if (claimName(definition.name)) {
           declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors) });
         }
+        break;
+      case Kind.INPUT_OBJECT_TYPE_DEFINITION:
+        if (claimName(definition.name)) declarations.inputs.set(definition.name.value, definition);
         break;
       case Kind.SCHEMA_EXTENSION:
       case Kind.DIRECTIVE_DEFINITION:
@@ -151,8 +157,6 @@ function unsupportedMessage(definition: DefinitionNode): string {
   switch (definition.kind) {
     case Kind.SCALAR_TYPE_DEFINITION:
       return typeMessage(definition.name.value, `custom scalars are not supported (built in: ${SCALAR_NAMES.join(', ')})`);
-    case Kind.INPUT_OBJECT_TYPE_DEFINITION:
-      return typeMessage(definition.name.value, 'input types are not supported; inputs are generated from your types');
     case Kind.UNION_TYPE_DEFINITION:
       return typeMessage(definition.name.value, 'unions are not supported; use an interface');
     case Kind.INTERFACE_TYPE_EXTENSION:

@@ -12,7 +12,7 @@ import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
 /** What a name in the schema stands for. `root` is Query/Mutation, which fields cannot hold. */
-export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root';
+export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input';
 
 export interface FieldContext {
   /** The type (or `Query`/`Mutation`) declaring the field, for messages. */
@@ -35,6 +35,8 @@ export interface FieldDraft {
 
 const UNIQUE_ID_SCALARS: readonly ScalarName[] = ['String', 'Int', 'Int64'];
 const STORAGE_DIRECTIVES: readonly FieldDirectiveName[] = ['id', 'search', 'hasInverse', 'external'];
+/** Argument names the generated API gives relation fields (Dgraph reserves them on every field of a type). */
+const RESERVED_ARGUMENTS: readonly string[] = ['first', 'offset', 'filter', 'order'];
 
 export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, errors: ErrorSink): FieldDraft {
   const name = node.name.value;
@@ -96,7 +98,7 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     search: [],
     external: false,
     lambda: lambdaDirective !== undefined,
-    args: argumentModelsOf(node, context, customLogic, errors, describe),
+    args: argumentModelsOf(node, context, { customLogic, of }, errors, describe),
     loc: locationOf(node.name),
   };
   if (suppliedId) model.suppliedByCaller = true;
@@ -158,6 +160,9 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
     case 'root':
       errors.at(describe(`${shape.namedType} is a root type and cannot be the type of a field`), shape.namedTypeNode);
       return { kind: 'relation', target: shape.namedType };
+    case 'input':
+      errors.at(describe(`${shape.namedType} is an input type; it can be the type of an argument, not of a field`), shape.namedTypeNode);
+      return { kind: 'relation', target: shape.namedType };
     case undefined:
       errors.at(describe(`unknown type ${shape.namedType}`), shape.namedTypeNode);
       return { kind: 'relation', target: shape.namedType };
@@ -174,19 +179,30 @@ function uniqueIdOf(directive: DirectiveNode | undefined, of: FieldKind, shape: 
   return true;
 }
 
-/** Arguments exist only on computed fields (@lambda / @custom), and take scalars or enums. */
+/**
+ * Arguments of computed fields (@lambda / @custom) reach the custom logic. A stored scalar or enum field
+ * may declare arguments too (Dgraph accepts and ignores them); a stored relation's arguments are the
+ * generated filter, order, first and offset. Fields of types never use those reserved names.
+ */
 function argumentModelsOf(
   node: FieldDefinitionNode,
   context: FieldContext,
-  customLogic: boolean,
+  field: { customLogic: boolean; of: FieldKind },
   errors: ErrorSink,
   describe: Describe,
 ): ArgumentModel[] {
   const args = node.arguments ?? [];
   if (args.length === 0) return [];
-  if (!customLogic) {
-    errors.at(describe('arguments are only allowed on @lambda or @custom fields'), args[0]);
+  if (!field.customLogic && field.of.kind === 'relation') {
+    errors.at(describe('a stored relation takes only its generated arguments (filter, order, first, offset); declare none'), args[0]!);
     return [];
+  }
+  if (context.position === 'type') {
+    for (const argument of args) {
+      if (RESERVED_ARGUMENTS.includes(argument.name.value)) {
+        errors.at(describe(`can't have ${argument.name.value} as an argument because it is a reserved argument`), argument.name);
+      }
+    }
   }
   const models: ArgumentModel[] = [];
   const seen = new Set<string>();
@@ -204,8 +220,8 @@ function argumentModelOf(argument: InputValueDefinitionNode, context: FieldConte
   const kind = context.kindOf(shape.namedType);
   if (kind === undefined) {
     errors.at(describe(`unknown type ${shape.namedType}`), shape.namedTypeNode);
-  } else if (kind !== 'scalar' && kind !== 'enum') {
-    errors.at(describe(`${shape.namedType} is not a scalar or enum; arguments take scalars and enums only`), shape.namedTypeNode);
+  } else if (kind !== 'scalar' && kind !== 'enum' && kind !== 'input') {
+    errors.at(describe(`${shape.namedType} is not a scalar, enum or input type; arguments take those only`), shape.namedTypeNode);
   }
   if (argument.defaultValue) errors.at(describe('default values are not supported'), argument.defaultValue);
   for (const directive of argument.directives ?? []) {

@@ -235,6 +235,24 @@ export interface SchemaModel {
   federation: FederationSettings;
   /** The schema text exactly as uploaded. */
   source: string;
+  /** User-declared `input` types, printed as written into the generated API (absent: none declared). */
+  inputs?: ReadonlyMap<string, InputModel>;
+}
+
+/** A user-declared `input` type: the argument type of custom operations and fields. */
+export interface InputModel {
+  name: string;
+  fields: InputFieldModel[];
+  description?: string;
+  loc: SourceLocation;
+}
+
+export interface InputFieldModel {
+  name: string;
+  /** The declared type text, e.g. `[String!]!`. */
+  typeText: string;
+  namedType: string;
+  description?: string;
 }
 
 /** A schema error with where it happened; an upload answers with all of them together. */
