@@ -6,12 +6,23 @@ import { Readable } from 'node:stream';
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
+ * The `fetch` that `@custom(http:)` calls go through by default: the global `fetch`, except for a GET that
+ * carries a body (see `getWithBody`). Decorators (observe/'s timed fetch) wrap it like any `fetch`.
+ */
+export const customHttpFetch: typeof fetch = (input, init) => {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  if (method !== 'GET' || init?.body === undefined || init.body === null || typeof init.body !== 'string') return fetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : input);
+  return getWithBody(url, { headers: new Headers(init.headers), body: init.body, signal: init.signal ?? undefined });
+};
+
+/**
  * A GET request that carries a body, as Dgraph sends `@custom(http: { method: GET, body: ... })`. The
  * Fetch standard forbids a body on GET (Node's `fetch` throws), so this one request goes through
  * `node:http`/`node:https`; it answers a standard `Response` so the caller reads it like any other.
  * Redirects are not followed (as with `redirect: 'manual'`).
  */
-export function getWithBody(url: URL, init: { headers: Headers; body: string; signal: AbortSignal }): Promise<Response> {
+function getWithBody(url: URL, init: { headers: Headers; body: string; signal: AbortSignal | undefined }): Promise<Response> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers = Object.fromEntries(init.headers.entries());
   headers['content-length'] = String(Buffer.byteLength(init.body));

@@ -1,6 +1,6 @@
 import type { CustomHttpConfig } from '../sdl/model.js';
 import { BodyTemplateError, parseBodyTemplate, renderBodyTemplate } from './body-template.js';
-import { getWithBody } from './get-with-body.js';
+import { customHttpFetch } from './get-with-body.js';
 import type { BodyTemplate } from './body-template.js';
 import { CustomHttpError } from './http-errors.js';
 import { isHostAllowed } from './host-allow-list.js';
@@ -173,10 +173,13 @@ async function send(plan: RequestPlan, options: CustomHttpCommonOptions, url: UR
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const requestBody = body === undefined ? undefined : JSON.stringify(body);
-    const response = plan.method === 'GET' && requestBody !== undefined && !options.fetch
-      ? await getWithBody(url, { headers, body: requestBody, signal: controller.signal })
-      : await (options.fetch ?? fetch)(url, { method: plan.method, headers, body: requestBody, signal: controller.signal, redirect: 'manual' });
+    const response = await (options.fetch ?? customHttpFetch)(url, {
+      method: plan.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+      redirect: 'manual',
+    });
     const text = await readLimited(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, plan.field, target);
     if (response.status < 200 || response.status > 299) {
       const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : '';
