@@ -1,0 +1,102 @@
+import { pluck, useService } from './harness';
+
+/**
+ * Issue 13 (dgrules): `@id(interface: true|false)` with Dgraph's meaning, on the schema of Dgraph's own
+ * test (gqlschema_test.yml, "valid schema with @id directive having interface argument in interface"):
+ * `interface: true` keeps a value unique across all the types implementing the interface; `@id` and
+ * `@id(interface: false)` keep it unique per type. Errors carry Dgraph's wording.
+ */
+
+const SCHEMA = `
+interface Member {
+  refID: String! @id(interface: true)
+  name: String! @id
+  itemsIssued: [String]
+  fineAccumulated: Int
+}
+
+interface Team {
+  teamID: String! @id(interface: true)
+  teamName: String! @id(interface: false)
+}
+
+type LibraryMember implements Member {
+  interests: [String]
+  readHours: String
+}
+
+type SportsMember implements Member & Team {
+  plays: String
+  playerRating: Int
+}
+
+type CricketTeam implements Team {
+  numOfBatsmans: Int
+  numOfBowlers: Int
+}
+
+type LibraryManager {
+  name: String! @id
+  manages: [LibraryMember]
+}
+`;
+
+const api = useService(SCHEMA);
+
+const across = (value: string, field: string, interfaceName: string) => ({
+  code: 'DUPLICATE_ID',
+  message: `id ${value} already exists for field ${field} in some other implementing type of interface ${interfaceName}`,
+});
+
+beforeAll(async () => {
+  await api.data(`mutation {
+    addLibraryMember(input: [{ refID: "101", name: "Alice", readHours: "4d3hr" }]) { numUids }
+    addSportsMember(input: [{ refID: "102", name: "Bob", teamID: "T01", teamName: "Slash", plays: "cricket" }]) { numUids }
+  }`);
+});
+
+test('a value of an @id(interface: true) field that another implementing type holds is refused on add', async () => {
+  expect(await api.errors('mutation { addSportsMember(input: [{ refID: "101", name: "Carol", teamID: "T02", teamName: "Hash" }]) { numUids } }'))
+    .toEqual([across('101', 'refID', 'Member')]);
+  expect(await api.errors('mutation { addCricketTeam(input: [{ teamID: "T01", teamName: "Slash", numOfBatsmans: 5 }]) { numUids } }'))
+    .toEqual([across('T01', 'teamID', 'Team')]);
+  const { querySportsMember, queryCricketTeam } = await api.data('{ querySportsMember { name } queryCricketTeam { teamID } }');
+  expect(pluck(querySportsMember, 'name')).toEqual(['Bob']);
+  expect(queryCricketTeam).toEqual([]);
+});
+
+test('an @id field without interface: true is unique per type only', async () => {
+  // `name` (Member) and `teamName` (Team, interface: false): another implementing type may repeat them.
+  await api.data('mutation { addCricketTeam(input: [{ teamID: "T03", teamName: "Slash" }]) { numUids } }');
+  await api.data('mutation { addLibraryMember(input: [{ refID: "103", name: "Bob" }]) { numUids } }');
+  const { queryMember } = await api.data('{ queryMember(order: { asc: refID }) { refID name __typename } }');
+  expect(queryMember).toEqual([
+    { refID: '101', name: 'Alice', __typename: 'LibraryMember' },
+    { refID: '102', name: 'Bob', __typename: 'SportsMember' },
+    { refID: '103', name: 'Bob', __typename: 'LibraryMember' },
+  ]);
+  // Within one type the value stays unique.
+  expect(await api.errors('mutation { addLibraryMember(input: [{ refID: "104", name: "Alice" }]) { numUids } }')).toEqual([
+    { code: 'DUPLICATE_ID', message: 'id Alice already exists for field name inside type LibraryMember' },
+  ]);
+});
+
+test('an update taking a value another implementing type holds is refused and changes nothing', async () => {
+  expect(await api.errors('mutation { updateLibraryMember(input: { filter: { refID: { eq: "101" } }, set: { refID: "102", readHours: "5d2hr" } }) { numUids } }'))
+    .toEqual([across('102', 'refID', 'Member')]);
+  const { getLibraryMember } = await api.data('{ getLibraryMember(refID: "101") { refID readHours } }');
+  expect(getLibraryMember).toEqual({ refID: '101', readHours: '4d3hr' });
+  // A value no other implementing type holds is fine.
+  const updated = await api.data('mutation { updateLibraryMember(input: { filter: { refID: { eq: "101" } }, set: { refID: "201" } }) { libraryMember { refID } } }');
+  expect(updated.updateLibraryMember.libraryMember).toEqual([{ refID: '201' }]);
+});
+
+test('a nested object created by @id value is checked too (a reference to another type\'s value)', async () => {
+  expect(await api.errors('mutation { addLibraryManager(input: [{ name: "John", manages: [{ refID: "102", name: "Zed" }] }]) { numUids } }'))
+    .toEqual([across('102', 'refID', 'Member')]);
+  const { queryLibraryManager } = await api.data('{ queryLibraryManager { name } }');
+  expect(queryLibraryManager).toEqual([]);
+  // A reference to an existing LibraryMember by its value links it.
+  const added = await api.data('mutation { addLibraryManager(input: [{ name: "John", manages: [{ refID: "201" }] }]) { libraryManager { name manages { refID name } } } }');
+  expect(added.addLibraryManager.libraryManager).toEqual([{ name: 'John', manages: [{ refID: '201', name: 'Alice' }] }]);
+});
