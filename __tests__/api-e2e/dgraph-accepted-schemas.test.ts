@@ -190,6 +190,23 @@ describe('the generated API of the accepted schemas, as Dgraph generates it', ()
     expect(body).toEqual({ data: { addMessage: { message: [{ content: 'hello', name: 'n', author: 'ada' }] } } });
   });
 
+  it('serves a relation to an interface whose @hasInverse the concrete side declares, both ways', async () => {
+    await activate(accepted[2]![0]);
+    const added = await gql(server.url, `mutation {
+      addQuestion(input: [{ text: "Why?", author: { name: "Ada" } }]) { question { id } }
+    }`);
+    expect(added.body.errors).toBeUndefined();
+    const { body } = await gql(server.url, `mutation($author: AuthorRef!) {
+      addAnswer(input: [{ text: "Because.", author: $author }]) { answer { text author { name } } }
+    }`, { author: { id: (await gql(server.url, '{ queryAuthor { id } }')).body.data!.queryAuthor[0].id } });
+    expect(body).toEqual({ data: { addAnswer: { answer: [{ text: 'Because.', author: { name: 'Ada' } }] } } });
+    const read = await gql(server.url, '{ queryAuthor { name posts(order: { asc: text }) { __typename text author { name } } } }');
+    expect(read.body).toEqual({ data: { queryAuthor: [{ name: 'Ada', posts: [
+      { __typename: 'Answer', text: 'Because.', author: { name: 'Ada' } },
+      { __typename: 'Question', text: 'Why?', author: { name: 'Ada' } },
+    ] }] } });
+  });
+
   it('leaves the directives the schema defines out of the API', async () => {
     await activate(accepted[6]![0]);
     const { body } = await gql(server.url, '{ __schema { directives { name } } }');
