@@ -1,5 +1,5 @@
 import { Kind, type DirectiveNode, type FieldDefinitionNode, type ObjectFieldNode } from 'graphql';
-import { bodyPlaceholders, urlPathPlaceholders } from './body-placeholders.js';
+import { bodyPlaceholders, urlPathPlaceholders } from './template-placeholders.js';
 import { fieldMessage, type ErrorSink } from './errors.js';
 import type { FieldDraft } from './fields.js';
 import type { FieldModel } from './model.js';
