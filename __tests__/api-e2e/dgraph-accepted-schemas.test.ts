@@ -100,6 +100,51 @@ type Product @unkown1 {
   price: Float! @search @unkown1(r: Admin) @unkown2(r: User, b: Admin)
   name: String! @unkown1(r: Admin) @search @unkown2 @unkown3
 }`],
+  ['a custom mutation taking a list of input objects (custom-mutation)', `
+type User {
+	id: ID!
+	name: String!
+}
+
+input UpdateFavouriteUserInput {
+	name: String!
+}
+
+type Mutation {
+	createMyFavouriteUsers(input: [UpdateFavouriteUserInput!]!): [User] @custom(http: {
+		url: "http://my-api.com",
+		method: "POST",
+		body: "{ data: $input }"
+	})
+}`],
+  ['input types with descriptions and comments, nesting another input (comments-and-descriptions, custom-nested-types)', `
+# comment
+"""
+Desc
+"""
+input AnInput {
+    # # comment
+    id: ID! # comment
+
+    """
+    Desc
+    """
+    i: Int
+    cars: [CarInput]
+}
+
+input CarInput {
+	name: String!
+}
+
+type Car {
+  id: ID!
+  name: String!
+}
+
+type Mutation {
+	registerCars(owner: AnInput!): [Car] @custom(http: { url: "http://my-api.com", method: "POST", body: "$owner" })
+}`],
 ];
 
 let server: TestServer;
@@ -166,6 +211,18 @@ describe('the generated API of the accepted schemas, as Dgraph generates it', ()
     expect(await fieldSignature('Query', 'authorsMatching')).toBe('authorsMatching(filter: AuthorFilterInput!): [Author]');
     expect(await fieldSignature('Author', 'similar')).toBe("similar(criteria: AuthorFilterInput): [Author]");
     expect(await fieldSignature('Mutation', 'importAuthors')).toBe('importAuthors(from: AuthorFilterInput): Int');
+  });
+
+  it('declares a described input type nesting another, as written', async () => {
+    await activate(accepted[8]![0]);
+    const { body } = await gql(server.url, '{ __type(name: "AnInput") { description inputFields { name description } } }');
+    expect(body).toEqual({ data: { __type: { description: 'Desc', inputFields: [
+      { name: 'id', description: null },
+      { name: 'i', description: 'Desc' },
+      { name: 'cars', description: null },
+    ] } } });
+    expect(await fieldSignature('AnInput', 'cars')).toBe('cars: [CarInput]');
+    expect(await fieldSignature('Mutation', 'registerCars')).toBe('registerCars(owner: AnInput!): [Car]');
   });
 
   it('gives @search(by: []) the default filter of each type', async () => {
