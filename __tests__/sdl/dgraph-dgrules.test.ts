@@ -48,6 +48,9 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
   ['arguments on a stored relation', 'type T {\n  id: ID!\n  next(depth: Int): T\n}', [
     '3:8 Type T; field next: a stored relation takes only its generated arguments (filter, order, first, offset); declare none',
   ]],
+  ['arguments on a field a @key names', 'type Product @key(fields: "sku") {\n  id: ID!\n  sku(format: String): String! @id\n}', [
+    '3:7 Type Product; field sku: a field named by @key cannot take arguments',
+  ]],
   ['an input type as the type of a field', 'input Range { min: Int }\ntype T {\n  id: ID!\n  range: Range\n}', [
     '4:10 Type T; field range: Range is an input type; it can be the type of an argument, not of a field',
   ]],

@@ -10,6 +10,7 @@ import type { NameKind } from './fields.js';
 import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
 import { inputModelsOf } from './inputs.js';
+import { checkKeyFieldArguments } from './key-field-arguments.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
@@ -48,6 +49,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const draft of drafts.values()) {
     checkSearchOnExternal(draft, errors);
     checkCustomHttpOfType(draft, errors);
+    checkKeyFieldArguments(draft, errors);
   }
 
   const inputs = inputModelsOf(declarations.inputs, kindOf, link, errors);
