@@ -65,6 +65,10 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
   ['an input type named like a generated one', 'type Task { id: ID! }\ninput TaskFilter { x: Int }', [
     '2:7 Type TaskFilter: the name clashes with TaskFilter, which the generated API declares for type Task',
   ]],
+  ['input types referencing themselves through required fields', 'input A {\n  b: B!\n  self: [A!]!\n}\ninput B {\n  a: A!\n}\ninput C {\n  c: C!\n  d: C\n}', [
+    '1:7 Type A: cannot reference itself through required fields (A.b → B.a)',
+    '8:7 Type C: cannot reference itself through required fields (C.c)',
+  ]],
   ['an input type without fields', 'input Empty\ntype Query { q(e: Empty): String @lambda }', [
     '1:7 Type Empty: an input type needs at least one field',
   ]],

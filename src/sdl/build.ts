@@ -9,6 +9,7 @@ import { readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
 import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
+import { checkInputCycles } from './input-cycles.js';
 import { inputModelsOf } from './inputs.js';
 import { checkKeyFieldArguments } from './key-field-arguments.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
@@ -53,6 +54,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   }
 
   const inputs = inputModelsOf(declarations.inputs, kindOf, link, errors);
+  checkInputCycles(inputs, declarations.inputs, errors);
   const typeNames = [...drafts.keys()];
   const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
   const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
