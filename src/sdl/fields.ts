@@ -6,8 +6,8 @@ import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
 import type { FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
-import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { checkIdArguments, isUniqueAcrossInterface } from './id-interface.js';
+import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
@@ -225,7 +225,8 @@ function argumentModelOf(argument: InputValueDefinitionNode, context: FieldConte
   }
   if (argument.defaultValue) errors.at(describe('default values are not supported'), argument.defaultValue);
   for (const directive of argument.directives ?? []) {
-    errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
+    const reading = context.link.read(directive.name.value);
+    if (!('name' in reading && reading.ignored)) errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
   }
   return { name: argument.name.value, typeText: shape.typeText, namedType: shape.namedType };
 }
