@@ -1,3 +1,5 @@
+import { activateSchema, gql } from '../helpers/gql';
+import { startCountingTestServer } from '../helpers/server';
 import { pluck, useService } from './harness';
 
 /**
@@ -99,4 +101,29 @@ test('a nested object created by @id value is checked too (a reference to anothe
   // A reference to an existing LibraryMember by its value links it.
   const added = await api.data('mutation { addLibraryManager(input: [{ name: "John", manages: [{ refID: "201" }] }]) { libraryManager { name manages { refID name } } } }');
   expect(added.addLibraryManager.libraryManager).toEqual([{ name: 'John', manages: [{ refID: '201', name: 'Alice' }] }]);
+});
+
+describe('the cost of the check', () => {
+  let counted: Awaited<ReturnType<typeof startCountingTestServer>>;
+
+  beforeAll(async () => {
+    counted = await startCountingTestServer();
+    await activateSchema(counted.server.url, SCHEMA);
+  });
+
+  afterAll(() => counted.server.close());
+
+  const addMembers = async (from: number, count: number): Promise<number> => {
+    const input = Array.from({ length: count }, (_, index) => ({ refID: `m${from + index}`, name: `member ${from + index}` }));
+    counted.counter.reset();
+    const { body } = await gql(counted.server.url, 'mutation($input: [AddLibraryMemberInput!]!) { addLibraryMember(input: $input) { numUids } }', { input });
+    expect(body).toEqual({ data: { addLibraryMember: { numUids: count } } });
+    return counted.counter.count;
+  };
+
+  it('is a bounded number of store calls for an add, however many inputs it has', async () => {
+    const forOne = await addMembers(0, 1);
+    const forForty = await addMembers(1, 40);
+    expect(forForty).toBe(forOne);
+  });
 });

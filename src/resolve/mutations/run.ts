@@ -8,6 +8,7 @@ import { idBatches } from '../../store/id-batches.js';
 import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
 import { detachDeleted } from './edges.js';
+import { readAheadInterfaceIds } from './interface-ids.js';
 import { readAheadUniqueIds } from './known-ids.js';
 import { prepareReferenceGuard, type GuardSetup } from './reference-guard.js';
 import { addIdentity, collectReferences, noReferences } from './references.js';
@@ -63,6 +64,7 @@ async function inTransaction(model: SchemaModel, store: Store, work: (write: Wri
 export function addObjects(model: SchemaModel, store: Store, typeName: string, inputs: Record<string, unknown>[], upsert: boolean, auth?: MutationAuth): Promise<MutationOutcome> {
   return inTransaction(model, store, async (write) => {
     write.known = await readAheadUniqueIds(model, store, write.tx, typeName, inputs);
+    write.interfaceIdHolders = await readAheadInterfaceIds(model, store, write.tx, typeName, inputs);
     if (auth) {
       const references = noReferences();
       for (const input of inputs) {
