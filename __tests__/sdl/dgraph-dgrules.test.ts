@@ -124,7 +124,7 @@ describe('schemas Dgraph accepts, read as Dgraph reads them', () => {
   });
 
   it('ignores directive definitions and the uses of the directives they define (ignore-unsupported-directive)', () => {
-    const model = validModel('enum Role { Admin User }\ndirective @unknown1(r: Role = User) on OBJECT | FIELD_DEFINITION\ndirective @unknown2(r: Role = User, b: Role = User) on FIELD_DEFINITION\ntype Product @unknown1 {\n  id: ID!\n  price: Float! @search @unknown1(r: Admin) @unknown2(r: User, b: Admin)\n  name: String! @unknown1(r: Admin) @search @unknown2\n  tagged(lang: String @unknown1): String @lambda\n}');
+    const model = validModel('enum Role { Admin @unknown1 User }\ntype Query @unknown1 { ping: String @lambda }\ndirective @unknown1(r: Role = User) on OBJECT | FIELD_DEFINITION\ndirective @unknown2(r: Role = User, b: Role = User) on FIELD_DEFINITION\ntype Product @unknown1 {\n  id: ID!\n  price: Float! @search @unknown1(r: Admin) @unknown2(r: User, b: Admin)\n  name: String! @unknown1(r: Admin) @search @unknown2\n  tagged(lang: String @unknown1): String @lambda\n}');
     expect(fieldOf(model, 'Product', 'price').search).toEqual(['float']);
     expect(fieldOf(model, 'Product', 'name').search).toEqual(['term']);
     expect(typeOf(model, 'Product').keys).toEqual([]);

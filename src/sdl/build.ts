@@ -5,7 +5,7 @@ import { collectDeclarations, ROOT_TYPES, type Declarations } from './declaratio
 import { ErrorSink, locationOf } from './errors.js';
 import { checkSearchOnExternal } from './external-search.js';
 import { checkFederation, identityKeyOf } from './federation.js';
-import { readFederationLink } from './federation-link.js';
+import { isIgnoredDirective, readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
 import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
@@ -38,7 +38,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   if (!document || !checkSchemaDocument(document, limits, errors)) return { errors: errors.sorted() };
 
   const link = readFederationLink(document, errors);
-  const declarations = collectDeclarations(document, errors);
+  const declarations = collectDeclarations(document, errors, (directive) => isIgnoredDirective(link, directive));
   const kindOf = nameKinds(declarations);
   const drafts = new Map<string, TypeDraft>();
   for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));

@@ -42,7 +42,11 @@ export interface Declarations {
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
 
-export function collectDeclarations(document: DocumentNode, errors: ErrorSink): Declarations {
+/**
+ * `isIgnored`: directives the schema defines for itself, which mean nothing here (see federation-link.ts);
+ * their uses on enum values and on Query/Mutation are skipped like everywhere else.
+ */
+export function collectDeclarations(document: DocumentNode, errors: ErrorSink, isIgnored: (directive: string) => boolean = () => false): Declarations {
   const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
@@ -62,7 +66,7 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
       case Kind.OBJECT_TYPE_EXTENSION: {
         const name = definition.name.value;
         if (name === 'Query' || name === 'Mutation') {
-          collectRootType(definition, declarations, errors);
+          collectRootType(definition, declarations, errors, isIgnored);
         } else if (name === 'Subscription') {
           errors.at(typeMessage(name, 'subscriptions are not supported'), definition.name);
         } else if (claimName(definition.name)) {
@@ -85,7 +89,7 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
         break;
       case Kind.ENUM_TYPE_DEFINITION:
         if (claimName(definition.name)) {
-          declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors) });
+          declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors, isIgnored) });
         }
         break;
       case Kind.INPUT_OBJECT_TYPE_DEFINITION:
@@ -115,10 +119,15 @@ function nameIsUsable(name: NameNode, errors: ErrorSink): boolean {
   return true;
 }
 
-function collectRootType(definition: ObjectTypeDefinitionNode | ObjectTypeExtensionNode, declarations: Declarations, errors: ErrorSink): void {
+function collectRootType(
+  definition: ObjectTypeDefinitionNode | ObjectTypeExtensionNode,
+  declarations: Declarations,
+  errors: ErrorSink,
+  isIgnored: (directive: string) => boolean,
+): void {
   const name = definition.name.value;
   for (const directive of definition.directives ?? []) {
-    errors.at(typeMessage(name, `@${directive.name.value} is not allowed on ${name}`), directive);
+    if (!isIgnored(directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on ${name}`), directive);
   }
   if (definition.interfaces && definition.interfaces.length > 0) {
     errors.at(typeMessage(name, `${name} cannot implement interfaces`), definition.interfaces[0]);
@@ -127,10 +136,10 @@ function collectRootType(definition: ObjectTypeDefinitionNode | ObjectTypeExtens
   target.push(...(definition.fields ?? []));
 }
 
-function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink): string[] {
+function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink, isIgnored: (directive: string) => boolean): string[] {
   const name = definition.name.value;
   for (const directive of definition.directives ?? []) {
-    errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
+    if (!isIgnored(directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
   }
   const values: string[] = [];
   const seen = new Map<string, NameNode>();
@@ -144,7 +153,7 @@ function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink): st
     seen.set(valueName, value.name);
     values.push(valueName);
     for (const directive of value.directives ?? []) {
-      if (directive.name.value !== 'deprecated') {
+      if (directive.name.value !== 'deprecated' && !isIgnored(directive.name.value)) {
         errors.at(typeMessage(name, `enum value ${valueName}: @${directive.name.value} is not allowed on an enum value`), directive);
       }
     }

@@ -218,6 +218,12 @@ function localNameOf(link: LinkDirective, standardName: string): string {
   return `${link.namespace}__${standardName}`;
 }
 
+/** Whether `name` is a directive the schema defines for itself, whose uses are ignored. */
+export function isIgnoredDirective(link: FederationLink, name: string): boolean {
+  const reading = link.read(name);
+  return 'name' in reading && reading.ignored === true;
+}
+
 /**
  * Federation 1 with directive definitions: as Dgraph does, a directive the schema defines itself means
  * nothing to the service, so its definition and every use of it are ignored. A definition of a directive

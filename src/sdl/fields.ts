@@ -3,7 +3,7 @@ import { customHttpOf } from './custom-http.js';
 import { allowedDirectives, type FieldDirectiveName } from './directive-names.js';
 import type { Describe } from './directive-values.js';
 import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
-import type { FederationLink } from './federation-link.js';
+import { isIgnoredDirective, type FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import { checkIdArguments, isUniqueAcrossInterface } from './id-interface.js';
@@ -225,8 +225,7 @@ function argumentModelOf(argument: InputValueDefinitionNode, context: FieldConte
   }
   if (argument.defaultValue) errors.at(describe('default values are not supported'), argument.defaultValue);
   for (const directive of argument.directives ?? []) {
-    const reading = context.link.read(directive.name.value);
-    if (!('name' in reading && reading.ignored)) errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
+    if (!isIgnoredDirective(context.link, directive.name.value)) errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
   }
   return { name: argument.name.value, typeText: shape.typeText, namedType: shape.namedType };
 }

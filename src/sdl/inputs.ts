@@ -1,6 +1,6 @@
 import type { InputObjectTypeDefinitionNode } from 'graphql';
 import { fieldMessage, locationOf, typeMessage, type ErrorSink } from './errors.js';
-import type { FederationLink } from './federation-link.js';
+import { isIgnoredDirective, type FederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
 import type { InputFieldModel, InputModel } from './model.js';
 import { shapeOf } from './type-ref.js';
@@ -19,7 +19,7 @@ export function inputModelsOf(
   const inputs = new Map<string, InputModel>();
   for (const [name, node] of nodes) {
     for (const directive of node.directives ?? []) {
-      if (!isIgnored(link, directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an input type`), directive);
+      if (!isIgnoredDirective(link, directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an input type`), directive);
     }
     const fields: InputFieldModel[] = [];
     for (const fieldNode of node.fields ?? []) {
@@ -37,7 +37,7 @@ export function inputModelsOf(
       if (shape.nestedList) errors.at(describe(`lists of lists (${shape.typeText}) are not supported`), fieldNode.type);
       if (fieldNode.defaultValue) errors.at(describe('default values are not supported'), fieldNode.defaultValue);
       for (const directive of fieldNode.directives ?? []) {
-        if (!isIgnored(link, directive.name.value)) errors.at(describe(`@${directive.name.value} is not allowed on a field of an input type`), directive);
+        if (!isIgnoredDirective(link, directive.name.value)) errors.at(describe(`@${directive.name.value} is not allowed on a field of an input type`), directive);
       }
       const field: InputFieldModel = { name: fieldNode.name.value, typeText: shape.typeText, namedType: shape.namedType };
       if (fieldNode.description) field.description = fieldNode.description.value;
@@ -49,9 +49,4 @@ export function inputModelsOf(
     inputs.set(name, model);
   }
   return inputs;
-}
-
-function isIgnored(link: FederationLink, name: string): boolean {
-  const reading = link.read(name);
-  return 'name' in reading && reading.ignored === true;
 }
