@@ -1,5 +1,7 @@
 import { activateSchema, gql } from '../helpers/gql';
-import { startCountingTestServer } from '../helpers/server';
+import { startCountingTestServer, startTestServer, type TestServer } from '../helpers/server';
+import { SYSTEM_COLLECTIONS, type Collection } from '../../src/store/port.js';
+import { withCollections } from '../../src/store/with-collections.js';
 import { pluck, useService } from './harness';
 
 /**
@@ -125,5 +127,51 @@ describe('the cost of the check', () => {
     const forOne = await addMembers(0, 1);
     const forForty = await addMembers(1, 40);
     expect(forForty).toBe(forOne);
+  });
+});
+
+describe('the claims that make concurrent mutations conflict', () => {
+  const claimWrites: Array<{ operation: string; argument: unknown; inTransaction: boolean }> = [];
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      wrapStore: (store) => withCollections(store, (name) => {
+        const inner = store.collection(name);
+        if (name !== SYSTEM_COLLECTIONS.interfaceIdClaims) return inner;
+        return {
+          ...inner,
+          name: inner.name,
+          find: inner.find.bind(inner),
+          insertMany: (documents, scope) => {
+            claimWrites.push({ operation: 'insertMany', argument: documents, inTransaction: scope?.tx !== undefined });
+            return inner.insertMany(documents, scope);
+          },
+          deleteMany: (filter, scope) => {
+            claimWrites.push({ operation: 'deleteMany', argument: filter, inTransaction: scope?.tx !== undefined });
+            return inner.deleteMany(filter, scope);
+          },
+        } as Collection;
+      }),
+    });
+    await activateSchema(server.url, SCHEMA);
+  });
+
+  afterAll(() => server.close());
+
+  it('writes one claim per value given, and deletes it again, in the mutation\'s transaction', async () => {
+    const { body } = await gql(server.url, 'mutation { addSportsMember(input: [{ refID: "7", name: "Ann", teamID: "T7", teamName: "Seven" }]) { numUids } }');
+    expect(body).toEqual({ data: { addSportsMember: { numUids: 1 } } });
+    expect(claimWrites).toEqual([
+      { operation: 'insertMany', argument: [{ _id: 'Member.refID:"7"' }, { _id: 'Team.teamID:"T7"' }], inTransaction: true },
+      { operation: 'deleteMany', argument: { _id: { $in: ['Member.refID:"7"', 'Team.teamID:"T7"'] } }, inTransaction: true },
+    ]);
+    expect(await server.store.collection(SYSTEM_COLLECTIONS.interfaceIdClaims).find({})).toEqual([]);
+  });
+
+  it('writes none for a type without @id(interface: true) values', async () => {
+    claimWrites.length = 0;
+    await gql(server.url, 'mutation { addLibraryManager(input: [{ name: "Kim" }]) { numUids } }');
+    expect(claimWrites).toEqual([]);
   });
 });

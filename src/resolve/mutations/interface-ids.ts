@@ -14,9 +14,15 @@ import type { Write } from './objects.js';
  * The answers are kept for the rest of the mutation, so the store is asked once per value: `interface.field`
  * → value → the type holding it ('' when none does). An add reads them ahead for all its inputs, with one
  * `$in` query per implementing type and field, so a large add costs no query per input. A value taken by
- * this mutation becomes held by the taking type.
+ * this mutation becomes held by the taking type, and is claimed (see interface-id-claims.ts).
  */
 export type InterfaceIdHolders = Map<string, Map<unknown, string>>;
+
+export interface InterfaceIds {
+  holders: InterfaceIdHolders;
+  /** Claim keys (`interface.field` and the value) of the values this mutation gives to objects. */
+  claimed: Set<string>;
+}
 
 type Input = Record<string, unknown>;
 
@@ -37,16 +43,17 @@ function holdersOf(holders: InterfaceIdHolders, interfaceName: string, field: st
 }
 
 export async function checkInterfaceUniqueIds(write: Write, type: TypeModel, values: Readonly<Input>): Promise<void> {
-  write.interfaceIdHolders ??= new Map();
+  write.interfaceIds ??= { holders: new Map(), claimed: new Set() };
   for (const field of uniqueAcrossFields(type)) {
     const interfaceName = field.uniqueAcrossInterface!;
     const value = values[field.name];
     if (value === undefined || value === null) continue;
-    const holders = holdersOf(write.interfaceIdHolders, interfaceName, field.name);
+    const holders = holdersOf(write.interfaceIds.holders, interfaceName, field.name);
     let holder = holders.get(value);
     if (holder === undefined) holder = await holderOf(write.model, write.store, write.tx, interfaceName, field.name, value, type.name);
     if (holder !== '' && holder !== type.name) throw interfaceDuplicateError(interfaceName, field.name, value);
     holders.set(value, type.name);
+    write.interfaceIds.claimed.add(claimKey(interfaceName, field.name, value));
   }
 }
 
@@ -80,8 +87,12 @@ function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map
   }
 }
 
+function claimKey(interfaceName: string, field: string, value: unknown): string {
+  return `${interfaceName}.${field}:${JSON.stringify(value)}`;
+}
+
 /** The holders of every `@id(interface: true)` value an add's inputs (nested ones included) mention. */
-export async function readAheadInterfaceIds(model: SchemaModel, store: Store, tx: Transaction, typeName: string, inputs: readonly Input[]): Promise<InterfaceIdHolders> {
+export async function readAheadInterfaceIds(model: SchemaModel, store: Store, tx: Transaction, typeName: string, inputs: readonly Input[]): Promise<InterfaceIds> {
   const wanted = new Map<string, Set<unknown>>();
   for (const input of inputs) collect(model, typeName, input, wanted);
   const holders: InterfaceIdHolders = new Map();
@@ -94,7 +105,7 @@ export async function readAheadInterfaceIds(model: SchemaModel, store: Store, tx
     }
     holders.set(key, byValue);
   }
-  return holders;
+  return { holders, claimed: new Set() };
 }
 
 /** Dgraph's wording, so clients moving over keep matching on it. */

@@ -7,7 +7,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
 import { linkEdge, unlinkEdge } from './edges.js';
 import type { ReferenceGuard } from './reference-guard.js';
-import { checkInterfaceUniqueIds, type InterfaceIdHolders } from './interface-ids.js';
+import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
@@ -22,8 +22,8 @@ export interface Write {
   createdIds: Map<string, Set<string>>;
   /** The caller's rules for existing objects reached through the input (absent: no `@auth` to apply). */
   guard?: ReferenceGuard;
-  /** Which type holds each `@id(interface: true)` value, as far as this mutation has asked (see interface-ids.ts). */
-  interfaceIdHolders?: InterfaceIdHolders;
+  /** Which type holds each `@id(interface: true)` value as far as this mutation has asked, and the values it gives (interface-ids.ts). */
+  interfaceIds?: InterfaceIds;
 }
 
 type Input = Record<string, unknown>;
