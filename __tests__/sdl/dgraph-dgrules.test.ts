@@ -19,10 +19,10 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
     '3:17 Type Product; field name: @search directive can not be defined on @external fields that are not @key',
   ]],
   ['a field inherited from two interfaces with different types', 'interface X {\n  id: ID!\n}\ninterface Y {\n  id: ID\n}\ntype Z implements X & Y {\n  name: String\n}', [
-    '7:6 Type Z; field id: interfaces X and Y declare it as ID! and ID',
+    '7:6 Type Z; field id: is of type ID in interface Y and is of type ID! in interface X',
   ]],
   ['two interfaces giving one field different scalar types', 'interface X { code: String }\ninterface Y { code: Int }\ntype Z implements X & Y { name: String }', [
-    '3:6 Type Z; field code: interfaces X and Y declare it as String and Int',
+    '3:6 Type Z; field code: is of type Int in interface Y and is of type String in interface X',
   ]],
   ['@custom url path argument that can be null', 'type Author { id: ID! name: String }\ntype Query {\n  author(id: ID): Author @custom(http: { url: "http://api.example/authors/$id", method: GET })\n}', [
     '3:47 Type Query; field author: url path inside @custom directive uses an argument id that can be null',

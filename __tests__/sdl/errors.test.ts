@@ -162,7 +162,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '2:30 Type Task; field name: redeclares name of interface Named with other directives; declare them on the interface',
   ]],
   ['two interfaces disagree on a field', 'interface A { x: Int }\ninterface B { x: String }\ntype T implements A & B { id: ID! }', [
-    '3:6 Type T; field x: interfaces A and B declare it as Int and String',
+    '3:6 Type T; field x: is of type String in interface B and is of type Int in interface A',
   ]],
   // relations
   ['@hasInverse naming a missing field', 'type Task { id: ID! user: User @hasInverse(field: tasks) }\ntype User { id: ID! }', [
