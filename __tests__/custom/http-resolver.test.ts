@@ -232,7 +232,6 @@ describe('@custom(http:)', () => {
       [{ url: '/users/$id' }, {}, 'the url placeholder $id has no value'],
       [{ url: '/echo', method: 'FETCH' }, {}, 'the method FETCH is not one of GET, POST, PUT, PATCH, DELETE'],
       [{ url: '/echo', body: '{ id: $id' }, {}, 'expected "," or "}" but found the end of the template at column 10 of the body template'],
-      [{ url: '/echo', body: '{ id: $id }' }, {}, 'a GET request cannot carry the body template; use POST, PUT, PATCH or DELETE'],
       [{ url: '/echo', method: 'POST', mode: 'BATCH' }, {}, 'mode BATCH needs a body template (one entry per parent is sent as a JSON array)'],
     ];
     for (const [partial, args, reason] of cases) {
@@ -244,6 +243,15 @@ describe('@custom(http:)', () => {
     }));
     expect(batchUrl.message).toBe('@custom field T.f: the url placeholder $id has no value (in mode BATCH the url may use only arguments)');
     expect(seen).toHaveLength(0);
+  });
+
+  it('sends GET with a body, as Dgraph does, and times it out like any request', async () => {
+    const answer = await callCustomHttp(config({ url: '/echo?q=1', body: '{ id: $id, tags: [$tag] }' }), { field: 'Query.find', args: { id: 'u1', tag: 'a' }, allowHosts });
+    expect(answer).toEqual({ method: 'GET', url: '/echo?q=1', body: { id: 'u1', tags: ['a'] } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    const slow = await failureOf(callCustomHttp(config({ url: '/slow', body: '{ id: $id }' }), { field: 'Query.find', args: { id: 'u1' }, allowHosts, timeoutMs: 50 }));
+    expect(slow.message).toBe(`@custom field Query.find: GET ${base}/slow did not answer within 50 ms`);
   });
 
   it('reports a connection failure', async () => {

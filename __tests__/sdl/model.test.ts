@@ -187,7 +187,7 @@ describe('enums and the other scalars', () => {
       big: Int64! @id @search
       score: Float @search(by: [float])
       due: DateTime @search
-      created: DateTime @search(by: [day, hour])
+      created: DateTime @search(by: [day])
       tags: [String!] @search(by: [exact, term])
       code: String @search
       sku: Int @id
@@ -208,7 +208,7 @@ describe('enums and the other scalars', () => {
     expect(search('big')).toEqual(['int64']);
     expect(search('score')).toEqual(['float']);
     expect(search('due')).toEqual(['year']);
-    expect(search('created')).toEqual(['day', 'hour']);
+    expect(search('created')).toEqual(['day']);
     expect(search('tags')).toEqual(['exact', 'term']);
     expect(search('code')).toEqual(['term']);
   });

@@ -1,4 +1,5 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import { userInputBlock } from './user-inputs.js';
 import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
 import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
@@ -44,6 +45,7 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   for (const enumModel of model.enums.values()) {
     blocks.set(enumModel.name, `enum ${enumModel.name} {\n${enumModel.values.map((value) => `  ${value}`).join('\n')}\n}`);
   }
+  for (const input of model.inputs?.values() ?? []) blocks.set(input.name, userInputBlock(input));
 
   for (const type of model.types.values()) {
     blocks.currentType = type.name;
@@ -212,7 +214,7 @@ function keyFieldNames(type: TypeModel): Set<string> {
 
 function outputField(model: SchemaModel, field: FieldModel, withRelationArguments: boolean): string {
   let args = '';
-  if (isCustomLogic(field)) args = argumentList(field);
+  if (isCustomLogic(field) || field.of.kind !== 'relation') args = argumentList(field);
   else if (field.of.kind === 'relation' && withRelationArguments) {
     args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
   }

@@ -12,7 +12,7 @@ export interface CustomHttpCheckOptions {
 
 /**
  * Problems of the `@custom(http:)` fields of a schema that can be found before any call: the method, the
- * body template's syntax, BATCH without a body, GET with a body, a url that is not an absolute http(s)
+ * body template's syntax, BATCH without a body, a url that is not an absolute http(s)
  * URL, and placeholders that name neither an argument nor (on a type) a field of the parent.
  */
 export function customHttpProblems(model: SchemaModel, options: CustomHttpCheckOptions = {}): SchemaError[] {
@@ -59,7 +59,6 @@ function configProblems(
   }
 
   if (config.body !== undefined) {
-    if (method === 'GET') problems.push('a GET request cannot carry a body; use POST, PUT, PATCH or DELETE');
     try {
       for (const name of bodyTemplateVariables(parseBodyTemplate(config.body))) {
         if (!args.has(name) && !parentFields.has(name)) problems.push(`the body placeholder $${name} is not an argument or a field of the type`);

@@ -1,5 +1,6 @@
 import type { CustomHttpConfig } from '../sdl/model.js';
 import { BodyTemplateError, parseBodyTemplate, renderBodyTemplate } from './body-template.js';
+import { customHttpFetch } from './get-with-body.js';
 import type { BodyTemplate } from './body-template.js';
 import { CustomHttpError } from './http-errors.js';
 import { isHostAllowed } from './host-allow-list.js';
@@ -95,7 +96,6 @@ function planOf(config: CustomHttpConfig, field: string): RequestPlan {
       if (error instanceof BodyTemplateError) fail(error.message);
       throw error;
     }
-    if (method === 'GET') fail('a GET request cannot carry the body template; use POST, PUT, PATCH or DELETE');
   }
   if (config.mode === 'BATCH' && body === undefined) fail('mode BATCH needs a body template (one entry per parent is sent as a JSON array)');
   return {
@@ -173,7 +173,7 @@ async function send(plan: RequestPlan, options: CustomHttpCommonOptions, url: UR
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await (options.fetch ?? fetch)(url, {
+    const response = await (options.fetch ?? customHttpFetch)(url, {
       method: plan.method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

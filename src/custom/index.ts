@@ -22,3 +22,4 @@ export { customHttpProblems } from './http-config-check.js';
 export type { CustomHttpCheckOptions } from './http-config-check.js';
 export { lambdaFieldsOf, missingLambdaResolvers, resolverNameFor } from './lambda-bindings.js';
 export type { LambdaField } from './lambda-bindings.js';
+export { customHttpFetch } from './get-with-body.js';

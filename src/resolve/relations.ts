@@ -117,7 +117,8 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
       }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
       const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
-      return parentIds.map((id) => tag(grouped.get(id) ?? [], field.namedType));
+      // The pipeline tags each child with its concrete type (the target may be an interface).
+      return parentIds.map((id) => (grouped.get(id) ?? []) as GraphObject[]);
     }, { maxBatchSize: ID_BATCH_SIZE }));
     const children = await loader.load(parent._id);
     return field.list ? children : children[0] ?? null;

@@ -1,11 +1,17 @@
 import { readAuthorization } from './authorization.js';
+import { checkCustomHttpOfRoot, checkCustomHttpOfType } from './custom-http-rules.js';
 import { customOperationsOf } from './custom-operations.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
 import { ErrorSink, locationOf } from './errors.js';
+import { checkSearchOnExternal } from './external-search.js';
 import { checkFederation, identityKeyOf } from './federation.js';
-import { readFederationLink } from './federation-link.js';
+import { isIgnoredDirective, readFederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
+import { checkIdInterfaceOnType } from './id-interface.js';
 import { inheritInterfaceFields } from './interfaces.js';
+import { checkInputCycles } from './input-cycles.js';
+import { inputModelsOf } from './inputs.js';
+import { checkKeyFieldArguments } from './key-field-arguments.js';
 import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
@@ -32,18 +38,28 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   if (!document || !checkSchemaDocument(document, limits, errors)) return { errors: errors.sorted() };
 
   const link = readFederationLink(document, errors);
-  const declarations = collectDeclarations(document, errors);
+  const declarations = collectDeclarations(document, errors, (directive) => isIgnoredDirective(link, directive));
   const kindOf = nameKinds(declarations);
   const drafts = new Map<string, TypeDraft>();
   for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
+  for (const draft of drafts.values()) checkIdInterfaceOnType(draft, drafts, errors);
   resolveRelations(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
+  for (const draft of drafts.values()) {
+    checkSearchOnExternal(draft, errors);
+    checkCustomHttpOfType(draft, errors);
+    checkKeyFieldArguments(draft, errors);
+  }
 
+  const inputs = inputModelsOf(declarations.inputs, kindOf, link, errors);
+  checkInputCycles(inputs, declarations.inputs, errors);
   const typeNames = [...drafts.keys()];
   const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
   const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
+  checkCustomHttpOfRoot('Query', declarations.queryFields, customQueries, errors);
+  checkCustomHttpOfRoot('Mutation', declarations.mutationFields, customMutations, errors);
 
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {
@@ -58,6 +74,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
     source,
   };
   if (authorization) model.authorization = authorization;
+  if (inputs.size > 0) model.inputs = inputs;
   return { model, errors: [] };
 }
 
@@ -65,6 +82,7 @@ function nameKinds(declarations: Declarations): (name: string) => NameKind | und
   return (name) => {
     if ((SCALAR_NAMES as readonly string[]).includes(name)) return 'scalar';
     if (declarations.enums.has(name)) return 'enum';
+    if (declarations.inputs.has(name)) return 'input';
     const object = declarations.objects.get(name);
     if (object) return object.kind;
     if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';

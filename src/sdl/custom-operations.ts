@@ -41,9 +41,6 @@ export function customOperationsOf(
     if (!model.lambda && !model.custom && !(node.directives ?? []).some((directive) => directive.name.value === 'custom')) {
       errors.at(describe(`a custom ${root === 'Query' ? 'query' : 'mutation'} needs @lambda or @custom(http: {...}) to resolve it`), node.name);
     }
-    if (model.custom?.mode === 'BATCH') {
-      errors.at(describe('@custom(http: { mode: BATCH }) applies to fields of types only; Query and Mutation fields use SINGLE'), node.name);
-    }
     operations.push(model);
   }
   return operations;

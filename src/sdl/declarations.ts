@@ -4,6 +4,7 @@ import {
   type DocumentNode,
   type EnumTypeDefinitionNode,
   type FieldDefinitionNode,
+  type InputObjectTypeDefinitionNode,
   type InterfaceTypeDefinitionNode,
   type NameNode,
   type ObjectTypeDefinitionNode,
@@ -35,12 +36,18 @@ export interface Declarations {
   /** Fields of `type Query` / `type Mutation` (and their `extend type` spellings), in order. */
   queryFields: FieldDefinitionNode[];
   mutationFields: FieldDefinitionNode[];
+  /** User-declared `input` types (argument types of custom operations and fields), by name. */
+  inputs: Map<string, InputObjectTypeDefinitionNode>;
 }
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
 
-export function collectDeclarations(document: DocumentNode, errors: ErrorSink): Declarations {
-  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [] };
+/**
+ * `isIgnored`: directives the schema defines for itself, which mean nothing here (see federation-link.ts);
+ * their uses on enum values and on Query/Mutation are skipped like everywhere else.
+ */
+export function collectDeclarations(document: DocumentNode, errors: ErrorSink, isIgnored: (directive: string) => boolean = () => false): Declarations {
+  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
   const claimName = (name: NameNode): boolean => {
@@ -59,7 +66,7 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
       case Kind.OBJECT_TYPE_EXTENSION: {
         const name = definition.name.value;
         if (name === 'Query' || name === 'Mutation') {
-          collectRootType(definition, declarations, errors);
+          collectRootType(definition, declarations, errors, isIgnored);
         } else if (name === 'Subscription') {
           errors.at(typeMessage(name, 'subscriptions are not supported'), definition.name);
         } else if (claimName(definition.name)) {
@@ -82,8 +89,11 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
         break;
       case Kind.ENUM_TYPE_DEFINITION:
         if (claimName(definition.name)) {
-          declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors) });
+          declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors, isIgnored) });
         }
+        break;
+      case Kind.INPUT_OBJECT_TYPE_DEFINITION:
+        if (claimName(definition.name)) declarations.inputs.set(definition.name.value, definition);
         break;
       case Kind.SCHEMA_EXTENSION:
       case Kind.DIRECTIVE_DEFINITION:
@@ -109,10 +119,15 @@ function nameIsUsable(name: NameNode, errors: ErrorSink): boolean {
   return true;
 }
 
-function collectRootType(definition: ObjectTypeDefinitionNode | ObjectTypeExtensionNode, declarations: Declarations, errors: ErrorSink): void {
+function collectRootType(
+  definition: ObjectTypeDefinitionNode | ObjectTypeExtensionNode,
+  declarations: Declarations,
+  errors: ErrorSink,
+  isIgnored: (directive: string) => boolean,
+): void {
   const name = definition.name.value;
   for (const directive of definition.directives ?? []) {
-    errors.at(typeMessage(name, `@${directive.name.value} is not allowed on ${name}`), directive);
+    if (!isIgnored(directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on ${name}`), directive);
   }
   if (definition.interfaces && definition.interfaces.length > 0) {
     errors.at(typeMessage(name, `${name} cannot implement interfaces`), definition.interfaces[0]);
@@ -121,10 +136,10 @@ function collectRootType(definition: ObjectTypeDefinitionNode | ObjectTypeExtens
   target.push(...(definition.fields ?? []));
 }
 
-function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink): string[] {
+function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink, isIgnored: (directive: string) => boolean): string[] {
   const name = definition.name.value;
   for (const directive of definition.directives ?? []) {
-    errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
+    if (!isIgnored(directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
   }
   const values: string[] = [];
   const seen = new Map<string, NameNode>();
@@ -138,7 +153,7 @@ function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink): st
     seen.set(valueName, value.name);
     values.push(valueName);
     for (const directive of value.directives ?? []) {
-      if (directive.name.value !== 'deprecated') {
+      if (directive.name.value !== 'deprecated' && !isIgnored(directive.name.value)) {
         errors.at(typeMessage(name, `enum value ${valueName}: @${directive.name.value} is not allowed on an enum value`), directive);
       }
     }
@@ -151,8 +166,6 @@ function unsupportedMessage(definition: DefinitionNode): string {
   switch (definition.kind) {
     case Kind.SCALAR_TYPE_DEFINITION:
       return typeMessage(definition.name.value, `custom scalars are not supported (built in: ${SCALAR_NAMES.join(', ')})`);
-    case Kind.INPUT_OBJECT_TYPE_DEFINITION:
-      return typeMessage(definition.name.value, 'input types are not supported; inputs are generated from your types');
     case Kind.UNION_TYPE_DEFINITION:
       return typeMessage(definition.name.value, 'unions are not supported; use an interface');
     case Kind.INTERFACE_TYPE_EXTENSION:

@@ -49,3 +49,8 @@ export function rejectionReason(name: string, place: string, allowed: readonly s
   }
   return `@${name} is not a supported directive (allowed on ${place}: ${list})`;
 }
+
+/** Whether Autograph gives `name` a meaning of its own; a schema's definition of any other directive is ignored. */
+export function isBuiltInDirective(name: string): boolean {
+  return SUPPORTED.includes(name) || FEDERATION_2_ONLY.includes(name) || (ROOT_FIELD_DIRECTIVES as readonly string[]).includes(name);
+}

@@ -1,5 +1,6 @@
 import { Kind, print, type ConstDirectiveNode, type DirectiveDefinitionNode, type DocumentNode, type ValueNode } from 'graphql';
 import { describeValue, directiveArguments, listItemsOf, stringValueOf, type Describe } from './directive-values.js';
+import { isBuiltInDirective } from './directive-names.js';
 import type { ErrorSink } from './errors.js';
 import { FEDERATION_1, type ComposedDirective, type FederationSettings } from './model.js';
 
@@ -29,7 +30,7 @@ const AUTOGRAPH_DIRECTIVES = ['id', 'search', 'hasInverse', 'lambda', 'custom', 
 const IMPORTABLE_TYPES = ['FieldSet'];
 
 /** How a directive written in the schema reads: a standard name, or why it cannot be used. */
-export type DirectiveReading = { name: string; composed?: boolean } | { problem: string };
+export type DirectiveReading = { name: string; composed?: boolean; ignored?: boolean } | { problem: string };
 
 export interface FederationLink {
   settings: FederationSettings;
@@ -78,10 +79,7 @@ export function readFederationLink(document: DocumentNode, errors: ErrorSink): F
       errors.at(schemaDescribe(`@link(url: ${JSON.stringify(link.url)}) is not a federation spec; Federation 2 is opted into with @link(url: "https://specs.apollo.dev/federation/v2.${FEDERATION_2_MINORS.highest}", import: [...])`), link.node);
     }
     for (const node of composeNodes) errors.at(schemaDescribe(`@${node.name.value} needs Federation 2: link https://specs.apollo.dev/federation/v2.x first`), node);
-    for (const definition of definitions.values()) {
-      errors.at(`Directive @${definition.name.value}: directive definitions are not supported; the supported directives are built in`, definition);
-    }
-    return FEDERATION_1_LINK;
+    return definitions.size === 0 ? FEDERATION_1_LINK : ignoringDefinedDirectives(definitions);
   }
   for (const extra of federationLinks.slice(1)) errors.at(schemaDescribe('the federation spec is linked more than once'), extra.node);
   const federation = federationLinks[0]!;
@@ -218,6 +216,24 @@ function checkFederationImports(link: LinkDirective, minor: number, errors: Erro
 function localNameOf(link: LinkDirective, standardName: string): string {
   for (const [local, name] of link.imports) if (name === standardName) return local;
   return `${link.namespace}__${standardName}`;
+}
+
+/** Whether `name` is a directive the schema defines for itself, whose uses are ignored. */
+export function isIgnoredDirective(link: FederationLink, name: string): boolean {
+  const reading = link.read(name);
+  return 'name' in reading && reading.ignored === true;
+}
+
+/**
+ * Federation 1 with directive definitions: as Dgraph does, a directive the schema defines itself means
+ * nothing to the service, so its definition and every use of it are ignored. A definition of a directive
+ * Autograph knows (`@search`, pasted from a generated schema) changes nothing: the built-in meaning holds.
+ */
+function ignoringDefinedDirectives(definitions: ReadonlyMap<string, DirectiveDefinitionNode>): FederationLink {
+  return {
+    settings: FEDERATION_1,
+    read: (name) => (definitions.has(name) && !isBuiltInDirective(name) ? { name, ignored: true } : { name }),
+  };
 }
 
 function readDirectiveName(localName: string, federation: LinkDirective, composed: ReadonlySet<string>): DirectiveReading {

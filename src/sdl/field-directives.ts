@@ -34,6 +34,7 @@ export function collectDirectives<Name extends string>(
       continue;
     }
     const name = reading.name;
+    if (reading.ignored) continue;
     if (reading.composed) {
       if (composedDirectiveAllows(where.link.settings, name, where.location)) collected.composed.push(directive);
       else errors.at(describe(`@${name} is not allowed on ${where.place} (its definition does not list ${where.location})`), directive);

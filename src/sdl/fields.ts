@@ -3,15 +3,16 @@ import { customHttpOf } from './custom-http.js';
 import { allowedDirectives, type FieldDirectiveName } from './directive-names.js';
 import type { Describe } from './directive-values.js';
 import { fieldMessage, locationOf, type ErrorSink } from './errors.js';
-import type { FederationLink } from './federation-link.js';
+import { isIgnoredDirective, type FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
+import { checkIdArguments, isUniqueAcrossInterface } from './id-interface.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
 /** What a name in the schema stands for. `root` is Query/Mutation, which fields cannot hold. */
-export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root';
+export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input';
 
 export interface FieldContext {
   /** The type (or `Query`/`Mutation`) declaring the field, for messages. */
@@ -34,6 +35,8 @@ export interface FieldDraft {
 
 const UNIQUE_ID_SCALARS: readonly ScalarName[] = ['String', 'Int', 'Int64'];
 const STORAGE_DIRECTIVES: readonly FieldDirectiveName[] = ['id', 'search', 'hasInverse', 'external'];
+/** Argument names the generated API gives relation fields (Dgraph reserves them on every field of a type). */
+const RESERVED_ARGUMENTS: readonly string[] = ['first', 'offset', 'filter', 'order'];
 
 export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, errors: ErrorSink): FieldDraft {
   const name = node.name.value;
@@ -95,10 +98,13 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
     search: [],
     external: false,
     lambda: lambdaDirective !== undefined,
-    args: argumentModelsOf(node, context, customLogic, errors, describe),
+    args: argumentModelsOf(node, context, { customLogic, of }, errors, describe),
     loc: locationOf(node.name),
   };
   if (suppliedId) model.suppliedByCaller = true;
+  if (model.isUniqueId && idDirective && isUniqueAcrossInterface(idDirective) && context.kindOf(context.owner) === 'interface') {
+    model.uniqueAcrossInterface = context.owner;
+  }
   if (custom) model.custom = custom;
   if (node.description) model.description = node.description.value;
 
@@ -154,6 +160,9 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
     case 'root':
       errors.at(describe(`${shape.namedType} is a root type and cannot be the type of a field`), shape.namedTypeNode);
       return { kind: 'relation', target: shape.namedType };
+    case 'input':
+      errors.at(describe(`${shape.namedType} is an input type; it can be the type of an argument, not of a field`), shape.namedTypeNode);
+      return { kind: 'relation', target: shape.namedType };
     case undefined:
       errors.at(describe(`unknown type ${shape.namedType}`), shape.namedTypeNode);
       return { kind: 'relation', target: shape.namedType };
@@ -162,7 +171,7 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
 
 function uniqueIdOf(directive: DirectiveNode | undefined, of: FieldKind, shape: TypeShape, errors: ErrorSink, describe: Describe): boolean {
   if (!directive) return false;
-  checkNoArguments(directive, errors, describe);
+  checkIdArguments(directive, errors, describe);
   if (of.kind !== 'scalar' || !UNIQUE_ID_SCALARS.includes(of.scalar) || shape.list) {
     errors.at(describe(`@id applies to the ID field (the caller then supplies it) or to String, Int or Int64 fields that are not lists, not to ${shape.typeText}`), directive);
     return false;
@@ -170,19 +179,30 @@ function uniqueIdOf(directive: DirectiveNode | undefined, of: FieldKind, shape: 
   return true;
 }
 
-/** Arguments exist only on computed fields (@lambda / @custom), and take scalars or enums. */
+/**
+ * Arguments of computed fields (@lambda / @custom) reach the custom logic. A stored scalar or enum field
+ * may declare arguments too (Dgraph accepts and ignores them); a stored relation's arguments are the
+ * generated filter, order, first and offset. Fields of types never use those reserved names.
+ */
 function argumentModelsOf(
   node: FieldDefinitionNode,
   context: FieldContext,
-  customLogic: boolean,
+  field: { customLogic: boolean; of: FieldKind },
   errors: ErrorSink,
   describe: Describe,
 ): ArgumentModel[] {
   const args = node.arguments ?? [];
   if (args.length === 0) return [];
-  if (!customLogic) {
-    errors.at(describe('arguments are only allowed on @lambda or @custom fields'), args[0]);
+  if (!field.customLogic && field.of.kind === 'relation') {
+    errors.at(describe('a stored relation takes only its generated arguments (filter, order, first, offset); declare none'), args[0]!);
     return [];
+  }
+  if (context.position === 'type') {
+    for (const argument of args) {
+      if (RESERVED_ARGUMENTS.includes(argument.name.value)) {
+        errors.at(describe(`can't have ${argument.name.value} as an argument because it is a reserved argument`), argument.name);
+      }
+    }
   }
   const models: ArgumentModel[] = [];
   const seen = new Set<string>();
@@ -200,12 +220,12 @@ function argumentModelOf(argument: InputValueDefinitionNode, context: FieldConte
   const kind = context.kindOf(shape.namedType);
   if (kind === undefined) {
     errors.at(describe(`unknown type ${shape.namedType}`), shape.namedTypeNode);
-  } else if (kind !== 'scalar' && kind !== 'enum') {
-    errors.at(describe(`${shape.namedType} is not a scalar or enum; arguments take scalars and enums only`), shape.namedTypeNode);
+  } else if (kind !== 'scalar' && kind !== 'enum' && kind !== 'input') {
+    errors.at(describe(`${shape.namedType} is not a scalar, enum or input type; arguments take those only`), shape.namedTypeNode);
   }
   if (argument.defaultValue) errors.at(describe('default values are not supported'), argument.defaultValue);
   for (const directive of argument.directives ?? []) {
-    errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
+    if (!isIgnoredDirective(context.link, directive.name.value)) errors.at(describe(`@${directive.name.value} is not allowed on an argument`), directive);
   }
   return { name: argument.name.value, typeText: shape.typeText, namedType: shape.namedType };
 }

@@ -21,7 +21,7 @@ export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<str
       } else if (earlier.model.typeText !== field.model.typeText) {
         errors.at(
           fieldMessage(draft.name, field.model.name,
-            `interfaces ${earlier.origin} and ${interfaceName} declare it as ${earlier.model.typeText} and ${field.model.typeText}`),
+            `is of type ${field.model.typeText} in interface ${interfaceName} and is of type ${earlier.model.typeText} in interface ${earlier.origin}`),
           draft.declaration.node.name,
         );
       }

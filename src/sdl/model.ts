@@ -78,6 +78,11 @@ export interface FieldModel {
   /** `@deprecated`: the reason (GraphQL's default "No longer supported" when none is given). */
   deprecationReason?: string;
   loc: SourceLocation;
+  /**
+   * `@id(interface: true)` on an interface's field: the interface named here, across whose implementing
+   * types the value is unique. Without it an `@id` is unique per type.
+   */
+  uniqueAcrossInterface?: string;
 }
 
 export interface ArgumentModel {
@@ -230,6 +235,24 @@ export interface SchemaModel {
   federation: FederationSettings;
   /** The schema text exactly as uploaded. */
   source: string;
+  /** User-declared `input` types, printed as written into the generated API (absent: none declared). */
+  inputs?: ReadonlyMap<string, InputModel>;
+}
+
+/** A user-declared `input` type: the argument type of custom operations and fields. */
+export interface InputModel {
+  name: string;
+  fields: InputFieldModel[];
+  description?: string;
+  loc: SourceLocation;
+}
+
+export interface InputFieldModel {
+  name: string;
+  /** The declared type text, e.g. `[String!]!`. */
+  typeText: string;
+  namedType: string;
+  description?: string;
 }
 
 /** A schema error with where it happened; an upload answers with all of them together. */

@@ -11,17 +11,20 @@ import type { TypeDraft } from './types.js';
  * Storage: a single side stores over a list side; with equal cardinality the side declaring `@hasInverse`
  * stores; when both declare, the smaller `Type.field` (by the declaring type) stores. A field that names
  * itself is its own partner: it stores, and its edges are kept symmetric (see `isSymmetricRelation`).
+ * On a relation to an interface the pair may be declared on either side (Dgraph allows both): a type's
+ * `posts: [Post] @hasInverse(field: author)` names the interface's field, which every implementing type inherits.
  */
 export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
   const partnerOf = new Map<FieldDraft, FieldDraft>();
-  const namedBy = new Map<FieldDraft, FieldDraft>();
+  // Keyed by the declaring definition, so the copies a field's implementing types inherit share the entry.
+  const namedBy = new Map<string, FieldDraft>();
 
   for (const draft of drafts.values()) {
     for (const field of draft.fields) {
       const partner = declaredPartner(draft, field, drafts, errors);
       if (!partner) continue;
       partnerOf.set(field, partner);
-      const earlier = namedBy.get(partner);
+      const earlier = namedBy.get(declaredName(partner));
       if (earlier && earlier.model.name !== field.model.name && field.origin === draft.name) {
         errors.at(
           fieldMessage(draft.name, field.model.name,
@@ -30,7 +33,7 @@ export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors:
         );
         continue;
       }
-      namedBy.set(partner, field);
+      namedBy.set(declaredName(partner), field);
     }
   }
 
@@ -42,7 +45,7 @@ export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors:
         model.storedHere = false;
         continue;
       }
-      const partner = partnerOf.get(field) ?? namedBy.get(field);
+      const partner = partnerOf.get(field) ?? namedBy.get(declaredName(field));
       if (!partner) {
         model.storedHere = true;
         continue;
@@ -68,9 +71,6 @@ function declaredPartner(draft: TypeDraft, field: FieldDraft, drafts: ReadonlyMa
   const wanted = model.hasInverse;
   const target = drafts.get(model.of.target);
   if (!target) return undefined;
-  if (target.kind === 'interface') {
-    return fail(`@hasInverse(field: ${wanted}) is not supported on a relation to an interface (${target.name}); declare it on the interface's side instead`);
-  }
   const partner = target.fieldsByName.get(wanted);
   if (!partner) return fail(`@hasInverse(field: ${wanted}): type ${target.name} has no field ${wanted}`);
   const partnerTarget = partner.model.of.kind === 'relation' ? partner.model.of.target : undefined;
@@ -88,6 +88,10 @@ function declaredPartner(draft: TypeDraft, field: FieldDraft, drafts: ReadonlyMa
     return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} names ${partner.model.hasInverse} as its inverse, not ${model.name}`);
   }
   return partner;
+}
+
+function declaredName(field: FieldDraft): string {
+  return `${field.origin}.${field.model.name}`;
 }
 
 function storesIds(field: FieldDraft, partner: FieldDraft): boolean {

@@ -2,6 +2,7 @@ import type { DirectiveNode } from 'graphql';
 import { describeValue, directiveArguments, listItemsOf, nameValueOf, type Describe } from './directive-values.js';
 import type { ErrorSink } from './errors.js';
 import type { FieldKind, ScalarName, SearchIndex } from './model.js';
+import { checkIndexCombination } from './search-combinations.js';
 
 /** Which `@search` indexes fit which field type, and the one a bare `@search` means (Dgraph's rules). */
 interface SearchRule {
@@ -49,10 +50,8 @@ export function searchIndexesOf(directive: DirectiveNode, of: FieldKind, errors:
   if (!by) return [rule.default];
 
   const items = listItemsOf(by.value);
-  if (items.length === 0) {
-    errors.at(describe('@search(by: []) names no index; write @search alone for the default index'), by);
-    return [];
-  }
+  // Dgraph reads an empty list as a bare @search: the type's default index.
+  if (items.length === 0) return [rule.default];
   const chosen: SearchIndex[] = [];
   for (const item of items) {
     const name = nameValueOf(item);
@@ -67,5 +66,6 @@ export function searchIndexesOf(directive: DirectiveNode, of: FieldKind, errors:
   if (chosen.includes('hash') && chosen.includes('exact')) {
     errors.at(describe('@search(by: [hash, exact]): hash and exact cannot be used together; exact alone also answers eq'), by);
   }
+  checkIndexCombination(chosen, by, errors, describe);
   return chosen;
 }

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { checkAuthRules, DEFAULT_KEY_SET_POLICY, type KeySetPolicy } from '../auth/index.js';
+import { customHttpFetch } from '../custom/index.js';
 import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
@@ -199,7 +200,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     logger: logger.child({ component: 'resolve' }),
     lambdaHost: lambdaRuntime,
-    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs },
+    customHttp: { allowHosts: options.customAllow ?? [], secrets: customSecrets, timeoutMs: options.customTimeoutMs, fetch: customHttpFetch },
     budgetLimits: budgetLimitsOf(options),
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),

@@ -180,4 +180,6 @@ export const SYSTEM_COLLECTIONS = {
   schema: '_autograph_schema',
   lambda: '_autograph_lambda',
   persistedQueries: '_autograph_persisted_queries',
+  /** Always empty: documents written and deleted within one mutation (resolve/mutations/interface-id-claims.ts). */
+  interfaceIdClaims: '_autograph_interface_id_claims',
 } as const;

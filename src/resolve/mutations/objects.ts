@@ -7,6 +7,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
 import { linkEdge, unlinkEdge } from './edges.js';
 import type { ReferenceGuard } from './reference-guard.js';
+import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
@@ -21,6 +22,8 @@ export interface Write {
   createdIds: Map<string, Set<string>>;
   /** The caller's rules for existing objects reached through the input (absent: no `@auth` to apply). */
   guard?: ReferenceGuard;
+  /** Which type holds each `@id(interface: true)` value as far as this mutation has asked, and the values it gives (interface-ids.ts). */
+  interfaceIds?: InterfaceIds;
 }
 
 type Input = Record<string, unknown>;
@@ -135,6 +138,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
 
   const id = newId(type, input);
   const { set } = scalarValues(write.model, type, input);
+  await checkInterfaceUniqueIds(write, type, set);
   const document: StoredDocument = { _id: id, ...set };
   const deferredLinks: Array<[FieldModel, string]> = [];
   for (const [field, refs] of relationFields(write.model, type, input)) {
@@ -203,6 +207,7 @@ export async function patchObject(write: Write, type: TypeModel, id: string, set
   forgetType(write.known, type.name);
   const collection = write.store.collection(type.name);
   const values = scalarValues(write.model, type, set);
+  await checkInterfaceUniqueIds(write, type, values.set);
   const update: Record<string, Record<string, unknown>> = {};
   if (Object.keys(values.set).length > 0) update.$set = values.set;
   if (values.unset.length > 0) update.$unset = Object.fromEntries(values.unset.map((name) => [name, '']));

@@ -8,6 +8,8 @@ import { idBatches } from '../../store/id-batches.js';
 import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
 import { detachDeleted } from './edges.js';
+import { writeInterfaceIdClaims } from './interface-id-claims.js';
+import { readAheadInterfaceIds } from './interface-ids.js';
 import { readAheadUniqueIds } from './known-ids.js';
 import { prepareReferenceGuard, type GuardSetup } from './reference-guard.js';
 import { addIdentity, collectReferences, noReferences } from './references.js';
@@ -46,6 +48,7 @@ async function inTransaction(model: SchemaModel, store: Store, work: (write: Wri
     const write: Write = { model, store: staged, tx, created: 0, createdIds: new Map() };
     try {
       const ids = await work(write);
+      if (write.interfaceIds) await writeInterfaceIdClaims(store, tx, write.interfaceIds.claimed);
       if (auth) await checkAddRules(staged, tx, write.createdIds, auth.add);
       // Inserts are written in one batch per collection (see buffered-inserts.ts), so a duplicate may
       // surface at a later store call: it is reported for the type of its collection.
@@ -63,6 +66,7 @@ async function inTransaction(model: SchemaModel, store: Store, work: (write: Wri
 export function addObjects(model: SchemaModel, store: Store, typeName: string, inputs: Record<string, unknown>[], upsert: boolean, auth?: MutationAuth): Promise<MutationOutcome> {
   return inTransaction(model, store, async (write) => {
     write.known = await readAheadUniqueIds(model, store, write.tx, typeName, inputs);
+    write.interfaceIds = await readAheadInterfaceIds(model, store, write.tx, typeName, inputs);
     if (auth) {
       const references = noReferences();
       for (const input of inputs) {
