@@ -148,4 +148,6 @@ export const SYSTEM_COLLECTIONS = {
   schema: '_autograph_schema',
   lambda: '_autograph_lambda',
   persistedQueries: '_autograph_persisted_queries',
+  /** Every activated schema, by revision (schema-changes/history.ts). */
+  schemaHistory: '_autograph_schema_history',
 } as const;

@@ -1,0 +1,39 @@
+import { findBreakingChanges, findDangerousChanges, type GraphQLSchema } from 'graphql';
+
+/** One change graphql-js finds between the two generated APIs, e.g. `{ type: "FIELD_REMOVED", description: "Task.label was removed." }`. */
+export interface ApiChange {
+  type: string;
+  description: string;
+}
+
+export interface ApiDiff {
+  /** Root fields of the generated API, as `Query.getTask`, `Mutation.addTask`. */
+  operationsAdded: string[];
+  operationsRemoved: string[];
+  /** Changes that make some valid operation of an existing client invalid or answer differently typed data. */
+  breaking: ApiChange[];
+  /** Changes that existing operations survive but whose answers may surprise a client (an enum value added, say). */
+  dangerous: ApiChange[];
+}
+
+/** Compares two generated API schemas; with no previous one, every operation is added and nothing breaks. */
+export function diffApis(previous: GraphQLSchema | undefined, next: GraphQLSchema): ApiDiff {
+  const before = new Set(previous === undefined ? [] : operationsOf(previous));
+  const after = operationsOf(next);
+  const afterSet = new Set(after);
+  return {
+    operationsAdded: after.filter((name) => !before.has(name)),
+    operationsRemoved: [...before].filter((name) => !afterSet.has(name)),
+    breaking: previous === undefined ? [] : findBreakingChanges(previous, next).map(toApiChange),
+    dangerous: previous === undefined ? [] : findDangerousChanges(previous, next).map(toApiChange),
+  };
+}
+
+function operationsOf(schema: GraphQLSchema): string[] {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  return roots.flatMap((root) => (root ? Object.keys(root.getFields()).map((field) => `${root.name}.${field}`) : []));
+}
+
+function toApiChange(change: { type: string; description: string }): ApiChange {
+  return { type: change.type, description: change.description };
+}
