@@ -149,6 +149,11 @@ describe('diffApis', () => {
     expect(diffApis(BEFORE, buildSchema(after))).toEqual(expected);
   });
 
+  it('leaves the federation plumbing out of the operations', () => {
+    const subgraph = buildSchema('scalar _Any\ntype _Service { sdl: String }\ntype Query { _service: _Service!\n _entities(representations: [_Any!]!): [String]!\n t: Int }');
+    expect(diffApis(undefined, subgraph).operationsAdded).toEqual(['Query.t']);
+  });
+
   it('with no previous API, every operation is added and nothing breaks', () => {
     expect(diffApis(undefined, BEFORE)).toEqual({ operationsAdded: ['Query.a', 'Query.b', 'Mutation.m'], operationsRemoved: [], breaking: [], dangerous: [] });
   });

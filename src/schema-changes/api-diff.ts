@@ -7,7 +7,7 @@ export interface ApiChange {
 }
 
 export interface ApiDiff {
-  /** Root fields of the generated API, as `Query.getTask`, `Mutation.addTask`. */
+  /** Root fields of the generated API, as `Query.getTask`, `Mutation.addTask` (federation's `_service` and `_entities` left out). */
   operationsAdded: string[];
   operationsRemoved: string[];
   /** Changes that make some valid operation of an existing client invalid or answer differently typed data. */
@@ -29,9 +29,12 @@ export function diffApis(previous: GraphQLSchema | undefined, next: GraphQLSchem
   };
 }
 
+/** The operations a client can call; the federation plumbing (`_service`, `_entities`) is the gateway's, not listed. */
 function operationsOf(schema: GraphQLSchema): string[] {
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
-  return roots.flatMap((root) => (root ? Object.keys(root.getFields()).map((field) => `${root.name}.${field}`) : []));
+  return roots.flatMap((root) =>
+    root ? Object.keys(root.getFields()).filter((field) => !field.startsWith('_')).map((field) => `${root.name}.${field}`) : [],
+  );
 }
 
 function toApiChange(change: { type: string; description: string }): ApiChange {
