@@ -52,8 +52,9 @@ test('the history lists every activation, newest first, with revision, time and 
   expect((await getHistory(server.url, '?limit=1')).body.data.revisions.map((entry: { revision: number }) => entry.revision)).toEqual([2]);
 });
 
-test('a refused upload and a dry run add no revision', async () => {
+test('a refused upload, a dry run and the latest text uploaded again add no revision', async () => {
   await activateSchema(server.url, V1);
+  expect((await postSchema(server.url, V1)).body.data.revision).toBe(1);
   expect((await postSchema(server.url, 'type Broken {', '')).status).toBe(400);
   expect((await postSchema(server.url, V2, '?dryRun=true')).status).toBe(200);
   expect((await getHistory(server.url)).body.data.revisions).toHaveLength(1);
@@ -142,4 +143,19 @@ test('the history survives a restart', async () => {
   const history = (await getHistory(server.url)).body.data;
   expect(history.active).toBe(2);
   expect(history.revisions).toHaveLength(2);
+});
+
+test('a schema given at start is recorded once, not again at every start with the same text', async () => {
+  await server.close();
+  server = await startTestServer({ initialSchema: V1 });
+  await activateSchema(server.url, V2);
+  server = await server.restart();
+  const history = (await getHistory(server.url)).body.data;
+  expect(history.revisions.map((entry: { revision: number; hash: string }) => [entry.revision, entry.hash])).toEqual([
+    [3, sha256(V1)],
+    [2, sha256(V2)],
+    [1, sha256(V1)],
+  ]);
+  server = await server.restart();
+  expect((await getHistory(server.url)).body.data.revisions).toHaveLength(3);
 });

@@ -38,19 +38,23 @@ function idOf(revision: number): string {
 }
 
 /**
- * Appends `text` as the next revision, inside the transaction that stores it as the active schema. Two
+ * Appends `text` as the next revision, inside the transaction that stores it as the active schema, unless
+ * it is the text of the latest revision (then that revision is answered). Two
  * instances appending at once would pick the same revision: the second insert fails with
  * DuplicateKeyError, and its caller runs the whole transaction again (see `withRevisionRetry`).
  */
 export async function appendSchemaRevision(store: Store, tx: Transaction, text: string, origin: ActivationOrigin, activatedAt: string): Promise<number> {
   const history = store.collection(SYSTEM_COLLECTIONS.schemaHistory);
-  const [latest] = await history.find({}, { sort: { _id: -1 }, limit: 1, projection: { revision: 1 } }, { tx });
+  const [latest] = await history.find({}, { sort: { _id: -1 }, limit: 1, projection: { revision: 1, hash: 1 } }, { tx });
+  const hash = schemaTextHash(text);
+  // The same text again (a restart with the same --schema, a repeated upload) is the same revision.
+  if (typeof latest?.revision === 'number' && latest.hash === hash) return latest.revision;
   const revision = typeof latest?.revision === 'number' ? latest.revision + 1 : 1;
   const lambda = await storedLambda(store, tx);
   const entry: StoredRevision = {
     _id: idOf(revision),
     revision,
-    hash: schemaTextHash(text),
+    hash,
     activatedAt,
     text,
     ...(lambda ? { lambda } : {}),
