@@ -16,16 +16,23 @@ export interface ApiDiff {
   dangerous: ApiChange[];
 }
 
-/** Compares two generated API schemas; with no previous one, every operation is added and nothing breaks. */
-export function diffApis(previous: GraphQLSchema | undefined, next: GraphQLSchema): ApiDiff {
+/**
+ * Compares two generated API schemas; with no previous one, every operation is added and nothing breaks.
+ * Each graphql-js comparison walks the whole API (about 0.4 s at 500 user types): `pause` runs between
+ * them, so requests that arrived meanwhile are answered.
+ */
+export async function diffApis(previous: GraphQLSchema | undefined, next: GraphQLSchema, pause: () => Promise<void> = async () => {}): Promise<ApiDiff> {
   const before = new Set(previous === undefined ? [] : operationsOf(previous));
   const after = operationsOf(next);
   const afterSet = new Set(after);
+  const breaking = previous === undefined ? [] : findBreakingChanges(previous, next).map(toApiChange);
+  await pause();
+  const dangerous = previous === undefined ? [] : findDangerousChanges(previous, next).map(toApiChange);
   return {
     operationsAdded: after.filter((name) => !before.has(name)),
     operationsRemoved: [...before].filter((name) => !afterSet.has(name)),
-    breaking: previous === undefined ? [] : findBreakingChanges(previous, next).map(toApiChange),
-    dangerous: previous === undefined ? [] : findDangerousChanges(previous, next).map(toApiChange),
+    breaking,
+    dangerous,
   };
 }
 

@@ -32,11 +32,14 @@ export interface SchemaVersion {
 
 /**
  * Compares the served schema with an upload: the user schemas, the generated APIs and their indexes
- * (pure), then the stored objects the change concerns (one existence query each).
+ * (pure), then the stored objects the change concerns (one existence query each). It yields between the
+ * stages, as the activation does.
  */
 export async function reportSchemaChange(store: Store, previous: SchemaVersion | undefined, next: SchemaVersion): Promise<SchemaChangeReport> {
   const models = diffModels(previous?.model, next.model);
-  const apis = diffApis(previous?.schema, next.schema);
+  await yieldToEventLoop();
+  const apis = await diffApis(previous?.schema, next.schema, yieldToEventLoop);
+  await yieldToEventLoop();
   const storedData = previous === undefined ? [] : await findStoredDataProblems(store, storedDataRisks(previous.model, next.model));
   return {
     types: { added: models.typesAdded, removed: models.typesRemoved },
@@ -49,4 +52,8 @@ export async function reportSchemaChange(store: Store, previous: SchemaVersion |
     breaksClients: apis.breaking.length > 0,
     needsForce: storedData.some((problem) => problem.blocking),
   };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
