@@ -16,6 +16,7 @@
  *   npm run bench -- http                 the HTTP layer (router, CORS) next to bare node:http (bench/http-layer.ts; only when named)
  *   npm run bench -- observability        getTask with metrics and tracing off, on, and on with request logs (bench/observability.ts; only when named)
  *   npm run bench -- export               export, backup and import of BENCH_OBJECTS Tasks over HTTP (bench/export.ts; only when named)
+ *   npm run bench -- schema-changes       the change report of an upload: diff cost and stored-data checks (bench/schema-changes.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -41,6 +42,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: str
   http: { file: 'http-layer.js', inDefault: false },
   observability: { file: 'observability.js', inDefault: false },
   export: { file: 'export.js', inDefault: false, nodeArgs: ['--expose-gc', '--max-old-space-size=8192'] },
+  'schema-changes': { file: 'schema-changes.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

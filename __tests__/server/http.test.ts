@@ -57,7 +57,14 @@ describe('schema upload', () => {
   it('activates the schema, answers with its types, and serves the generated API', async () => {
     const upload = await uploadSchema(server.url, TASKS_SCHEMA);
     expect(upload.status).toBe(200);
-    expect(upload.body).toEqual({ data: { message: 'schema activated', types: ['Task', 'User'] } });
+    expect(upload.body).toEqual({
+      data: {
+        message: 'schema activated',
+        types: ['Task', 'User'],
+        revision: 1,
+        report: expect.objectContaining({ types: { added: ['Task', 'User'], removed: [] }, breaksClients: false, needsForce: false }),
+      },
+    });
 
     const added = await gql(server.url, 'mutation { addUser(input: [{ username: "ada", name: "Ada" }]) { numUids } }');
     expect(added.body).toEqual({ data: { addUser: { numUids: 1 } } });

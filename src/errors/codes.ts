@@ -24,6 +24,9 @@ export const ERROR_CODES = {
   // A schema uploaded to /admin/schema (or read back from the store) that is refused: invalid, over a
   // --schema-max-* limit, or not fitting the stored data.
   BAD_SCHEMA: 'client',
+  // An upload that would make stored objects unreadable (a removed, renamed or retyped field with stored
+  // values), refused unless it says ?force=true (schema-changes/).
+  SCHEMA_BREAKS_STORED_DATA: 'client',
   // A lambda script uploaded to /admin/lambda that is refused: it does not load, or lacks a @lambda field's resolver.
   BAD_LAMBDA_SCRIPT: 'client',
   // Data lifecycle (transfer/): an export file refused by POST /admin/import (the message names the line),
@@ -33,6 +36,8 @@ export const ERROR_CODES = {
   // Who is calling and what they may do.
   UNAUTHENTICATED: 'client',
   FORBIDDEN: 'client',
+  // A collection that cannot be dropped: its type is in the active schema (DELETE /admin/collections/<Type>).
+  COLLECTION_IN_USE: 'client',
   // Data the request conflicts with.
   DUPLICATE_ID: 'client',
   // HTTP routing and bodies.

@@ -11,8 +11,8 @@ export interface RefusedUploadBody {
  * fault (`clientCode`), a 503 the store's, anything else the service's.
  */
 export function refusedUploadBody(httpStatus: number, errors: ActivationError[], clientCode: ErrorCode): RefusedUploadBody {
-  const code = codeOfStatus(httpStatus, clientCode);
-  return { errors: errors.map((error) => ({ ...error, extensions: { code } })) };
+  const statusCode = codeOfStatus(httpStatus, clientCode);
+  return { errors: errors.map(({ code, ...error }) => ({ ...error, extensions: { code: code ?? statusCode } })) };
 }
 
 function codeOfStatus(httpStatus: number, clientCode: ErrorCode): ErrorCode {

@@ -14,7 +14,8 @@ import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
-import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
+import { dryRunActivation, prepareActivation, type ActivationError, type ActivationOptions, type ActivationResult, type ActiveSchema, type DryRunResult } from './activation.js';
+import { dropRemovedTypeData } from './type-data-drop.js';
 import { budgetPlugin } from './budget-plugin.js';
 import { createApolloServer } from './apollo-server.js';
 import { CORS_MAX_AGE_SECONDS } from './cors.js';
@@ -31,7 +32,7 @@ import { DefinitionSync, type Definition } from './definition-sync.js';
 import { lambdaGraphqlExecutor } from './lambda-graphql.js';
 import { SwappableLambdaHost } from './lambda-runtime.js';
 
-export type { ActivationError, ActivationResult, ActiveSchema } from './activation.js';
+export type { ActivationError, ActivationResult, ActiveSchema, DryRunResult } from './activation.js';
 export type { LambdaActivationResult } from './lambda-activation.js';
 
 /** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
@@ -127,8 +128,13 @@ export interface AppOptions {
 export interface App {
   /** The node:http request listener. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Validates, prepares and swaps in `text`; concurrent calls run one after the other. */
-  activateSchema(text: string): Promise<ActivationResult>;
+  /**
+   * Validates, prepares and swaps in `text`; concurrent calls run one after the other. Refused (409) when it
+   * would make stored data unreadable, unless `force`.
+   */
+  activateSchema(text: string, options?: { force?: boolean }): Promise<ActivationResult>;
+  /** What activating `text` would change, as `POST /admin/schema?dryRun=true` answers it; nothing is activated. */
+  dryRunSchema(text: string): Promise<DryRunResult>;
   /** Loads, checks, stores and swaps in a lambda script, like `POST /admin/lambda`. */
   activateLambda(text: string): Promise<LambdaActivationResult>;
   /** The schema being served, if any. */
@@ -232,14 +238,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   let active: ActiveSchema | undefined;
   let activationQueue: Promise<unknown> = Promise.resolve();
 
-  async function activate(text: string, persist: boolean): Promise<ActivationResult> {
+  const activationSteps = { store, buildModel: checkedBuildModel, buildSchema: (model: SchemaModel) => buildSchema(model, services) };
+
+  async function activate(text: string, options: ActivationOptions): Promise<ActivationResult> {
     const started = Date.now();
-    const result = await prepareActivation(
-      text,
-      active,
-      { store, buildModel: checkedBuildModel, buildSchema: (model) => buildSchema(model, services) },
-      { persist },
-    );
+    const result = await prepareActivation(text, active, activationSteps, options);
     if (!result.ok) {
       logger.warn({ httpStatus: result.httpStatus, errors: result.errors }, 'schema rejected');
       return result;
@@ -271,8 +274,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     return run;
   }
 
-  function serialized(text: string, persist: boolean): Promise<ActivationResult> {
-    return enqueue(() => activate(text, persist));
+  function serialized(text: string, options: ActivationOptions): Promise<ActivationResult> {
+    return enqueue(() => activate(text, options));
+  }
+
+  function dryRun(text: string): Promise<DryRunResult> {
+    return enqueue(() => dryRunActivation(text, active, activationSteps));
   }
 
   function activateLambda(text: string, persist: boolean): Promise<LambdaActivationResult> {
@@ -291,7 +298,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     collection: SYSTEM_COLLECTIONS.schema,
     initial: options.initialSchema,
     current: () => active?.text,
-    activate,
+    activate: (text, persist) => activate(text, { persist }),
     rejectedAtStart: (errors) => new InitialSchemaError(errors),
   };
   const lambdaDefinition: Definition = {
@@ -336,8 +343,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       adminRoute({
         adminToken: options.adminToken,
         maxBodyBytes,
+        store,
         active: () => active,
-        activateSchema: (text) => serialized(text, true),
+        activateSchema: (text, upload) => serialized(text, { persist: true, ...upload }),
+        dryRunSchema: dryRun,
+        dropTypeData: (typeName) => dropRemovedTypeData(typeName, { store, served: () => active, checkStore: () => definitions.check(), enqueue }),
         currentLambda: () => lambdaRuntime.script,
         activateLambda: (text) => serializedLambda(text, true),
         persistedQueries,
@@ -356,7 +366,8 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   return {
     handler,
-    activateSchema: (text) => serialized(text, true),
+    activateSchema: (text, upload) => serialized(text, { persist: true, ...upload }),
+    dryRunSchema: dryRun,
     activateLambda: (text) => serializedLambda(text, true),
     get active() {
       return active;

@@ -182,4 +182,6 @@ export const SYSTEM_COLLECTIONS = {
   persistedQueries: '_autograph_persisted_queries',
   /** Always empty: documents written and deleted within one mutation (resolve/mutations/interface-id-claims.ts). */
   interfaceIdClaims: '_autograph_interface_id_claims',
+  /** Every activated schema, by revision (schema-changes/history.ts). */
+  schemaHistory: '_autograph_schema_history',
 } as const;

@@ -42,8 +42,13 @@ export interface EndLine {
 /** The collections whose single document (`_id: "active"`) the header carries as `schema` and `lambda`. */
 export const DEFINITION_COLLECTIONS = { schema: SYSTEM_COLLECTIONS.schema, lambda: SYSTEM_COLLECTIONS.lambda } as const;
 
+/**
+ * Collections that are not data: the two definition collections (carried by the header) and the schema history,
+ * which belongs to the store it was made in (an import activates the file's schema, which starts the target's
+ * history). None of them counts when deciding whether an import target is empty.
+ */
 export function isDefinitionCollection(name: string): boolean {
-  return name === DEFINITION_COLLECTIONS.schema || name === DEFINITION_COLLECTIONS.lambda;
+  return name === DEFINITION_COLLECTIONS.schema || name === DEFINITION_COLLECTIONS.lambda || name === SYSTEM_COLLECTIONS.schemaHistory;
 }
 
 /** The id of the one document of each definition collection. */
