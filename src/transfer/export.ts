@@ -10,6 +10,7 @@ import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
   isDefinitionCollection,
+  isExportedCollection,
   type EndLine,
   type ExportHeader,
 } from './format.js';
@@ -65,6 +66,7 @@ export async function* exportChunks(snapshot: StoreSnapshot, options: ExportOpti
   add(JSON.stringify(header));
   const counts: Record<string, number> = {};
   for (const { name } of snapshot.collections) {
+    if (!isExportedCollection(name)) continue;
     // A definition collection's active document is in the header; its others (the text tokeniser's
     // record, say) follow as data, so an import need not rebuild what they describe. A collection
     // without documents to write gets no line.

@@ -51,5 +51,14 @@ export function isDefinitionCollection(name: string): boolean {
   return name === DEFINITION_COLLECTIONS.schema || name === DEFINITION_COLLECTIONS.lambda || name === SYSTEM_COLLECTIONS.schemaHistory;
 }
 
+/**
+ * Whether an export carries the collection. The schema history stays with the store it was made in: the import
+ * target starts its own history when it activates the file's schema (a backup folder, a copy of the store,
+ * keeps it).
+ */
+export function isExportedCollection(name: string): boolean {
+  return name !== SYSTEM_COLLECTIONS.schemaHistory;
+}
+
 /** The id of the one document of each definition collection. */
 export const ACTIVE_DEFINITION_ID = 'active';
