@@ -5,6 +5,7 @@ import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnly
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
+import { generateOf } from '../sdl/generate-directive.js';
 
 /**
  * SchemaModel → the SDL of the generated API (Dgraph's GraphQL shapes), and the federation view of it
@@ -58,7 +59,9 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   const print = (includeLocalOnly: boolean): string => {
     const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
     const typeBlocks = includeLocalOnly ? [...blocks.values()] : blocks.gatewayView();
-    return [...typeBlocks, rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
+    // With every query switched off (`@generate`), Query stays as a bare header: the federation fields extend it.
+    const queryRoot = includeLocalOnly && queries.length === 0 ? 'type Query' : rootType('Query', visible(queries));
+    return [...typeBlocks, queryRoot, rootType('Mutation', visible(mutations))]
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
@@ -75,8 +78,12 @@ function originsOf(blocks: Blocks, roots: Operation[][]): GeneratedOrigin[] {
     origins.push({ line, typeName: blocks.origins.get(name) });
     line += block.split('\n').length + 1;
   }
-  for (const operations of roots) {
-    if (operations.length === 0) continue;
+  for (const [index, operations] of roots.entries()) {
+    if (operations.length === 0) {
+      // The bare `type Query` header and the blank line after it.
+      if (index === 0) line += 2;
+      continue;
+    }
     line += 1;
     for (const operation of operations) {
       origins.push({ line, typeName: operation.typeName });
@@ -163,7 +170,8 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type, objectSuffix));
 
   const fields = inputFields(model, type);
-  if (canAdd(model, type)) {
+  const generate = generateOf(type);
+  if (generate.add && canAdd(model, type)) {
     const addLine = (field: FieldModel): string => {
       const text = inputTypeText(model, type, field, true);
       // A required input field cannot be hidden: the supergraph's clients could not give it.
@@ -172,18 +180,20 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
     blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map(addLine), typeHidden));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
-  if (patchFields.length > 0) {
-    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
+  if (generate.update) {
+    if (patchFields.length > 0) {
+      blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
+    }
+    const updateLines = [`filter: ${names.filter(T)}!`];
+    if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
+    blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
   }
-  const updateLines = [`filter: ${names.filter(T)}!`];
-  if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
-  blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
   blocks.set(names.ref(T), refBlock(model, type, fields, typeHidden));
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
-  blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
-  blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
+  if (generate.add && canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (generate.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (generate.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
 type View = 'local' | 'gateway';
@@ -271,14 +281,15 @@ function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
+  const generate = generateOf(type);
   const operations: Operation[] = [];
   const getArgs = getArguments(type);
-  if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
+  if (getArgs && generate.get) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
   const order = `, order: ${names.order(T)}`;
-  operations.push(
-    { sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly },
-    { sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}${hide}`, localOnly },
-  );
+  if (generate.query) {
+    operations.push({ sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly });
+  }
+  if (generate.aggregate) operations.push({ sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}${hide}`, localOnly });
   return operations;
 }
 
@@ -295,14 +306,13 @@ function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
+  const generate = generateOf(type);
   const operations: Operation[] = [];
-  if (canAdd(model, type)) {
+  if (generate.add && canAdd(model, type)) {
     operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}${hide}`, localOnly });
   }
-  operations.push(
-    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly },
-    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly },
-  );
+  if (generate.update) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly });
+  if (generate.delete) operations.push({ sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly });
   return operations;
 }
 

@@ -134,6 +134,20 @@ export interface TypeModel {
   marks?: FederationMarks;
   description?: string;
   loc: SourceLocation;
+  /** `@generate`: the operations switched on and off (absent: Dgraph's defaults, everything but subscriptions). */
+  generate?: GenerateSettings;
+}
+
+/** `@generate(query: {get, query, password, aggregate}, mutation: {add, update, delete}, subscription)`. */
+export interface GenerateSettings {
+  get: boolean;
+  query: boolean;
+  password: boolean;
+  aggregate: boolean;
+  add: boolean;
+  update: boolean;
+  delete: boolean;
+  subscription: boolean;
 }
 
 /** One field of a federation `fields:` selection: `sku`, or `variation { id }` with its sub-selection. */
