@@ -34,12 +34,18 @@ interface Operation {
   typeName?: string;
 }
 
+/** `@cascade`: drop the objects whose selected (or listed) fields are null or empty (see resolve/cascade.ts). */
+export const CASCADE_DIRECTIVE = 'directive @cascade(fields: [String]) on FIELD';
+
 export function generateApi(model: SchemaModel): GeneratedApi {
   const blocks = new Blocks();
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
 
   for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
+  // Dgraph's query directive, served here only: the gateway's clients cannot ask for it.
+  blocks.set('@cascade', CASCADE_DIRECTIVE);
+  blocks.localOnly.add('@cascade');
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {
