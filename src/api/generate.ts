@@ -1,10 +1,11 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
-import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
+import { isCustomLogic, isKeptHere, isNumeric, isUnionTarget, scalarOf } from '../sdl/facts.js';
 import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
+import { unionBlocks } from './union-blocks.js';
 import { generateOf } from '../sdl/generate-directive.js';
 
 /**
@@ -58,6 +59,12 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     blocks.currentType = undefined;
     queries.push(...queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
     mutations.push(...mutationOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
+  }
+  for (const union of model.unions?.values() ?? []) {
+    for (const block of unionBlocks(model, union)) {
+      blocks.set(block.name, block.sdl);
+      if (block.gatewaySdl !== undefined) blocks.gatewayVariants.set(block.name, block.gatewaySdl);
+    }
   }
   for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
   for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
@@ -213,7 +220,8 @@ function objectType(model: SchemaModel, type: TypeModel, view: View): string {
   for (const field of type.fields) {
     const withRelationArguments = view === 'local' || gatewayKeepsRelationArguments(model, type, field);
     lines.push(outputField(model, field, withRelationArguments && !keyFields.has(field.name)));
-    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
+    // A union has no AggregateResult: its members share no fields to aggregate (as in Dgraph).
+    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && !isUnionTarget(model, field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
       const aggregate = `${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`;
       lines.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
     }

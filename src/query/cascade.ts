@@ -1,11 +1,12 @@
 import type { SchemaModel } from '../sdl/model.js';
 import type { Filter } from '../store/port.js';
-import { allOf } from './combine.js';
+import { allOf, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, type FilterPlan, type RelatedScope } from './filter.js';
 import { allOfPlans } from './relation-filter.js';
 import { isKeptHere, storedPath, typeOf } from './schema-facts.js';
 import { relatedExists } from './semi-join.js';
+import { EXCLUDED, targetFilterOf } from './union-filter.js';
 
 /**
  * `@cascade` as a store condition: an object stays in the result only when each field its level requires
@@ -58,11 +59,16 @@ export function compileCascade(model: SchemaModel, typeName: string, condition: 
   for (const related of condition.related) {
     const field = fieldOf(related.field);
     if (field.of.kind !== 'relation') throw new QueryArgumentError(`@cascade: ${type.name}.${related.field} is not a relation`);
-    plans.push(relatedExists(model, type, field, (target) => allOfPlans([
-      compileFilter(model, target.name, related.filter, scope),
-      scope?.(target.name) ?? { lookups: [], match: {} },
-      compileCascade(model, target.name, related.nested[target.name] ?? NO_CASCADE, scope),
-    ]), '__cascade'));
+    const relationTarget = field.of.target;
+    plans.push(relatedExists(model, type, field, (target) => {
+      const filter = targetFilterOf(model, relationTarget, target.name, related.filter);
+      if (filter === EXCLUDED) return { lookups: [], match: matchNothing() };
+      return allOfPlans([
+        compileFilter(model, target.name, filter, scope),
+        scope?.(target.name) ?? { lookups: [], match: {} },
+        compileCascade(model, target.name, related.nested[target.name] ?? NO_CASCADE, scope),
+      ]);
+    }, '__cascade'));
   }
   return allOfPlans(plans);
 }

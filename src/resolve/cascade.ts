@@ -111,20 +111,20 @@ function inheritedMode(info: GraphQLResolveInfo): CascadeMode | undefined {
 }
 
 /** The field nodes of a selection set, through fragments (optionally only those applying to `typeName`), @skip/@include honoured. */
-function fieldNodesOf(info: GraphQLResolveInfo, set: SelectionSetNode, type?: TypeModel): FieldNode[] {
+function fieldNodesOf(info: GraphQLResolveInfo, set: SelectionSetNode, type?: TypeModel, model?: SchemaModel): FieldNode[] {
   const applies = (condition: string | undefined): boolean => {
     if (!type || condition === undefined) return true;
-    return condition === type.name || type.implements.includes(condition);
+    return condition === type.name || type.implements.includes(condition) || model?.unions?.get(condition)?.members.includes(type.name) === true;
   };
   const nodes: FieldNode[] = [];
   for (const selection of set.selections) {
     if (!isIncluded(info, selection)) continue;
     if (selection.kind === Kind.FIELD) nodes.push(selection);
     else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      if (applies(selection.typeCondition?.name.value)) nodes.push(...fieldNodesOf(info, selection.selectionSet, type));
+      if (applies(selection.typeCondition?.name.value)) nodes.push(...fieldNodesOf(info, selection.selectionSet, type, model));
     } else {
       const fragment = info.fragments[selection.name.value];
-      if (fragment && applies(fragment.typeCondition.name.value)) nodes.push(...fieldNodesOf(info, fragment.selectionSet, type));
+      if (fragment && applies(fragment.typeCondition.name.value)) nodes.push(...fieldNodesOf(info, fragment.selectionSet, type, model));
     }
   }
   return nodes;
@@ -151,7 +151,7 @@ function checkListedFields(model: SchemaModel, typeName: string, fields: readonl
 
 /** What an object of the concrete `type` must have, given the selections at its level and the cascade mode. */
 function conditionFor(model: SchemaModel, info: GraphQLResolveInfo, type: TypeModel, selections: readonly SelectionSetNode[], mode: CascadeMode): CascadeCondition {
-  const nodes = selections.flatMap((set) => fieldNodesOf(info, set, type));
+  const nodes = selections.flatMap((set) => fieldNodesOf(info, set, type, model));
   const required = (name: string): boolean => mode.all || mode.fields.includes(name);
   const present = new Set<string>();
   const related: RelatedCascade[] = [];

@@ -11,6 +11,7 @@ import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type 
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
 import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
+import { checkUnionFields, unionModelsOf } from './unions.js';
 
 export interface BuildSchemaResult {
   /** Set only when `errors` is empty. */
@@ -38,6 +39,8 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
+  const unions = unionModelsOf(declarations, kindOf, errors);
+  checkUnionFields(drafts, unions, errors);
   resolveRelations(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
 
@@ -58,6 +61,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
     source,
   };
   if (authorization) model.authorization = authorization;
+  if (unions.size > 0) model.unions = unions;
   return { model, errors: [] };
 }
 
@@ -67,6 +71,7 @@ function nameKinds(declarations: Declarations): (name: string) => NameKind | und
     if (declarations.enums.has(name)) return 'enum';
     const object = declarations.objects.get(name);
     if (object) return object.kind;
+    if (declarations.unions.has(name)) return 'union';
     if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';
     return undefined;
   };

@@ -8,6 +8,7 @@ import {
   type NameNode,
   type ObjectTypeDefinitionNode,
   type ObjectTypeExtensionNode,
+  type UnionTypeDefinitionNode,
 } from 'graphql';
 import { ErrorSink, typeMessage } from './errors.js';
 import { generatedEnumNames, generatedTypeNames, isSharedGeneratedName } from './generated-names.js';
@@ -35,12 +36,14 @@ export interface Declarations {
   /** Fields of `type Query` / `type Mutation` (and their `extend type` spellings), in order. */
   queryFields: FieldDefinitionNode[];
   mutationFields: FieldDefinitionNode[];
+  /** `union U = A | B` definitions (checked by unions.ts). */
+  unions: Map<string, UnionTypeDefinitionNode>;
 }
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
 
 export function collectDeclarations(document: DocumentNode, errors: ErrorSink): Declarations {
-  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [] };
+  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], unions: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
   const claimName = (name: NameNode): boolean => {
@@ -84,6 +87,9 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink): 
         if (claimName(definition.name)) {
           declarations.enums.set(definition.name.value, { name: definition.name.value, node: definition, values: enumValuesOf(definition, errors) });
         }
+        break;
+      case Kind.UNION_TYPE_DEFINITION:
+        if (claimName(definition.name)) declarations.unions.set(definition.name.value, definition);
         break;
       case Kind.SCHEMA_EXTENSION:
       case Kind.DIRECTIVE_DEFINITION:
@@ -153,8 +159,6 @@ function unsupportedMessage(definition: DefinitionNode): string {
       return typeMessage(definition.name.value, `custom scalars are not supported (built in: ${SCALAR_NAMES.join(', ')})`);
     case Kind.INPUT_OBJECT_TYPE_DEFINITION:
       return typeMessage(definition.name.value, 'input types are not supported; inputs are generated from your types');
-    case Kind.UNION_TYPE_DEFINITION:
-      return typeMessage(definition.name.value, 'unions are not supported; use an interface');
     case Kind.INTERFACE_TYPE_EXTENSION:
     case Kind.ENUM_TYPE_EXTENSION:
     case Kind.SCALAR_TYPE_EXTENSION:

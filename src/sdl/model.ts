@@ -244,6 +244,16 @@ export interface SchemaModel {
   federation: FederationSettings;
   /** The schema text exactly as uploaded. */
   source: string;
+  /** `union U = A | B` declarations, by name (absent: none). A field of union type holds ids of member objects. */
+  unions?: ReadonlyMap<string, UnionModel>;
+}
+
+export interface UnionModel {
+  name: string;
+  /** Object types, in declaration order. */
+  members: string[];
+  description?: string;
+  loc: SourceLocation;
 }
 
 /** A schema error with where it happened; an upload answers with all of them together. */
