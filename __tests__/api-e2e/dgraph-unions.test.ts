@@ -139,6 +139,24 @@ test('has and @cascade see union fields', async () => {
   expect(result).toEqual({ withResidents: [{ name: 'Tatooine' }], cascaded: [{ name: 'Tatooine', residents: [{ name: 'X-wing' }] }] });
 });
 
+test('@cascade counts only the related objects the caller may see: without PILOT no starship keeps the planet', async () => {
+  const query = `{ queryPlanet @cascade { name residents(filter: { memberTypes: [Starship] }) { ... on Starship { name } } } }`;
+  expect(await api.data(query)).toEqual({ queryPlanet: [] });
+  expect(await asPilot(query)).toEqual({ queryPlanet: [{ name: 'Tatooine', residents: [{ name: 'X-wing' }] }] });
+});
+
+test('@cascade through inline fragments: only the fields of the fragment that applies are required', async () => {
+  const result = await asPilot(`{ queryPlanet(filter: { name: { eq: "Tatooine" } }) {
+    residents @cascade { __typename ... on Human { totalCredits } ... on Starship { length } }
+  } }`);
+  expect(result.queryPlanet[0].residents).toEqual([{ __typename: 'Human', totalCredits: 90 }, { __typename: 'Starship', length: 12.5 }]);
+  await asPilot(`mutation { updateStarship(input: { filter: { name: { anyofterms: "wing" } }, remove: { length: 12.5 } }) { numUids } }`);
+  const afterRemoval = await asPilot(`{ queryPlanet(filter: { name: { eq: "Tatooine" } }) {
+    residents @cascade { __typename ... on Human { totalCredits } ... on Starship { length } }
+  } }`);
+  expect(afterRemoval.queryPlanet[0].residents).toEqual([{ __typename: 'Human', totalCredits: 90 }]);
+});
+
 test.each([
   [
     'a Ref with two member keys',
