@@ -160,6 +160,14 @@ test('the cascade runs in the store query: one semi-join per required relation, 
   expect(pipeline!.filter((stage) => '$skip' in stage || '$limit' in stage)).toEqual([{ $skip: 1 }, { $limit: 1 }]);
 });
 
+test('@cascade on a mutation payload\'s list keeps only the new objects with every selected field', async () => {
+  const result = await api.data(`mutation {
+    addAuthor(input: [{ name: "Elaine", reputation: 4.9 }, { name: "Newman" }]) { numUids author(order: { asc: name }) @cascade { name reputation } }
+  }`);
+  expect(result).toEqual({ addAuthor: { numUids: 2, author: [{ name: 'Elaine', reputation: 4.9 }] } });
+  await api.data(`mutation { deleteAuthor(filter: { name: { in: ["Elaine", "Newman"] } }) { numUids } }`);
+});
+
 test('@cascade(fields:) naming a field the type lacks is the client\'s error', async () => {
   expect(await api.errors(`{ queryAuthor @cascade(fields: ["title"]) { name } }`)).toEqual([{
     code: 'BAD_USER_INPUT',
