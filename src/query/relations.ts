@@ -82,8 +82,8 @@ export function storedRelationQueries(model: SchemaModel, parentTypeName: string
   const { field, target } = relationOf(model, parentTypeName, fieldName);
   if (isDerivedRelation(field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is derived, load it with derivedRelationPipeline`);
   const ids = [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
-  // A union's objects share no field to order by: they come in the default order.
-  const sort = isUnionTarget(model, field) ? compileOrder(model, concreteTypesOf(model, target)[0]!.name, undefined) : compileOrder(model, target, args.order);
+  // A union's objects share no field to order by (its fields take no `order`): they come in creation order.
+  const sort: SortSpec = isUnionTarget(model, field) ? { _id: 1 } : compileOrder(model, target, args.order);
   return concreteTypesOf(model, target).flatMap((type) => {
     const filter = targetFilterOf(model, target, type.name, args.filter);
     if (filter === EXCLUDED) return [];

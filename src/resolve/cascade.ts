@@ -110,21 +110,28 @@ function inheritedMode(info: GraphQLResolveInfo): CascadeMode | undefined {
   return mode;
 }
 
-/** The field nodes of a selection set, through fragments (optionally only those applying to `typeName`), @skip/@include honoured. */
-function fieldNodesOf(info: GraphQLResolveInfo, set: SelectionSetNode, type?: TypeModel, model?: SchemaModel): FieldNode[] {
-  const applies = (condition: string | undefined): boolean => {
-    if (!type || condition === undefined) return true;
-    return condition === type.name || type.implements.includes(condition) || model?.unions?.get(condition)?.members.includes(type.name) === true;
-  };
+/** Which fragments' type conditions (`... on X`) hold for the objects of a level. */
+type FragmentFilter = (typeCondition: string | undefined) => boolean;
+
+const EVERY_FRAGMENT: FragmentFilter = () => true;
+
+/** The fragments that apply to objects of the concrete `type`: on itself, an interface it implements, or a union it belongs to. */
+function fragmentsFor(model: SchemaModel, type: TypeModel): FragmentFilter {
+  return (condition) => condition === undefined || condition === type.name || type.implements.includes(condition)
+    || model.unions?.get(condition)?.members.includes(type.name) === true;
+}
+
+/** The field nodes of a selection set, through the fragments that apply, @skip/@include honoured. */
+function fieldNodesOf(info: GraphQLResolveInfo, set: SelectionSetNode, applies: FragmentFilter = EVERY_FRAGMENT): FieldNode[] {
   const nodes: FieldNode[] = [];
   for (const selection of set.selections) {
     if (!isIncluded(info, selection)) continue;
     if (selection.kind === Kind.FIELD) nodes.push(selection);
     else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      if (applies(selection.typeCondition?.name.value)) nodes.push(...fieldNodesOf(info, selection.selectionSet, type, model));
+      if (applies(selection.typeCondition?.name.value)) nodes.push(...fieldNodesOf(info, selection.selectionSet, applies));
     } else {
       const fragment = info.fragments[selection.name.value];
-      if (fragment && applies(fragment.typeCondition.name.value)) nodes.push(...fieldNodesOf(info, fragment.selectionSet, type, model));
+      if (fragment && applies(fragment.typeCondition.name.value)) nodes.push(...fieldNodesOf(info, fragment.selectionSet, applies));
     }
   }
   return nodes;
@@ -151,7 +158,7 @@ function checkListedFields(model: SchemaModel, typeName: string, fields: readonl
 
 /** What an object of the concrete `type` must have, given the selections at its level and the cascade mode. */
 function conditionFor(model: SchemaModel, info: GraphQLResolveInfo, type: TypeModel, selections: readonly SelectionSetNode[], mode: CascadeMode): CascadeCondition {
-  const nodes = selections.flatMap((set) => fieldNodesOf(info, set, type, model));
+  const nodes = selections.flatMap((set) => fieldNodesOf(info, set, fragmentsFor(model, type)));
   const required = (name: string): boolean => mode.all || mode.fields.includes(name);
   const present = new Set<string>();
   const related: RelatedCascade[] = [];
