@@ -34,14 +34,23 @@ export interface FieldCascade {
 export function fieldCascade(model: SchemaModel, info: GraphQLResolveInfo, scope: TypeConstraint): FieldCascade | undefined {
   // graphql-js hands every object of one level the same field node array (made per request), so the
   // cascade is worked out once per level, not once per parent object.
-  const cached = cascadeByLevel.get(info.fieldNodes);
-  if (cached !== undefined) return cached ?? undefined;
-  const cascade = levelCascade(model, info, scope);
-  cascadeByLevel.set(info.fieldNodes, cascade ?? null);
-  return cascade;
+  let level = cascadeByLevel.get(info.fieldNodes);
+  if (!level) {
+    try {
+      level = { cascade: levelCascade(model, info, scope) };
+    } catch (error) {
+      level = { error };
+    }
+    cascadeByLevel.set(info.fieldNodes, level);
+  }
+  if ('error' in level) throw level.error;
+  return level.cascade;
 }
 
-const cascadeByLevel = new WeakMap<readonly FieldNode[], FieldCascade | null>();
+/** A level's cascade, or the client error its `fields:` gave (each object of the level answers that error). */
+type LevelCascade = { cascade: FieldCascade | undefined } | { error: unknown };
+
+const cascadeByLevel = new WeakMap<readonly FieldNode[], LevelCascade>();
 
 function levelCascade(model: SchemaModel, info: GraphQLResolveInfo, scope: TypeConstraint): FieldCascade | undefined {
   const mode = ownMode(info, info.fieldNodes) ?? inheritedMode(info);
