@@ -1,4 +1,4 @@
-import type { Collection, Pipeline, Store } from '../../src/store/port.js';
+import type { Collection, Store } from '../../src/store/port.js';
 import { withCollections } from '../../src/store/with-collections.js';
 import { pluck, useService } from './harness';
 
@@ -31,8 +31,8 @@ type Country {
 }
 `;
 
-/** Every aggregate pipeline the service sends to the Author collection. */
-const authorPipelines: Pipeline[] = [];
+/** Every read the service sends to the Author collection: `find` (filter and options) or `aggregate` (pipeline). */
+const authorReads: unknown[] = [];
 
 function recording(store: Store): Store {
   return withCollections(store, (name) => {
@@ -40,10 +40,13 @@ function recording(store: Store): Store {
     if (name !== 'Author') return collection;
     const recorded: Collection = {
       name: collection.name,
-      find: (filter, options, scope) => collection.find(filter, options, scope),
+      find: (filter, options, scope) => {
+        authorReads.push({ find: filter, options });
+        return collection.find(filter, options, scope);
+      },
       count: (filter, scope) => collection.count(filter, scope),
       aggregate: (pipeline, scope) => {
-        authorPipelines.push(pipeline);
+        authorReads.push({ aggregate: pipeline });
         return collection.aggregate(pipeline, scope);
       },
       findPerKey: (field, keys, filter, page, scope) => collection.findPerKey(field, keys, filter, page, scope),
@@ -53,6 +56,11 @@ function recording(store: Store): Store {
     };
     return recorded;
   });
+}
+
+/** Lookup names carry a digest of what they compute: shown as `<lookup>` so the table stays readable. */
+function withoutDigests(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value).replace(/__cascade_(\w+?)_[0-9a-f]{12}/g, '<$1 lookup>'));
 }
 
 const api = useService(SCHEMA, { wrapStore: recording });
@@ -142,22 +150,48 @@ test('a relation\'s filter decides which related objects keep the parent', async
   });
 });
 
-test('the cascade runs in the store query: one semi-join per required relation, paged after it', async () => {
-  authorPipelines.length = 0;
-  await api.data(`{ queryAuthor(first: 1, offset: 1) @cascade { name posts { text } } }`);
-  expect(authorPipelines).toHaveLength(1);
-  const [pipeline] = authorPipelines;
-  const lookup = pipeline!.find((stage) => '$lookup' in stage)?.$lookup as Record<string, unknown>;
-  expect(lookup).toEqual({
-    from: 'Post',
-    localField: '_id',
-    foreignField: 'author',
-    pipeline: [{ $match: { text: { $ne: null } } }, { $limit: 1 }, { $project: { _id: 1 } }],
-    as: expect.stringMatching(/^__cascade_posts_[0-9a-f]{12}$/),
+describe('GraphQL in, the store read out: the cascade is part of the query, first and offset come after it', () => {
+  test.each([
+    [
+      'selected scalars: a plain find',
+      '{ queryAuthor(first: 2) @cascade { name reputation } }',
+      [{ find: { name: { $ne: null }, reputation: { $ne: null } }, options: { sort: { _id: 1 }, skip: 0, limit: 2 } }],
+    ],
+    [
+      'fields: lists what is required, selected or not',
+      '{ queryAuthor @cascade(fields: ["dob"]) { name } }',
+      [{ find: { dob: { $ne: null } }, options: { sort: { _id: 1 }, skip: 0, limit: 1000 } }],
+    ],
+    [
+      'a derived list relation: a semi-join on the inverse field, stopping at the first related object',
+      '{ queryAuthor(first: 1, offset: 1) @cascade { name posts { text } } }',
+      [{
+        aggregate: [
+          { $lookup: { from: 'Post', localField: '_id', foreignField: 'author', pipeline: [{ $match: { text: { $ne: null } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '<posts lookup>' } },
+          { $match: { name: { $ne: null }, '<posts lookup>.0': { $exists: true } } },
+          { $sort: { _id: 1 } },
+          { $skip: 1 },
+          { $limit: 1 },
+        ],
+      }],
+    ],
+    [
+      'a stored single relation: the related object joined by its id, tested in place',
+      '{ queryAuthor @cascade { country { name } } }',
+      [{
+        aggregate: [
+          { $lookup: { from: 'Country', localField: 'country', foreignField: '_id', as: '<country lookup>' } },
+          { $match: { '<country lookup>': { $elemMatch: { name: { $ne: null } } } } },
+          { $sort: { _id: 1 } },
+          { $limit: 1000 },
+        ],
+      }],
+    ],
+  ])('%s', async (_name, query, reads) => {
+    authorReads.length = 0;
+    await api.data(query);
+    expect(withoutDigests(authorReads)).toEqual(reads);
   });
-  const match = pipeline!.find((stage) => '$match' in stage)?.$match;
-  expect(match).toEqual({ name: { $ne: null }, [`${lookup.as as string}.0`]: { $exists: true } });
-  expect(pipeline!.filter((stage) => '$skip' in stage || '$limit' in stage)).toEqual([{ $skip: 1 }, { $limit: 1 }]);
 });
 
 test('@cascade on a mutation payload\'s list keeps only the new objects with every selected field', async () => {
