@@ -116,6 +116,7 @@ describe('what the schema reader refuses in a union', () => {
     ['an interface member', 'interface I { id: ID! }\ntype A implements I { n: Int }\nunion U = A | I', ['3:15 Type U: member I is an interface; the members of a union are object types']],
     ['a scalar member', 'type A { id: ID! }\nunion U = A | String', ['2:15 Type U: member String is a scalar; the members of a union are object types']],
     ['a member listed twice', 'type A { id: ID! }\nunion U = A | A', ['2:15 Type U: member A is listed more than once']],
+    ['a union named like a root type', 'type A { id: ID! }\nunion Query = A', ['2:7 Type Query: Query is a root type of the generated API; a union cannot take its name']],
     ['a directive on the union', 'type A { id: ID! }\nunion U @remote = A', ['2:9 Type U: @remote is not allowed on a union']],
     [
       '@hasInverse on a union field',

@@ -16,9 +16,15 @@ export function generatedUnionNames(union: string): string[] {
   return [`${union}Filter`, `${union}Ref`, `${union}Type`];
 }
 
+const ROOT_NAMES: readonly string[] = ['Query', 'Mutation', 'Subscription'];
+
 export function unionModelsOf(declarations: Declarations, kindOf: (name: string) => NameKind | undefined, errors: ErrorSink): Map<string, UnionModel> {
   const unions = new Map<string, UnionModel>();
   for (const [name, node] of declarations.unions) {
+    if (ROOT_NAMES.includes(name)) {
+      errors.at(typeMessage(name, `${name} is a root type of the generated API; a union cannot take its name`), node.name);
+      continue;
+    }
     for (const directive of node.directives ?? []) {
       errors.at(typeMessage(name, `@${directive.name.value} is not allowed on a union`), directive);
     }
