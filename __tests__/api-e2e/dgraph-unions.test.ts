@@ -163,20 +163,30 @@ test.each([
     `mutation { addPlanet(input: [{ name: "Hoth", residents: [{ humanRef: { name: "Leia" }, droidRef: { name: "C-3PO" } }] }]) { numUids } }`,
     'GRAPHQL_VALIDATION_FAILED',
     'OneOf Input Object "ResidentRef" must specify exactly one key.',
+    undefined,
   ],
   [
     'a member filter of a type that is not a member',
     `{ queryPlanet { residents(filter: { planetFilter: {} }) { __typename } } }`,
     'GRAPHQL_VALIDATION_FAILED',
     'Field "planetFilter" is not defined by type "ResidentFilter". Did you mean "humanFilter"?',
+    undefined,
+  ],
+  [
+    'a Ref with two member keys, given in a variable',
+    `mutation($residents: [ResidentRef!]) { addPlanet(input: [{ name: "Hoth", residents: $residents }]) { numUids } }`,
+    'BAD_USER_INPUT',
+    'Variable "$residents" got invalid value { humanRef: { name: "Leia" }, droidRef: { name: "C-3PO" } } at "residents[0]"; Exactly one key must be specified for OneOf type "ResidentRef".',
+    { residents: [{ humanRef: { name: 'Leia' }, droidRef: { name: 'C-3PO' } }] },
   ],
   [
     'a union member that does not exist by id',
     `mutation { addPlanet(input: [{ name: "Hoth", residents: [{ humanRef: { id: "nobody" } }] }]) { numUids } }`,
     'BAD_USER_INPUT',
     'HumanRef: no Human with id "nobody"',
+    undefined,
   ],
-])('%s is refused', async (_name, request, code, message) => {
-  const { body } = await gql(api.server.url, request, undefined, pilot);
+])('%s is refused', async (_name, request, code, message, variables: Record<string, unknown> | undefined) => {
+  const { body } = await gql(api.server.url, request, variables, pilot);
   expect(body.errors?.map((error) => ({ code: error.extensions?.code, message: error.message }))).toEqual([{ code, message }]);
 });
