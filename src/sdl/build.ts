@@ -11,7 +11,7 @@ import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type 
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
 import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
-import { checkUnionFields, unionModelsOf } from './unions.js';
+import { checkUnionFields, checkUnionMembers, unionModelsOf } from './unions.js';
 
 export interface BuildSchemaResult {
   /** Set only when `errors` is empty. */
@@ -41,6 +41,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
   const unions = unionModelsOf(declarations, kindOf, errors);
   checkUnionFields(drafts, unions, errors);
+  checkUnionMembers(declarations, drafts, unions, errors);
   resolveRelations(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
 

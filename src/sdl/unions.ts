@@ -78,6 +78,26 @@ function reportNameClashes(declarations: Declarations, errors: ErrorSink): void 
   }
 }
 
+/**
+ * A union field stores bare ids and finds them in every member's collection, so an id must name an object
+ * of one member only. Generated ids are unique across collections; ids the caller supplies (`ID! @id`, an
+ * extended type's key) are not, so at most one member may take them.
+ */
+export function checkUnionMembers(declarations: Declarations, drafts: ReadonlyMap<string, TypeDraft>, unions: ReadonlyMap<string, UnionModel>, errors: ErrorSink): void {
+  for (const union of unions.values()) {
+    const supplying = union.members.filter((member) => {
+      const draft = drafts.get(member);
+      return draft !== undefined && (draft.directives.extended || draft.fields.some((field) => field.model.suppliedByCaller === true));
+    });
+    if (supplying.length < 2) continue;
+    const nodes = (declarations.unions.get(union.name)?.types ?? []).filter((node) => supplying.includes(node.name.value));
+    errors.at(
+      typeMessage(union.name, `members ${supplying.join(', ')} all take their ids from the caller (ID @id or an extended type's key), so one id could name an object of each; at most one member of a union may`),
+      ...nodes,
+    );
+  }
+}
+
 /** A field of union type holds references in one direction only: Dgraph has no inverse for it either. */
 export function checkUnionFields(drafts: ReadonlyMap<string, TypeDraft>, unions: ReadonlyMap<string, UnionModel>, errors: ErrorSink): void {
   for (const draft of drafts.values()) {
