@@ -1,11 +1,13 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { userInputBlock } from './user-inputs.js';
-import { isCustomLogic, isKeptHere, isNumeric, scalarOf } from '../sdl/facts.js';
+import { isCustomLogic, isKeptHere, isNumeric, isUnionTarget, scalarOf } from '../sdl/facts.js';
 import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
 import { filterFor } from './search-filters.js';
+import { unionBlocks } from './union-blocks.js';
+import { generateOf } from '../sdl/generate-directive.js';
 
 /**
  * SchemaModel → the SDL of the generated API (Dgraph's GraphQL shapes), and the federation view of it
@@ -34,12 +36,18 @@ interface Operation {
   typeName?: string;
 }
 
+/** `@cascade`: drop the objects whose selected (or listed) fields are null or empty (see resolve/cascade.ts). */
+export const CASCADE_DIRECTIVE = 'directive @cascade(fields: [String]) on FIELD';
+
 export function generateApi(model: SchemaModel): GeneratedApi {
   const blocks = new Blocks();
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
 
   for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
+  // Dgraph's query directive, served here only: the gateway's clients cannot ask for it.
+  blocks.set('@cascade', CASCADE_DIRECTIVE);
+  blocks.localOnly.add('@cascade');
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {
@@ -54,13 +62,21 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     queries.push(...queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
     mutations.push(...mutationOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
   }
+  for (const union of model.unions?.values() ?? []) {
+    for (const block of unionBlocks(model, union)) {
+      blocks.set(block.name, block.sdl);
+      if (block.gatewaySdl !== undefined) blocks.gatewayVariants.set(block.name, block.gatewaySdl);
+    }
+  }
   for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
   for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
 
   const print = (includeLocalOnly: boolean): string => {
     const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
     const typeBlocks = includeLocalOnly ? [...blocks.values()] : blocks.gatewayView();
-    return [...typeBlocks, rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
+    // With every query switched off (`@generate`), Query stays as a bare header: the federation fields extend it.
+    const queryRoot = includeLocalOnly && queries.length === 0 ? 'type Query' : rootType('Query', visible(queries));
+    return [...typeBlocks, queryRoot, rootType('Mutation', visible(mutations))]
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
@@ -77,8 +93,12 @@ function originsOf(blocks: Blocks, roots: Operation[][]): GeneratedOrigin[] {
     origins.push({ line, typeName: blocks.origins.get(name) });
     line += block.split('\n').length + 1;
   }
-  for (const operations of roots) {
-    if (operations.length === 0) continue;
+  for (const [index, operations] of roots.entries()) {
+    if (operations.length === 0) {
+      // The bare `type Query` header and the blank line after it.
+      if (index === 0) line += 2;
+      continue;
+    }
     line += 1;
     for (const operation of operations) {
       origins.push({ line, typeName: operation.typeName });
@@ -165,7 +185,8 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type, objectSuffix));
 
   const fields = inputFields(model, type);
-  if (canAdd(model, type)) {
+  const generate = generateOf(type);
+  if (generate.add && canAdd(model, type)) {
     const addLine = (field: FieldModel): string => {
       const text = inputTypeText(model, type, field, true);
       // A required input field cannot be hidden: the supergraph's clients could not give it.
@@ -174,18 +195,20 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
     blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map(addLine), typeHidden));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
-  if (patchFields.length > 0) {
-    blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
+  if (generate.update) {
+    if (patchFields.length > 0) {
+      blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
+    }
+    const updateLines = [`filter: ${names.filter(T)}!`];
+    if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
+    blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
   }
-  const updateLines = [`filter: ${names.filter(T)}!`];
-  if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
-  blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
   blocks.set(names.ref(T), refBlock(model, type, fields, typeHidden));
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
-  blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
-  blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
+  if (generate.add && canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (generate.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (generate.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
 type View = 'local' | 'gateway';
@@ -199,7 +222,8 @@ function objectType(model: SchemaModel, type: TypeModel, view: View): string {
   for (const field of type.fields) {
     const withRelationArguments = view === 'local' || gatewayKeepsRelationArguments(model, type, field);
     lines.push(outputField(model, field, withRelationArguments && !keyFields.has(field.name)));
-    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
+    // A union has no AggregateResult: its members share no fields to aggregate (as in Dgraph).
+    if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && !isUnionTarget(model, field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
       const aggregate = `${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`;
       lines.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
     }
@@ -273,14 +297,15 @@ function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
+  const generate = generateOf(type);
   const operations: Operation[] = [];
   const getArgs = getArguments(type);
-  if (getArgs) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
+  if (getArgs && generate.get) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
   const order = `, order: ${names.order(T)}`;
-  operations.push(
-    { sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly },
-    { sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}${hide}`, localOnly },
-  );
+  if (generate.query) {
+    operations.push({ sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly });
+  }
+  if (generate.aggregate) operations.push({ sdl: `${names.aggregate(T)}(filter: ${names.filter(T)}): ${names.aggregateResult(T)}${hide}`, localOnly });
   return operations;
 }
 
@@ -297,14 +322,13 @@ function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
   const localOnly = operationsAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
+  const generate = generateOf(type);
   const operations: Operation[] = [];
-  if (canAdd(model, type)) {
+  if (generate.add && canAdd(model, type)) {
     operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}${hide}`, localOnly });
   }
-  operations.push(
-    { sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly },
-    { sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly },
-  );
+  if (generate.update) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly });
+  if (generate.delete) operations.push({ sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly });
   return operations;
 }
 

@@ -25,3 +25,10 @@ export const names = {
 } as const;
 
 export type OperationKind = 'get' | 'query' | 'aggregate' | 'add' | 'update' | 'delete';
+
+/** Names generated for a union `U` and its members, as Dgraph spells them (`memberTypes`, `humanFilter`, `humanRef`). */
+export const unionNames = {
+  memberTypeEnum: (union: string) => `${union}Type`,
+  memberFilter: (member: string) => `${names.payloadField(member)}Filter`,
+  memberRef: (member: string) => `${names.payloadField(member)}Ref`,
+} as const;

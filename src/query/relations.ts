@@ -6,7 +6,8 @@ import { QueryArgumentError } from './errors.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan, type RelatedScope } from './filter.js';
 import { compileOrder } from './order.js';
 import { compilePage, type Page, type PageArgs, type PageLimits } from './pagination.js';
-import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath, typeOf } from './schema-facts.js';
+import { concreteTypesOf, inverseFieldOf, isDerivedRelation, isUnionTarget, storedPath, typeOf } from './schema-facts.js';
+import { EXCLUDED, targetFilterOf } from './union-filter.js';
 import { compareBySort } from './sort-compare.js';
 import { nullsLastSort } from './nulls-last.js';
 
@@ -81,12 +82,13 @@ export function storedRelationQueries(model: SchemaModel, parentTypeName: string
   const { field, target } = relationOf(model, parentTypeName, fieldName);
   if (isDerivedRelation(field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is derived, load it with derivedRelationPipeline`);
   const ids = [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
-  const sort = compileOrder(model, target, args.order);
-  return concreteTypesOf(model, target).map((type) => ({
-    collection: type.name,
-    plan: withConstraint(compileFilter(model, type.name, args.filter, scope), { _id: { $in: ids } }),
-    sort,
-  }));
+  // A union's objects share no field to order by (its fields take no `order`): they come in creation order.
+  const sort: SortSpec = isUnionTarget(model, field) ? { _id: 1 } : compileOrder(model, target, args.order);
+  return concreteTypesOf(model, target).flatMap((type) => {
+    const filter = targetFilterOf(model, target, type.name, args.filter);
+    if (filter === EXCLUDED) return [];
+    return [{ collection: type.name, plan: withConstraint(compileFilter(model, type.name, filter, scope), { _id: { $in: ids } }), sort }];
+  });
 }
 
 /**

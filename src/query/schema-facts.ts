@@ -2,7 +2,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { concreteTypesOf as concreteTypes } from '../sdl/facts.js';
 import { QueryArgumentError } from './errors.js';
 
-export { isCustomLogic, isKeptHere } from '../sdl/facts.js';
+export { isCustomLogic, isKeptHere, isUnionTarget } from '../sdl/facts.js';
 
 /** Facts about the model that every translation in query/ needs. */
 
@@ -17,8 +17,9 @@ export function storedPath(field: FieldModel): string {
   return field.isIdField ? '_id' : field.name;
 }
 
-/** The object types stored for a type name: itself, or every type implementing the interface. */
+/** The object types stored for a type name: itself, every type implementing the interface, or the union's members. */
 export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
+  if (model.unions?.has(typeName)) return concreteTypes(model, typeName);
   return concreteTypes(model, typeOf(model, typeName).name);
 }
 

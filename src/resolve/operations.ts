@@ -1,4 +1,4 @@
-import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { GraphQLError, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import { names } from '../api/names.js';
 import { canAdd, uniqueIdFields } from '../api/fields.js';
@@ -6,7 +6,9 @@ import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
 import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
-import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
+import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs, type ReadScope } from './read.js';
+import { fieldCascade } from './cascade.js';
+import type { Transaction } from '../store/port.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
@@ -35,14 +37,21 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
   return name === 'id' ? { _id: value } : { [name]: value };
 }
 
+/** The read scope of a query field: the caller's rules, and the field's `@cascade` when it has one. */
+function cascadedScope(model: SchemaModel, context: RequestContext, info: GraphQLResolveInfo, tx?: Transaction): ReadScope {
+  const scope = readScopeOf(model, context, tx);
+  const cascade = fieldCascade(model, info, authConstraints(context, model, 'query'));
+  return cascade ? { ...scope, narrow: cascade.constraint } : scope;
+}
+
 export function queryResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   return {
-    [names.get(T)]: async (_root, args, context) => {
-      const [found] = await findObjects(readScopeOf(model, context), T, { first: 1 }, getConstraint(type, args));
+    [names.get(T)]: async (_root, args, context, info) => {
+      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(type, args));
       return found ?? null;
     },
-    [names.query(T)]: (_root, args: ListArgs, context) => findObjects(readScopeOf(model, context), T, args),
+    [names.query(T)]: (_root, args: ListArgs, context, info) => findObjects(cascadedScope(model, context, info), T, args),
     [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, context, info) =>
       aggregateObjects(readScopeOf(model, context), T, args.filter, selectedFieldNames(info)),
   };
@@ -90,6 +99,6 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
 export function payloadListResolver(model: SchemaModel): Resolver {
   return async (payload: Payload, args: ListArgs, context, info) => {
     if (payload.deleted) return payload.deleted.get(info.path.key as string) ?? [];
-    return findAmongIds(readScopeOf(model, context), payload.typeName, args, allIds(payload.outcome));
+    return findAmongIds(cascadedScope(model, context, info), payload.typeName, args, allIds(payload.outcome));
   };
 }

@@ -23,6 +23,8 @@ export interface ReadScope {
   auth?: TypeConstraint;
   /** Set when the read belongs to a write (a delete payload reads its objects before they go). */
   tx?: Transaction;
+  /** A further condition per concrete type (the field's `@cascade`), applied after the caller's rules. */
+  narrow?: TypeConstraint;
 }
 
 /** The read scope of a resolver call: the request's store and the caller's query rules. */
@@ -84,18 +86,18 @@ export async function eachInScope<T, R>(items: readonly T[], tx: Transaction | u
  * the result is the same as over one collection.
  */
 export async function selectObjects(scope: ReadScope, typeName: string, selection: Selection, constraint?: Filter): Promise<GraphObject[]> {
-  const { model, store, auth, tx } = scope;
+  const { model, store, auth, tx, narrow } = scope;
   const { filter, sort, skip, limit } = selection;
   // `first: 0` asks for nothing; MongoDB would read a limit of 0 as "no limit".
   if (limit === 0) return [];
   const types = concreteTypesOf(model, typeName);
   if (types.length === 1) {
     const [type] = types;
-    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
+    const plan = restrictPlan(restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name)), narrow?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, skip, limit, tx), type.name);
   }
   const pages = await eachInScope(types, tx, async (type) => {
-    const plan = restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name));
+    const plan = restrictPlan(restrictPlan(constrain(compileFilter(model, type.name, filter, auth), constraint), auth?.(type.name)), narrow?.(type.name));
     return tag(await runPlan(store.collection(type.name), plan, sort, 0, limit === undefined ? undefined : skip + limit, tx), type.name);
   });
   const merged = pages.flat().sort((a, b) => compareBySort(a, b, sort));

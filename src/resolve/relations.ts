@@ -17,6 +17,7 @@ import { loaderFor, type RequestContext } from './context.js';
 import { answeredRelationOf, withStoredEdges, withStoredFields } from './custom-objects.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
+import { fieldCascade, withCascade } from './cascade.js';
 import { selectedFieldNames } from './selections.js';
 
 /**
@@ -39,16 +40,18 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext, info: GraphQLResolveInfo) => {
     const answered = answeredRelationOf(parent, field);
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
-    const loader = loaderFor(context, loaderKey('stored', type, field, args), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
+    const auth = authConstraints(context, model, 'query');
+    const cascade = fieldCascade(model, info, auth);
+    const loader = loaderFor(context, loaderKey('stored', type, field, { args, cascade: cascade?.key }), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
       const parents = await withStoredEdges(context, type, field, given);
       // No parent holds a child id (e.g. objects a lambda answered without IDs): nothing to read.
       if (parents.every((one) => childIdsOf(field, one).length === 0)) return parents.map(() => []);
-      const auth = authConstraints(context, model, 'query');
+      const restrict = withCascade(auth, cascade);
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const readBatch = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
         return (await Promise.all(reads.map(async (query) =>
-          tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+          tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
       };
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const batches = holdersByChildIds(field, holders);
@@ -67,7 +70,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       const sort = queries[0]?.sort ?? { _id: 1 };
       const page = compilePage(args);
       const unfiltered = !args.filter || Object.keys(args.filter).length === 0;
-      const cut = unfiltered && isIdOrder(sort) && queries.every((query) => auth(query.collection) === undefined);
+      const cut = unfiltered && isIdOrder(sort) && queries.every((query) => restrict(query.collection) === undefined);
       const holders = cut ? cutToFirstChildren(field, parents, page) : parents;
       const children = await readChildren(holders);
       const pages = pagePerParent(childIdsByParent(field, holders), children, sort, page);
@@ -102,21 +105,23 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext, info: GraphQLResolveInfo) => {
     const answered = answeredRelationOf(parent, field);
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
-    const loader = loaderFor(context, loaderKey('derived', type, field, args), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
-      const auth = authConstraints(context, model, 'query');
+    const auth = authConstraints(context, model, 'query');
+    const cascade = fieldCascade(model, info, auth);
+    const loader = loaderFor(context, loaderKey('derived', type, field, { args, cascade: cascade?.key }), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+      const restrict = withCascade(auth, cascade);
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
-        const childPlan = restrictPlan(query.childPlan, auth(query.collection));
+        const childPlan = restrictPlan(query.childPlan, restrict(query.collection));
         if (childPlan.lookups.length === 0) {
           const pages = await pagesPerParent(context.store, query, childPlan.match, parentIds);
           return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
         }
-        const children = await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, auth(query.collection)), query.sort, 0, undefined);
+        const children = await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
       }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
-      const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, auth)), parentIds);
+      const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, restrict)), parentIds);
       // The pipeline tags each child with its concrete type (the target may be an interface).
       return parentIds.map((id) => (grouped.get(id) ?? []) as GraphObject[]);
     }, { maxBatchSize: ID_BATCH_SIZE }));

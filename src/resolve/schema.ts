@@ -113,6 +113,8 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
     if (addable) map[names.addPayload(T)]!.numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
     map[names.updatePayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
   }
+  // A union's objects carry their collection as `__typename`, as an interface's do.
+  for (const union of model.unions?.keys() ?? []) map[union] = { __resolveType: (object: { __typename: string }) => object.__typename };
   for (const [typeName, fields] of Object.entries(customFieldResolvers(model, services))) map[typeName] = { ...map[typeName], ...fields };
   if (Object.keys(map.Mutation).length === 0) delete map.Mutation;
   return { ...map, DateTime: DateTimeScalar as never, Int64: Int64Scalar as never };

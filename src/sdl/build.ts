@@ -17,6 +17,7 @@ import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type 
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
 import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
+import { checkUnionFields, checkUnionMembers, unionModelsOf } from './unions.js';
 
 export interface BuildSchemaResult {
   /** Set only when `errors` is empty. */
@@ -45,6 +46,9 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
   for (const draft of drafts.values()) checkIdInterfaceOnType(draft, drafts, errors);
+  const unions = unionModelsOf(declarations, kindOf, errors);
+  checkUnionFields(drafts, unions, errors);
+  checkUnionMembers(declarations, drafts, unions, errors);
   resolveRelations(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
   for (const draft of drafts.values()) {
@@ -75,6 +79,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   };
   if (authorization) model.authorization = authorization;
   if (inputs.size > 0) model.inputs = inputs;
+  if (unions.size > 0) model.unions = unions;
   return { model, errors: [] };
 }
 
@@ -85,6 +90,7 @@ function nameKinds(declarations: Declarations): (name: string) => NameKind | und
     if (declarations.inputs.has(name)) return 'input';
     const object = declarations.objects.get(name);
     if (object) return object.kind;
+    if (declarations.unions.has(name)) return 'union';
     if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';
     return undefined;
   };
@@ -110,6 +116,7 @@ function typeModelOf(draft: TypeDraft): TypeModel {
   if (key) model.key = key;
   if (draft.directives.marks) model.marks = draft.directives.marks;
   if (draft.directives.auth) model.auth = draft.directives.auth;
+  if (draft.directives.generate) model.generate = draft.directives.generate;
   if ('description' in node && node.description) model.description = node.description.value;
   return model;
 }

@@ -9,6 +9,7 @@ import {
   type NameNode,
   type ObjectTypeDefinitionNode,
   type ObjectTypeExtensionNode,
+  type UnionTypeDefinitionNode,
 } from 'graphql';
 import { ErrorSink, typeMessage } from './errors.js';
 import { generatedEnumNames, generatedTypeNames, isSharedGeneratedName } from './generated-names.js';
@@ -38,6 +39,8 @@ export interface Declarations {
   mutationFields: FieldDefinitionNode[];
   /** User-declared `input` types (argument types of custom operations and fields), by name. */
   inputs: Map<string, InputObjectTypeDefinitionNode>;
+  /** `union U = A | B` definitions (checked by unions.ts). */
+  unions: Map<string, UnionTypeDefinitionNode>;
 }
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
@@ -47,7 +50,7 @@ export const ROOT_TYPES = ['Query', 'Mutation'] as const;
  * their uses on enum values and on Query/Mutation are skipped like everywhere else.
  */
 export function collectDeclarations(document: DocumentNode, errors: ErrorSink, isIgnored: (directive: string) => boolean = () => false): Declarations {
-  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map() };
+  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map(), unions: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
   const claimName = (name: NameNode): boolean => {
@@ -94,6 +97,9 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink, i
         break;
       case Kind.INPUT_OBJECT_TYPE_DEFINITION:
         if (claimName(definition.name)) declarations.inputs.set(definition.name.value, definition);
+        break;
+      case Kind.UNION_TYPE_DEFINITION:
+        if (claimName(definition.name)) declarations.unions.set(definition.name.value, definition);
         break;
       case Kind.SCHEMA_EXTENSION:
       case Kind.DIRECTIVE_DEFINITION:
@@ -166,8 +172,6 @@ function unsupportedMessage(definition: DefinitionNode): string {
   switch (definition.kind) {
     case Kind.SCALAR_TYPE_DEFINITION:
       return typeMessage(definition.name.value, `custom scalars are not supported (built in: ${SCALAR_NAMES.join(', ')})`);
-    case Kind.UNION_TYPE_DEFINITION:
-      return typeMessage(definition.name.value, 'unions are not supported; use an interface');
     case Kind.INTERFACE_TYPE_EXTENSION:
     case Kind.ENUM_TYPE_EXTENSION:
     case Kind.SCALAR_TYPE_EXTENSION:

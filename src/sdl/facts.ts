@@ -36,12 +36,20 @@ export function callerSuppliesId(type: TypeModel): boolean {
   return type.extended || type.idField?.suppliedByCaller === true;
 }
 
-/** The object types stored for a type name: itself, or every type implementing the interface ([] if unknown). */
+/** The object types stored for a type name: itself, every type implementing the interface, or the union's members ([] if unknown). */
 export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
   const type = model.types.get(typeName);
-  if (!type) return [];
+  if (!type) {
+    const members = model.unions?.get(typeName)?.members ?? [];
+    return members.flatMap((member) => model.types.get(member) ?? []);
+  }
   if (type.kind === 'type') return [type];
   return [...model.types.values()].filter((candidate) => candidate.kind === 'type' && candidate.implements.includes(typeName));
+}
+
+/** Whether a relation field's target is a union (its objects are of several unrelated types). */
+export function isUnionTarget(model: SchemaModel, field: FieldModel): boolean {
+  return field.of.kind === 'relation' && model.unions?.has(field.of.target) === true;
 }
 
 export function scalarOf(field: FieldModel): ScalarName | undefined {

@@ -12,7 +12,7 @@ import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
 /** What a name in the schema stands for. `root` is Query/Mutation, which fields cannot hold. */
-export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input';
+export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input' | 'union';
 
 export interface FieldContext {
   /** The type (or `Query`/`Mutation`) declaring the field, for messages. */
@@ -156,6 +156,7 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
       return { kind: 'enum', enumName: shape.namedType };
     case 'type':
     case 'interface':
+    case 'union':
       return { kind: 'relation', target: shape.namedType };
     case 'root':
       errors.at(describe(`${shape.namedType} is a root type and cannot be the type of a field`), shape.namedTypeNode);

@@ -139,6 +139,20 @@ export interface TypeModel {
   marks?: FederationMarks;
   description?: string;
   loc: SourceLocation;
+  /** `@generate`: the operations switched on and off (absent: Dgraph's defaults, everything but subscriptions). */
+  generate?: GenerateSettings;
+}
+
+/** `@generate(query: {get, query, password, aggregate}, mutation: {add, update, delete}, subscription)`. */
+export interface GenerateSettings {
+  get: boolean;
+  query: boolean;
+  password: boolean;
+  aggregate: boolean;
+  add: boolean;
+  update: boolean;
+  delete: boolean;
+  subscription: boolean;
 }
 
 /** One field of a federation `fields:` selection: `sku`, or `variation { id }` with its sub-selection. */
@@ -237,6 +251,8 @@ export interface SchemaModel {
   source: string;
   /** User-declared `input` types, printed as written into the generated API (absent: none declared). */
   inputs?: ReadonlyMap<string, InputModel>;
+  /** `union U = A | B` declarations, by name (absent: none). A field of union type holds ids of member objects. */
+  unions?: ReadonlyMap<string, UnionModel>;
 }
 
 /** A user-declared `input` type: the argument type of custom operations and fields. */
@@ -253,6 +269,14 @@ export interface InputFieldModel {
   typeText: string;
   namedType: string;
   description?: string;
+}
+
+export interface UnionModel {
+  name: string;
+  /** Object types, in declaration order. */
+  members: string[];
+  description?: string;
+  loc: SourceLocation;
 }
 
 /** A schema error with where it happened; an upload answers with all of them together. */

@@ -7,7 +7,8 @@ import type { ErrorSink } from './errors.js';
 import type { FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, fieldSelectionOf } from './field-directives.js';
-import type { AuthRules, FederationMarks, FieldSelection } from './model.js';
+import { generateSettingsOf } from './generate-directive.js';
+import type { AuthRules, FederationMarks, FieldSelection, GenerateSettings } from './model.js';
 
 /** One `@key` as written: its selection, `resolvable`, and the directive for locations. */
 export interface KeyDirective {
@@ -28,6 +29,7 @@ export interface TypeDirectives {
   marks?: FederationMarks;
   /** The `@interfaceObject` directive, for locations. */
   interfaceObject?: DirectiveNode;
+  generate?: GenerateSettings;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -65,6 +67,8 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
   if (marks) result.marks = marks;
   const interfaceObject = collected.byName.get('interfaceObject');
   if (interfaceObject) result.interfaceObject = interfaceObject;
+  const generate = collected.byName.get('generate');
+  if (generate) result.generate = generateSettingsOf(generate, errors, describe);
   return result;
 }
 

@@ -2,6 +2,7 @@ import { isSymmetricRelation } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel } from '../../sdl/model.js';
 import type { Store, Transaction, UpdateResult } from '../../store/port.js';
 import { linkSymmetricEdge, unlinkSymmetricEdge } from './symmetric-edges.js';
+import { unionsContaining } from './union-refs.js';
 
 /**
  * Edge writes. An edge lives on exactly one side (the field with `storedHere`); its partner is derived
@@ -76,7 +77,7 @@ export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transacti
 /** After deleting objects of `typeName`, no stored edge may point at them. */
 export async function detachDeleted(model: SchemaModel, store: Store, tx: Transaction, typeName: string, ids: string[]): Promise<void> {
   const deletedType = model.types.get(typeName);
-  const targets = new Set([typeName, ...(deletedType?.implements ?? [])]);
+  const targets = new Set([typeName, ...(deletedType?.implements ?? []), ...unionsContaining(model, typeName)]);
   for (const type of model.types.values()) {
     if (type.kind !== 'type') continue;
     for (const field of type.fields) {

@@ -13,6 +13,8 @@ import type { Store, StoredDocument, Transaction } from '../../store/port.js';
  */
 export type KnownIds = Map<string, Map<string, Map<unknown, string | null>>>;
 
+import { memberRefOf } from './union-refs.js';
+
 type Input = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,7 +41,9 @@ function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map
     if (field.of.kind !== 'relation' || !isKeptHere(model, type, field)) continue;
     const value = input[field.name];
     for (const ref of Array.isArray(value) ? value : [value]) {
-      if (isObject(ref)) collect(model, field.of.target, ref, wanted);
+      if (!isObject(ref)) continue;
+      const named = memberRefOf(model, field.of.target, ref);
+      collect(model, named.typeName, named.ref, wanted);
     }
   }
 }

@@ -9,6 +9,7 @@ import { linkEdge, unlinkEdge } from './edges.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
+import { memberRefOf } from './union-refs.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
@@ -177,7 +178,8 @@ function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
  * new one to create. An existing object the caller may not see (its query rule) is treated as absent:
  * by `id` it is not found; by value, creating it anew fails as a duplicate, as an add of it would.
  */
-export async function resolveRef(write: Write, targetTypeName: string, ref: Input): Promise<string> {
+export async function resolveRef(write: Write, target: string, given: Input): Promise<string> {
+  const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
   const candidates = concreteTypesOf(write.model, targetTypeName);
   const id = ref.id;
   if (typeof id === 'string') {
@@ -252,7 +254,8 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
   }
 }
 
-async function existingRefId(write: Write, targetTypeName: string, ref: Input): Promise<string | undefined> {
+async function existingRefId(write: Write, target: string, given: Input): Promise<string | undefined> {
+  const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
   if (typeof ref.id === 'string') return ref.id;
   for (const type of concreteTypesOf(write.model, targetTypeName)) {
     const existing = await findExisting(write, type, ref);

@@ -2,6 +2,7 @@ import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
+import { memberRefOf } from './union-refs.js';
 
 /**
  * The existing objects a mutation's input may name, found by walking the input before anything is
@@ -90,8 +91,9 @@ export function collectReferences(model: SchemaModel, typeName: string, input: I
     noteOneToOne(model, type, field, references);
     for (const ref of Array.isArray(value) ? value : [value]) {
       if (!isObject(ref)) continue;
-      addIdentity(model, field.of.target, ref, references);
-      collectReferences(model, field.of.target, ref, references);
+      const named = memberRefOf(model, field.of.target, ref);
+      addIdentity(model, named.typeName, named.ref, references);
+      collectReferences(model, named.typeName, named.ref, references);
     }
   }
 }
