@@ -1,5 +1,6 @@
 import { readAuthorization } from './authorization.js';
 import { customOperationsOf } from './custom-operations.js';
+import { readFieldDefaults } from './default-values.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
 import { ErrorSink, locationOf } from './errors.js';
 import { checkFederation, identityKeyOf } from './federation.js';
@@ -10,6 +11,9 @@ import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type Schem
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
+import { pairReversePredicates } from './reverse-predicates.js';
+import { readSecrets } from './secret.js';
+import { readStorageNames } from './storage-names.js';
 import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
 
 export interface BuildSchemaResult {
@@ -38,7 +42,11 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   for (const declaration of declarations.objects.values()) drafts.set(declaration.name, typeDraftOf(declaration, kindOf, link, errors));
   for (const draft of drafts.values()) inheritInterfaceFields(draft, drafts, errors);
   for (const draft of drafts.values()) checkSingleIdField(draft, errors);
+  readStorageNames(drafts, errors);
+  readFieldDefaults(drafts, (name) => declarations.enums.get(name)?.values, errors);
+  readSecrets(drafts, errors);
   resolveRelations(drafts, errors);
+  pairReversePredicates(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
 
   const typeNames = [...drafts.keys()];
@@ -93,5 +101,7 @@ function typeModelOf(draft: TypeDraft): TypeModel {
   if (draft.directives.marks) model.marks = draft.directives.marks;
   if (draft.directives.auth) model.auth = draft.directives.auth;
   if ('description' in node && node.description) model.description = node.description.value;
+  if (draft.storedName) model.storedName = draft.storedName;
+  if (draft.secret) model.secret = draft.secret;
   return model;
 }

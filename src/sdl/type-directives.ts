@@ -28,6 +28,9 @@ export interface TypeDirectives {
   marks?: FederationMarks;
   /** The `@interfaceObject` directive, for locations. */
   interfaceObject?: DirectiveNode;
+  /** `@secret` and `@dgraph`, read by sdl/secret.ts and sdl/storage-names.ts once every type is known. */
+  secret?: DirectiveNode;
+  dgraph?: DirectiveNode;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -65,6 +68,10 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
   if (marks) result.marks = marks;
   const interfaceObject = collected.byName.get('interfaceObject');
   if (interfaceObject) result.interfaceObject = interfaceObject;
+  const secret = collected.byName.get('secret');
+  if (secret) result.secret = secret;
+  const dgraph = collected.byName.get('dgraph');
+  if (dgraph) result.dgraph = dgraph;
   return result;
 }
 
