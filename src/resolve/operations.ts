@@ -8,6 +8,7 @@ import type { RequestContext } from './context.js';
 import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
 import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
+import { storeOf } from './model-store.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -63,11 +64,11 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   const resolvers: Record<string, Resolver> = {
     [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await updateObjects(model, context.store, T, args.input, mutationAuth(context, model)),
+      outcome: await updateObjects(model, storeOf(context, model), T, args.input, mutationAuth(context, model)),
     }),
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
-      const outcome = await deleteObjects(model, context.store, T, args.filter, async (ids, tx) => {
+      const outcome = await deleteObjects(model, storeOf(context, model), T, args.filter, async (ids, tx) => {
         const allDeleted = [...ids.values()].flat();
         const scope = readScopeOf(model, context, tx);
         for (const selection of selectionsOf(info, names.payloadField(T))) {
@@ -80,7 +81,7 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await addObjects(model, context.store, T, args.input, args.upsert === true, mutationAuth(context, model)),
+      outcome: await addObjects(model, storeOf(context, model), T, args.input, args.upsert === true, mutationAuth(context, model)),
     });
   }
   return resolvers;

@@ -10,6 +10,7 @@ import { customFieldResolvers } from './custom-fields.js';
 import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
+import { storedFieldResolvers } from './stored-fields.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
 import { buildSubgraphApiSchema } from './subgraph-schema.js';
 
@@ -97,7 +98,7 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
     Object.assign(map.Query, queryResolvers(model, type));
     Object.assign(map.Mutation, mutationResolvers(model, type));
 
-    const typeResolvers: Record<string, unknown> = { ...relationResolvers(model, type), ...entityResolvers(model, type) };
+    const typeResolvers: Record<string, unknown> = { ...storedFieldResolvers(model, type), ...relationResolvers(model, type), ...entityResolvers(model, type) };
     if (type.idField) typeResolvers[type.idField.name] = (object: { _id: string }) => object._id;
     if (type.kind === 'interface') typeResolvers.__resolveType = (object: { __typename: string }) => object.__typename;
     map[T] = typeResolvers;

@@ -2,6 +2,7 @@ import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * The existing objects a mutation's input may name, found by walking the input before anything is
@@ -59,8 +60,9 @@ export function addIdentity(model: SchemaModel, typeName: string, input: Input, 
       if (!field.isUniqueId || field.isIdField) continue;
       const value = input[field.name];
       if (value === undefined || value === null) continue;
-      const values = named.values.get(field.name) ?? new Set<unknown>();
-      named.values.set(field.name, values);
+      // By stored name: candidateFilters reads the values by it.
+      const values = named.values.get(storedPath(field)) ?? new Set<unknown>();
+      named.values.set(storedPath(field), values);
       values.add(value);
     }
   }
