@@ -9,8 +9,11 @@ import { addObjects, deleteObjects, updateObjects, type MutationAuth, type Mutat
 import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs } from './read.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
+import { hashPasswordsIn } from './passwords/hash-inputs.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
+
+type UpdateInput = { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null };
 
 /** What a mutation resolver hands to its payload type's field resolvers. */
 export interface Payload {
@@ -64,7 +67,7 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   const resolvers: Record<string, Resolver> = {
     [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await updateObjects(model, storeOf(context, model), T, args.input, mutationAuth(context, model)),
+      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
     }),
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
@@ -81,10 +84,17 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await addObjects(model, storeOf(context, model), T, args.input, args.upsert === true, mutationAuth(context, model)),
+      outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
     });
   }
   return resolvers;
+}
+
+/** An update's input with the passwords of its `set` hashed (resolve/passwords/). */
+async function withHashedPasswords(model: SchemaModel, context: RequestContext, typeName: string, input: UpdateInput): Promise<UpdateInput> {
+  if (!input.set) return input;
+  const [set] = await hashPasswordsIn(model, context, typeName, [input.set], names.update(typeName));
+  return { ...input, set };
 }
 
 /** The list field of Add/Update/Delete payloads (`task(filter, order, first, offset)`). */

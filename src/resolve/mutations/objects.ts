@@ -9,6 +9,8 @@ import { linkEdge, unlinkEdge } from './edges.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 import { storedPath } from '../../query/schema-facts.js';
+import { withDefaultValues } from './default-values.js';
+import { secretWrites } from './hashed-password.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
@@ -22,6 +24,12 @@ export interface Write {
   createdIds: Map<string, Set<string>>;
   /** The caller's rules for existing objects reached through the input (absent: no `@auth` to apply). */
   guard?: ReferenceGuard;
+  /** The mutation's time (`@default` `"$now"`), taken at its first use. */
+  now?: string;
+}
+
+function nowOf(write: Write): () => string {
+  return () => (write.now ??= new Date().toISOString());
 }
 
 type Input = Record<string, unknown>;
@@ -139,8 +147,8 @@ export async function createObject(write: Write, typeName: string, input: Input,
   }
 
   const id = newId(type, input);
-  const { set } = scalarValues(write.model, type, input);
-  const document: StoredDocument = { _id: id, ...set };
+  const { set } = scalarValues(write.model, type, withDefaultValues(type, input, 'add', nowOf(write)));
+  const document: StoredDocument = { _id: id, ...set, ...secretWrites(type, input).set };
   const deferredLinks: Array<[FieldModel, string]> = [];
   for (const [field, refs] of relationFields(write.model, type, input)) {
     const targetIds: string[] = [];
@@ -207,10 +215,14 @@ function isVisible(write: Write, typeName: string, id: string): Promise<boolean>
 export async function patchObject(write: Write, type: TypeModel, id: string, set: Input, remove: Input): Promise<void> {
   forgetType(write.known, type.name);
   const collection = write.store.collection(type.name);
-  const values = scalarValues(write.model, type, set);
+  const patch = Object.keys(set).length > 0 ? withDefaultValues(type, set, 'update', nowOf(write)) : set;
+  const values = scalarValues(write.model, type, patch);
+  const secret = secretWrites(type, set, remove);
+  const toSet = { ...values.set, ...secret.set };
+  const toUnset = [...values.unset, ...secret.unset];
   const update: Record<string, Record<string, unknown>> = {};
-  if (Object.keys(values.set).length > 0) update.$set = values.set;
-  if (values.unset.length > 0) update.$unset = Object.fromEntries(values.unset.map((name) => [name, '']));
+  if (Object.keys(toSet).length > 0) update.$set = toSet;
+  if (toUnset.length > 0) update.$unset = Object.fromEntries(toUnset.map((name) => [name, '']));
   if (Object.keys(update).length > 0) {
     try {
       await collection.updateMany({ _id: id }, update, { tx: write.tx });
