@@ -146,6 +146,31 @@ type Product @key(fields: "sku") @dgraph(type: "legacy_products") {
   });
 });
 
+describe('an @id field under a stored name', () => {
+  beforeAll(async () => {
+    await activateSchema(server.url, 'type Tag {\n  name: String! @id @dgraph(pred: "Tag.name")\n  uses: Int @dgraph(pred: "Tag.uses")\n}\ntype Photo {\n  id: ID!\n  tags: [Tag] @dgraph(pred: "Photo.tags")\n}');
+    await gqlData(server.url, 'mutation { addTag(input: [{ name: "sea", uses: 1 }, { name: "sky", uses: 2 }]) { numUids } }');
+  });
+
+  test('getT, upsert and references find the object by its stored @id', async () => {
+    expect(await gqlData(server.url, '{ getTag(name: "sky") { name uses } }')).toEqual({ getTag: { name: 'sky', uses: 2 } });
+    await gqlData(server.url, 'mutation { addTag(input: [{ name: "sea", uses: 5 }], upsert: true) { numUids } }');
+    await gqlData(server.url, 'mutation { addPhoto(input: [{ tags: [{ name: "sea" }, { name: "sun" }] }]) { numUids } }');
+    expect(await gqlData(server.url, '{ queryTag(order: { asc: name }) { name uses } }')).toEqual({
+      queryTag: [{ name: 'sea', uses: 5 }, { name: 'sky', uses: 2 }, { name: 'sun', uses: null }],
+    });
+    expect(await gqlData(server.url, '{ queryPhoto { tags(order: { asc: name }) { name } } }')).toEqual({ queryPhoto: [{ tags: [{ name: 'sea' }, { name: 'sun' }] }] });
+  });
+
+  test('a duplicate answers DUPLICATE_ID naming the field, not its stored name', async () => {
+    const { body } = await gql(server.url, 'mutation { addTag(input: [{ name: "sky" }]) { numUids } }');
+    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'DUPLICATE_ID', field: 'name', value: 'sky' });
+    const update = await gql(server.url, 'mutation { updateTag(input: { filter: { name: { eq: "sun" } }, set: { name: "sky" } }) { numUids } }');
+    expect(update.body.errors?.[0]?.extensions).toMatchObject({ code: 'DUPLICATE_ID', field: 'name', value: 'sky' });
+    expect(update.body.errors?.[0]?.message).toBe('id sky already exists for field name inside type Tag');
+  });
+});
+
 describe('under @auth', () => {
   const HEADER = 'X-Auth-Token';
   const OWNER = 'query($USER: String!) { queryNote(filter: { owner: { eq: $USER } }) { id } }';

@@ -10,6 +10,7 @@ import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObj
 import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
 import { hashPasswordsIn } from './passwords/hash-inputs.js';
+import { storedPath } from '../query/schema-facts.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -36,7 +37,9 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
     throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
-  return name === 'id' ? { _id: value } : { [name]: value };
+  if (name === 'id') return { _id: value };
+  const field = type.fieldsByName.get(name);
+  return { [field ? storedPath(field) : name]: value };
 }
 
 export function queryResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
