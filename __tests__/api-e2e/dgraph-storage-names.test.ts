@@ -111,6 +111,25 @@ type Article @dgraph(type: "dgraph.Article") {
   });
 });
 
+describe('a reverse edge declared on an interface (Dgraph\'s dgraph-reverse-directive-with-interfaces)', () => {
+  beforeAll(async () => {
+    await activateSchema(server.url, [
+      'interface Movie {\n  id: ID!\n  name: String! @search(by: [hash])\n  director: [Director] @dgraph(pred: "~directed.movies")\n}',
+      'type OscarMovie implements Movie {\n  year: Int!\n}',
+      'type Director {\n  id: ID!\n  name: String!\n  directed: [OscarMovie] @dgraph(pred: "directed.movies")\n}',
+    ].join('\n'));
+    await gqlData(server.url, 'mutation { addDirector(input: [{ name: "Kurosawa", directed: [{ name: "Ran", year: 1985 }] }, { name: "Nobody" }]) { numUids } }');
+  });
+
+  test('read through the interface and through the type, filtered by has', async () => {
+    expect(await gqlData(server.url, '{ queryMovie { name director { name } } }')).toEqual({ queryMovie: [{ name: 'Ran', director: [{ name: 'Kurosawa' }] }] });
+    expect(await gqlData(server.url, '{ queryOscarMovie(filter: { has: director }) { year directorAggregate { count } } }')).toEqual({
+      queryOscarMovie: [{ year: 1985, directorAggregate: { count: 1 } }],
+    });
+    expect(await gqlData(server.url, '{ queryMovie(filter: { not: { has: director } }) { name } }')).toEqual({ queryMovie: [] });
+  });
+});
+
 describe('an existing collection served under another type name', () => {
   const SCHEMA = `
 type Product @key(fields: "sku") @dgraph(type: "legacy_products") {

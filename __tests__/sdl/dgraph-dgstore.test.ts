@@ -35,6 +35,25 @@ describe('accepted: what the model records', () => {
     expect(fieldOf(model, 'MovieDirector', 'directed')).toMatchObject({ storedHere: true, inverse: { type: 'Movie', field: 'director' }, storedName: 'directed%2Emovies' });
   });
 
+  it('Dgraph\'s reverse edges with interfaces (dgraph-reverse-directive-with-interfaces.graphql and its concrete-type twin)', () => {
+    const onInterface = validModel([
+      'interface Movie {\n  id: ID!\n  name: String!\n  director: [Director] @dgraph(pred: "~directed.movies")\n}',
+      'type OscarMovie implements Movie {\n  year: Int!\n}',
+      'type Director {\n  id: ID!\n  name: String!\n  directed: [OscarMovie] @dgraph(pred: "directed.movies")\n}',
+    ].join('\n'));
+    expect(fieldOf(onInterface, 'OscarMovie', 'director')).toMatchObject({ storedHere: false, inverse: { type: 'Director', field: 'directed' } });
+    expect(fieldOf(onInterface, 'Movie', 'director')).toMatchObject({ storedHere: false, inverse: { type: 'Director', field: 'directed' } });
+    expect(fieldOf(onInterface, 'Director', 'directed')).toMatchObject({ storedHere: true, inverse: { type: 'OscarMovie', field: 'director' } });
+
+    const onConcrete = validModel([
+      'interface Movie {\n  id: ID!\n  name: String!\n  director: [Director] @dgraph(pred: "directed.movies")\n}',
+      'type OscarMovie implements Movie {\n  year: Int!\n}',
+      'type Director {\n  id: ID!\n  name: String!\n  directed: [OscarMovie] @dgraph(pred: "~directed.movies")\n}',
+    ].join('\n'));
+    expect(fieldOf(onConcrete, 'Director', 'directed')).toMatchObject({ storedHere: false, inverse: { type: 'OscarMovie', field: 'director' } });
+    expect(fieldOf(onConcrete, 'OscarMovie', 'director')).toMatchObject({ storedHere: true, storedName: 'directed%2Emovies', inverse: { type: 'Director', field: 'directed' } });
+  });
+
   it('an interface field keeps its stored name in the implementing types', () => {
     const model = validModel('interface Named {\n  name: String @dgraph(pred: "Named.name")\n}\ntype Person implements Named {\n  id: ID!\n  age: Int\n}');
     expect(fieldOf(model, 'Person', 'name').storedName).toBe('Named%2Ename');

@@ -13,8 +13,12 @@ export function pairReversePredicates(drafts: ReadonlyMap<string, TypeDraft>, er
   for (const draft of drafts.values()) {
     for (const field of draft.fields) {
       if (field.model.reversePredicate === undefined) continue;
-      // An interface's reverse field takes effect on the types implementing it (as in Dgraph).
-      if (draft.kind === 'interface') continue;
+      // An interface's reverse field is checked on the types implementing it (as in Dgraph); the interface's
+      // own model is derived too, so reads through the interface never look for ids stored on its side.
+      if (draft.kind === 'interface') {
+        markInterfaceSideDerived(field, drafts);
+        continue;
+      }
       const report = field.origin === draft.name;
       const fail = (message: string): void => {
         if (report) errors.at(fieldMessage(draft.name, field.model.name, message), field.directives.get('dgraph') ?? field.node);
@@ -27,6 +31,16 @@ export function pairReversePredicates(drafts: ReadonlyMap<string, TypeDraft>, er
       forward.field.model.inverse = { type: draft.name, field: field.model.name };
     }
   }
+}
+
+function markInterfaceSideDerived(field: FieldDraft, drafts: ReadonlyMap<string, TypeDraft>): void {
+  const { model } = field;
+  if (model.of.kind !== 'relation') return;
+  const target = drafts.get(model.of.target);
+  const stored = storedNameOf(model.reversePredicate!);
+  const forward = target?.fields.find((candidate) => candidate.model.of.kind === 'relation' && (candidate.model.storedName ?? candidate.model.name) === stored);
+  model.storedHere = false;
+  if (target && forward) model.inverse = { type: target.name, field: forward.model.name };
 }
 
 function forwardFieldOf(
