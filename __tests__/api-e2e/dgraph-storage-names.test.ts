@@ -99,6 +99,16 @@ type Article @dgraph(type: "dgraph.Article") {
     });
   });
 
+  test('aggregates over a stored edge read the related type\'s stored names', async () => {
+    expect(await gqlData(server.url, '{ queryAuthor(order: { asc: name }) { name postsAggregate { count titleMin titleMax } } }')).toEqual({
+      queryAuthor: [
+        { name: 'Ann Lee', postsAggregate: { count: 2, titleMin: 'A1', titleMax: 'A2' } },
+        { name: 'Bo Chan', postsAggregate: { count: 2, titleMin: 'A1', titleMax: 'B1' } },
+      ],
+    });
+    expect(await gqlData(server.url, '{ aggregateArticle(filter: { title: { ge: "A2" } }) { count titleMax } }')).toEqual({ aggregateArticle: { count: 2, titleMax: 'B1' } });
+  });
+
   test('a reverse edge is not written through: the inputs leave it out', async () => {
     const { __type } = await gqlData(server.url, '{ __type(name: "AddArticleInput") { inputFields { name } } }');
     expect(__type.inputFields.map((field: { name: string }) => field.name)).toEqual(['title']);
