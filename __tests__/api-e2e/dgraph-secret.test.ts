@@ -118,3 +118,24 @@ describe('bcrypt work per request is bounded (10 operations)', () => {
     expect(await server.store.collection('User').count({ username: { $regex: '^bulk' } })).toBe(0);
   });
 });
+
+describe('a secret declared on an interface (Dgraph\'s interfaces-with-types-and-password)', () => {
+  beforeAll(async () => {
+    await activateSchema(server.url, [
+      'interface Character @secret(field: "password") {\n  id: ID!\n  name: String! @search(by: [exact])\n}',
+      'type Human implements Character {\n  credits: Int\n}',
+      'type Droid implements Character {\n  primaryFunction: String\n}',
+    ].join('\n'));
+  });
+
+  test('each type takes the password; checkCharacterPassword and checkHumanPassword find the object by id', async () => {
+    const { addHuman } = await data('mutation { addHuman(input: [{ name: "Luke", credits: 3, password: "force" }]) { human { id } } }');
+    const id = addHuman.human[0].id as string;
+    expect(await data(`{ checkCharacterPassword(id: "${id}", password: "force") { name ... on Human { credits } } }`)).toEqual({
+      checkCharacterPassword: { name: 'Luke', credits: 3 },
+    });
+    expect(await data(`{ checkHumanPassword(id: "${id}", password: "force") { name } }`)).toEqual({ checkHumanPassword: { name: 'Luke' } });
+    expect(await data(`{ checkDroidPassword(id: "${id}", password: "force") { name } }`)).toEqual({ checkDroidPassword: null });
+    expect(await data(`{ checkCharacterPassword(id: "${id}", password: "dark side") { name } }`)).toEqual({ checkCharacterPassword: null });
+  });
+});
