@@ -106,7 +106,7 @@ describe('bcrypt work per request is bounded (10 operations)', () => {
     expect(status).toBe(200);
     expect(body.errors).toHaveLength(1);
     expect(body.errors![0]!.extensions?.code).toBe('TOO_MANY_PASSWORD_OPERATIONS');
-    expect(body.errors![0]!.message).toBe('checkUserPassword needs 1 password operation (bcrypt), and this request has 0 of 10 left; send fewer passwords per request');
+    expect(body.errors![0]!.message).toBe('checkUserPassword needs 1 password operation (bcrypt), and this request has 0 of 10 left; send fewer passwords per request (--max-password-operations)');
     expect(Object.values(body.data ?? {}).filter((value) => value === null)).toHaveLength(11);
   });
 
@@ -114,7 +114,7 @@ describe('bcrypt work per request is bounded (10 operations)', () => {
     const inputs = Array.from({ length: 11 }, (_, index) => `{ username: "bulk${index}", password: "p${index}" }`);
     const { body } = await gql(server.url, `mutation { addUser(input: [${inputs.join(', ')}]) { numUids } }`);
     expect(body.errors?.[0]?.extensions?.code).toBe('TOO_MANY_PASSWORD_OPERATIONS');
-    expect(body.errors?.[0]?.message).toBe('addUser needs 11 password operations (bcrypt), and this request has 10 of 10 left; send fewer passwords per request');
+    expect(body.errors?.[0]?.message).toBe('addUser needs 11 password operations (bcrypt), and this request has 10 of 10 left; send fewer passwords per request (--max-password-operations)');
     expect(await server.store.collection('User').count({ username: { $regex: '^bulk' } })).toBe(0);
   });
 });
@@ -137,5 +137,22 @@ describe('a secret declared on an interface (Dgraph\'s interfaces-with-types-and
     expect(await data(`{ checkHumanPassword(id: "${id}", password: "force") { name } }`)).toEqual({ checkHumanPassword: { name: 'Luke' } });
     expect(await data(`{ checkDroidPassword(id: "${id}", password: "force") { name } }`)).toEqual({ checkDroidPassword: null });
     expect(await data(`{ checkCharacterPassword(id: "${id}", password: "dark side") { name } }`)).toEqual({ checkCharacterPassword: null });
+  });
+});
+
+describe('the allowance follows --max-password-operations', () => {
+  let small: TestServer;
+  beforeAll(async () => {
+    small = await startTestServer({ maxPasswordOperations: 2 });
+    await activateSchema(small.url, 'type Account @secret(field: "password") {\n  login: String! @id\n}');
+  });
+  afterAll(() => small.close());
+
+  test('two passwords in one request pass, three are refused', async () => {
+    const add = (logins: string[]) => gql(small.url, `mutation { addAccount(input: [${logins.map((login) => `{ login: "${login}", password: "p" }`).join(', ')}]) { numUids } }`);
+    expect((await add(['a', 'b'])).body).toEqual({ data: { addAccount: { numUids: 2 } } });
+    const refused = await add(['c', 'd', 'e']);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('TOO_MANY_PASSWORD_OPERATIONS');
+    expect(refused.body.errors?.[0]?.message).toBe('addAccount needs 3 password operations (bcrypt), and this request has 2 of 2 left; send fewer passwords per request (--max-password-operations)');
   });
 });

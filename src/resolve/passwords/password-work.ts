@@ -1,28 +1,29 @@
 import bcrypt from 'bcryptjs';
 import { ClientInputError, ErrorCode } from '../../errors/codes.js';
+import { DEFAULT_BUDGET_LIMITS } from '../../limits/budget.js';
 import type { RequestContext } from '../context.js';
 
 /**
  * bcrypt, bounded per request. Hashing or checking one password costs about 0.1 s of CPU at cost 10
  * (Dgraph's `bcrypt.DefaultCost`; bcryptjs is pure JavaScript and yields between rounds, so other
- * requests keep running meanwhile). A request may do at most `MAX_PASSWORD_OPERATIONS` of them, counted
- * before any starts, so a client cannot make the service hash a thousand passwords (an add of many users)
+ * requests keep running meanwhile). A request may do at most its budget's `maxPasswordOperations` of them
+ * (`--max-password-operations`, default 10), counted before any starts, so a client cannot make the service hash a thousand passwords (an add of many users)
  * or try a thousand guesses (aliased `checkTPassword` fields) in one request. Each operation also stops
  * at the request's deadline.
  */
 
 export const BCRYPT_COST = 10;
-export const MAX_PASSWORD_OPERATIONS = 10;
 
 const spent = new WeakMap<RequestContext, number>();
 
 /** Reserves `count` operations of the request's allowance; throws TOO_MANY_PASSWORD_OPERATIONS past it (nothing reserved). */
 export function reservePasswordOperations(context: RequestContext, count: number, what: string): void {
   if (count === 0) return;
+  const limit = context.budget.limits.maxPasswordOperations ?? DEFAULT_BUDGET_LIMITS.maxPasswordOperations;
   const used = spent.get(context) ?? 0;
-  if (used + count > MAX_PASSWORD_OPERATIONS) {
+  if (used + count > limit) {
     throw new ClientInputError(
-      `${what} needs ${count} password ${count === 1 ? 'operation' : 'operations'} (bcrypt), and this request has ${MAX_PASSWORD_OPERATIONS - used} of ${MAX_PASSWORD_OPERATIONS} left; send fewer passwords per request`,
+      `${what} needs ${count} password ${count === 1 ? 'operation' : 'operations'} (bcrypt), and this request has ${limit - used} of ${limit} left; send fewer passwords per request (--max-password-operations)`,
       ErrorCode.TOO_MANY_PASSWORD_OPERATIONS,
     );
   }
