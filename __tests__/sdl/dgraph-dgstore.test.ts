@@ -26,6 +26,12 @@ describe('accepted: what the model records', () => {
     expect(fieldOf(model, 'Post', 'label').storedName).toBeUndefined();
   });
 
+  it('a predicate in DQL\'s angle brackets names the same stored field', () => {
+    const model = validModel('type A {\n  id: ID!\n  bs: [B] @dgraph(pred: "<A.bs>")\n}\ntype B {\n  id: ID!\n  as: [A] @dgraph(pred: "<~A.bs>")\n}');
+    expect(fieldOf(model, 'A', 'bs')).toMatchObject({ storedName: 'A%2Ebs', storedHere: true });
+    expect(fieldOf(model, 'B', 'as')).toMatchObject({ reversePredicate: 'A.bs', storedHere: false, inverse: { type: 'A', field: 'bs' } });
+  });
+
   it('a reverse predicate makes the derived side of the forward edge', () => {
     const model = validModel([
       'type Movie {\n  id: ID!\n  name: String!\n  director: [MovieDirector] @dgraph(pred: "~directed.movies")\n}',

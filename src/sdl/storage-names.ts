@@ -71,8 +71,10 @@ function readFieldStorageName(draft: TypeDraft, field: FieldDraft, errors: Error
     errors.at(describe(`@dgraph cannot be combined with ${model.lambda ? '@lambda' : '@custom'}: the field is computed, not stored`), directive);
     return;
   }
-  const predicate = nameArgument(directive, 'pred', errors, describe);
-  if (predicate === undefined) return;
+  const written = nameArgument(directive, 'pred', errors, describe);
+  if (written === undefined) return;
+  // Dgraph also accepts a predicate in DQL's angle brackets: `<Post.title>`, `<~Post.author>`.
+  const predicate = /^<.+>$/.test(written) ? written.slice(1, -1) : written;
   if (predicate.startsWith(REVERSE_MARK)) {
     const forward = predicate.slice(REVERSE_MARK.length);
     if (forward === '') errors.at(describe('@dgraph(pred: "~") names no forward predicate'), directive);
