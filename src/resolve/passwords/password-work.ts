@@ -2,17 +2,23 @@ import bcrypt from 'bcryptjs';
 import { ClientInputError, ErrorCode } from '../../errors/codes.js';
 import { DEFAULT_BUDGET_LIMITS } from '../../limits/budget.js';
 import type { RequestContext } from '../context.js';
+import { WorkSlots } from './work-slots.js';
 
 /**
  * bcrypt, bounded per request. Hashing or checking one password costs about 0.1 s of CPU at cost 10
  * (Dgraph's `bcrypt.DefaultCost`; bcryptjs is pure JavaScript and yields between rounds, so other
  * requests keep running meanwhile). A request may do at most its budget's `maxPasswordOperations` of them
- * (`--max-password-operations`, default 10), counted before any starts, so a client cannot make the service hash a thousand passwords (an add of many users)
- * or try a thousand guesses (aliased `checkTPassword` fields) in one request. Each operation also stops
- * at the request's deadline.
+ * (`--max-password-operations`, default 10), counted before any starts, so a client cannot make the
+ * service hash a thousand passwords (an add of many users) or try a thousand guesses (aliased
+ * `checkTPassword` fields) in one request. Across requests, at most
+ * `BCRYPT_SLOTS` operations run at once (one per core of the machines this runs on); the others wait, and
+ * give up at their request's deadline.
  */
 
 export const BCRYPT_COST = 10;
+export const BCRYPT_SLOTS = 2;
+
+const slots = new WorkSlots(BCRYPT_SLOTS);
 
 const spent = new WeakMap<RequestContext, number>();
 
@@ -32,11 +38,11 @@ export function reservePasswordOperations(context: RequestContext, count: number
 
 /** The bcrypt hash of `password` (call `reservePasswordOperations` first). */
 export function hashPassword(context: RequestContext, password: string): Promise<string> {
-  return context.budget.within(bcrypt.hash(password, BCRYPT_COST));
+  return context.budget.within(slots.run(() => bcrypt.hash(password, BCRYPT_COST), () => context.budget.check()));
 }
 
 /** Whether `password` is the one `hash` was made from; a stored value that is no bcrypt hash matches nothing. */
 export async function passwordMatches(context: RequestContext, password: string, hash: string): Promise<boolean> {
   if (!/^\$2[aby]\$\d{2}\$/.test(hash)) return false;
-  return context.budget.within(bcrypt.compare(password, hash));
+  return context.budget.within(slots.run(() => bcrypt.compare(password, hash), () => context.budget.check()));
 }
