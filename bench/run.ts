@@ -18,6 +18,7 @@
  *   npm run bench -- export               export, backup and import of BENCH_OBJECTS Tasks over HTTP (bench/export.ts; only when named)
  *   npm run bench -- schema-changes       the change report of an upload: diff cost and stored-data checks (bench/schema-changes.ts; only when named)
  *   npm run bench -- cascade              @cascade next to the same reads without it (bench/cascade.ts; only when named)
+ *   npm run bench -- storage-names        reads under @dgraph storage names vs own names, and @secret's bcrypt work (bench/storage-names.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -45,6 +46,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: str
   export: { file: 'export.js', inDefault: false, nodeArgs: ['--expose-gc', '--max-old-space-size=8192'] },
   'schema-changes': { file: 'schema-changes.js', inDefault: false },
   cascade: { file: 'cascade.js', inDefault: false },
+  'storage-names': { file: 'storage-names.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

@@ -67,13 +67,13 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ]],
   // directives
   ['unknown directive', 'type P { id: ID! name: String @unique }', [
-    '1:31 Type P; field name: @unique is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated)',
+    '1:31 Type P; field name: @unique is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
   ]],
   ['field directive on a type', 'type P @search { id: ID! }', [
-    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate)',
+    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph)',
   ]],
   ['type directive on a field', 'type P { id: ID! name: String @key(fields: "name") }', [
-    '1:31 Type P; field name: @key is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated)',
+    '1:31 Type P; field name: @key is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
   ]],
   ['repeated directive', 'type P { name: String @search @search(by: [hash]) }', ['1:31 Type P; field name: @search is repeated']],
   // @search
@@ -235,16 +235,16 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '4:10 Type P; field x: @requires(fields:) names weight, but type P has no field weight',
   ]],
   ['@key and @extends on an interface', 'interface Node @key(fields: "id") @extends { id: ID! }', [
-    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate)',
-    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate)',
+    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph)',
+    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph)',
   ]],
   // @auth
   ['@auth rule that is not GraphQL', 'type P @auth(query: { rule: "query { queryP { " }) { id: ID! }', [
     '1:29 Type P: @auth query: the rule is not a valid GraphQL query: Syntax Error: Expected Name, found <EOF>.',
   ]],
   ['@auth unknown operation', 'type P @auth(read: { rule: "query { queryP { id } }" }) { id: ID! }', [
-    '1:8 Type P: @auth needs at least one of query, add, update, delete',
-    '1:14 Type P: @auth has no argument "read" (known: query, add, update, delete)',
+    '1:8 Type P: @auth needs at least one of query, add, update, delete, password',
+    '1:14 Type P: @auth has no argument "read" (known: query, add, update, delete, password)',
   ]],
   ['@auth rule object with two keys', 'type P @auth(query: { rule: "query { queryP { id } }", not: { rule: "query { queryP { id } }" } }) { id: ID! }', [
     '1:21 Type P: @auth query: a rule object holds exactly one of rule, and, or, not; found 2',
@@ -253,7 +253,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '1:28 Type P: @auth query: "and" needs at least one rule',
     '1:41 Type P: @auth add: unknown rule key "password" (known: rule, and, or, not)',
   ]],
-  ['@auth without arguments', 'type P @auth { id: ID! }', ['1:8 Type P: @auth needs at least one of query, add, update, delete']],
+  ['@auth without arguments', 'type P @auth { id: ID! }', ['1:8 Type P: @auth needs at least one of query, add, update, delete, password']],
   ['@auth rule that is not a string', 'type P @auth(query: { rule: 42 }) { id: ID! }', [
     '1:29 Type P: @auth query: "rule" must be a string holding a GraphQL query, found 42',
   ]],

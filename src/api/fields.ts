@@ -3,9 +3,12 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 
 /** Which fields the generated inputs, filters and getters take. */
 
-/** Fields written through Add/Patch inputs: kept here, and not a generated `ID` (the store assigns it). */
+/**
+ * Fields written through Add/Patch inputs: kept here, and not a generated `ID` (the store assigns it).
+ * A Dgraph reverse edge (`@dgraph(pred: "~p")`) is written through its forward edge only.
+ */
 export function inputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
-  return type.fields.filter((field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)));
+  return type.fields.filter((field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)) && field.reversePredicate === undefined);
 }
 
 /**

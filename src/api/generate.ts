@@ -5,6 +5,7 @@ import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields }
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
+import { checkPasswordOperation, secretInputLine } from './password.js';
 import { filterFor } from './search-filters.js';
 import { unionBlocks } from './union-blocks.js';
 import { generateOf } from '../sdl/generate-directive.js';
@@ -192,15 +193,14 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
       // A required input field cannot be hidden: the supergraph's clients could not give it.
       return `${field.name}: ${text}${text.endsWith('!') ? '' : hide(field)}`;
     };
-    blocks.set(names.addInput(T), inputBlock(names.addInput(T), fields.map(addLine), typeHidden));
+    blocks.set(names.addInput(T), inputBlock(names.addInput(T), withSecret(fields.map(addLine), secretInputLine(type, true)), typeHidden));
   }
   const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
   if (generate.update) {
-    if (patchFields.length > 0) {
-      blocks.set(names.patch(T), inputBlock(names.patch(T), patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
-    }
+    const patchLines = withSecret(patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), secretInputLine(type, false));
+    if (patchLines.length > 0) blocks.set(names.patch(T), inputBlock(names.patch(T), patchLines, typeHidden));
     const updateLines = [`filter: ${names.filter(T)}!`];
-    if (patchFields.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
+    if (patchLines.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
     blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
   }
   blocks.set(names.ref(T), refBlock(model, type, fields, typeHidden));
@@ -267,7 +267,8 @@ function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, r
   let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
   const ownersCopy = field.external && field.name !== type.key;
   // A supplied ID is the object's identity: an add cannot go without it, even where the field is nullable.
-  if (required && (field.nonNull || field.isIdField) && !ownersCopy) text += '!';
+  // A field with an add default may be left out (Dgraph).
+  if (required && (field.nonNull || field.isIdField) && !ownersCopy && field.defaults?.add === undefined) text += '!';
   return text;
 }
 
@@ -276,6 +277,8 @@ function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[], suf
   if (type.idField) lines.push('id: ID');
   if (type.kind === 'type') {
     for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, type, field, false)}${hiddenSuffix(model, isHidden(field))}`);
+    const secret = secretInputLine(type, false);
+    if (secret) lines.push(secret);
   } else {
     for (const field of uniqueIdFields(type)) lines.push(`${field.name}: ${field.namedType}`);
   }
@@ -301,6 +304,8 @@ function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const operations: Operation[] = [];
   const getArgs = getArguments(type);
   if (getArgs && generate.get) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
+  const checkPassword = generate.password ? checkPasswordOperation(type) : undefined;
+  if (checkPassword) operations.push({ sdl: `${checkPassword}${hide}`, localOnly });
   const order = `, order: ${names.order(T)}`;
   if (generate.query) {
     operations.push({ sdl: `${names.query(T)}(filter: ${names.filter(T)}${orderableFields(model, type).length > 0 ? order : ''}, first: Int, offset: Int): [${T}]${hide}`, localOnly });
@@ -335,6 +340,10 @@ function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
 function customOperation(field: FieldModel): string {
   const directives = fieldDirectives(field).map((directive) => ` ${directive}`).join('');
   return `${field.name}${argumentList(field)}: ${field.typeText}${directives}`;
+}
+
+function withSecret(lines: string[], secretLine: string | undefined): string[] {
+  return secretLine ? [...lines, secretLine] : lines;
 }
 
 function inputBlock(name: string, lines: string[], suffix = ''): string {

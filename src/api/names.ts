@@ -22,6 +22,8 @@ export const names = {
   /** The list field of a payload: `task` for `Task`, as Dgraph names it. */
   payloadField: (type: string) => type.charAt(0).toLowerCase() + type.slice(1),
   relationAggregate: (field: string) => `${field}Aggregate`,
+  /** `@secret`: `checkTPassword`. */
+  checkPassword: (type: string) => `check${type}Password`,
 } as const;
 
 export type OperationKind = 'get' | 'query' | 'aggregate' | 'add' | 'update' | 'delete';

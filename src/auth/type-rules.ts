@@ -5,9 +5,10 @@ import { allOfRulePlans, compileAuthRule, matchAllPlan, matchNothingPlan } from 
 import { AuthRuleError } from './errors.js';
 import type { AuthResult } from './token.js';
 
-export type AuthOperation = 'query' | 'add' | 'update' | 'delete';
+/** `password`: which objects `checkTPassword` may answer (`@secret` types, besides their query rule). */
+export type AuthOperation = 'query' | 'add' | 'update' | 'delete' | 'password';
 
-export const AUTH_OPERATIONS: readonly AuthOperation[] = ['query', 'add', 'update', 'delete'];
+export const AUTH_OPERATIONS: readonly AuthOperation[] = ['query', 'add', 'update', 'delete', 'password'];
 
 /**
  * Which objects of a concrete type a caller may act on, as a FilterPlan over that type's collection:

@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   LAMBDA_FAILED: 'server',
   CUSTOM_HTTP_FAILED: 'server',
   CUSTOM_RESULT_INVALID: 'server',
+  // A request asking for more bcrypt work (@secret passwords hashed or checked) than one request may do.
+  TOO_MANY_PASSWORD_OPERATIONS: 'client',
 } as const satisfies Record<string, 'client' | 'server'>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

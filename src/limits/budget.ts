@@ -20,6 +20,8 @@ export interface BudgetLimits {
   timeoutMs: number;
   /** Most objects (values of object and interface type, list items counted one by one) one answer may hold. */
   maxObjects: number;
+  /** Most bcrypt operations (`@secret` passwords hashed or checked) one request may do; DEFAULT_BUDGET_LIMITS's when absent. */
+  maxPasswordOperations?: number;
 }
 
 /**
@@ -28,10 +30,10 @@ export interface BudgetLimits {
  * 100,000 objects: ten full pages of the largest page size (`first: 10000`), a few hundred MB of JSON
  * at most; GitHub's GraphQL API allows 500,000 nodes, but counts only what the query asks for.
  */
-export const DEFAULT_BUDGET_LIMITS: Readonly<BudgetLimits> = { timeoutMs: 10_000, maxObjects: 100_000 };
+export const DEFAULT_BUDGET_LIMITS: Readonly<Required<BudgetLimits>> = { timeoutMs: 10_000, maxObjects: 100_000, maxPasswordOperations: 10 };
 
 /** The flags that raise each limit, named in the errors so an operator knows what to change. */
-const FLAGS = { timeoutMs: '--request-timeout-ms', maxObjects: '--max-result-objects' } as const;
+const FLAGS = { timeoutMs: '--request-timeout-ms', maxObjects: '--max-result-objects', maxPasswordOperations: '--max-password-operations' } as const;
 
 export class RequestBudget {
   /** Absolute time (`Date.now()`, ms) at which the request is stopped. */
@@ -118,11 +120,12 @@ export class RequestBudget {
 /** Node's timers take at most 2^31 - 1 ms (about 24.8 days); a longer delay would fire at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** Throws RangeError unless both limits are positive integers and the timeout fits a timer. */
+/** Throws RangeError unless every limit given is a positive integer and the timeout fits a timer. */
 export function checkBudgetLimits(limits: Readonly<BudgetLimits>): void {
-  for (const key of ['timeoutMs', 'maxObjects'] as const) {
+  for (const key of ['timeoutMs', 'maxObjects', 'maxPasswordOperations'] as const) {
     const value = limits[key];
-    if (!Number.isSafeInteger(value) || value <= 0) {
+    if (value === undefined && key === 'maxPasswordOperations') continue;
+    if (value === undefined || !Number.isSafeInteger(value) || value <= 0) {
       throw new RangeError(`${key} (${FLAGS[key]}) must be a positive integer, got ${value}`);
     }
   }

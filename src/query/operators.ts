@@ -141,10 +141,10 @@ export function operatorCondition(type: TypeModel, field: FieldModel, operator: 
     }
     case 'allofterms':
     case 'anyofterms':
-      return textCondition(termFieldName(field.name), termsOf(storedValue(type, field, operator, value) as string), operator === 'allofterms' ? '$all' : '$in');
+      return textCondition(termFieldName(path), termsOf(storedValue(type, field, operator, value) as string), operator === 'allofterms' ? '$all' : '$in');
     case 'alloftext':
     case 'anyoftext':
-      return textCondition(fulltextFieldName(field.name), fulltextTokensOf(storedValue(type, field, operator, value) as string), operator === 'alloftext' ? '$all' : '$in');
+      return textCondition(fulltextFieldName(path), fulltextTokensOf(storedValue(type, field, operator, value) as string), operator === 'alloftext' ? '$all' : '$in');
     case 'regexp':
       return { [path]: regexpCondition(type, field, value) };
   }

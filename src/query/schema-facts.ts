@@ -12,9 +12,9 @@ export function typeOf(model: SchemaModel, typeName: string): TypeModel {
   return type;
 }
 
-/** Where a field's value lives in a stored document: the `ID` field IS `_id`. */
+/** Where a field's value lives in a stored document: the `ID` field IS `_id`; `@dgraph(pred:)` names the others. */
 export function storedPath(field: FieldModel): string {
-  return field.isIdField ? '_id' : field.name;
+  return field.isIdField ? '_id' : field.storedName ?? field.name;
 }
 
 /** The object types stored for a type name: itself, every type implementing the interface, or the union's members. */

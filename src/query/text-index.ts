@@ -1,6 +1,7 @@
 import stem from 'wink-porter2-stemmer';
 import type { TypeModel } from '../sdl/model.js';
 import { QueryArgumentError } from './errors.js';
+import { storedPath } from './schema-facts.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 import { wordsOf } from './word-boundaries.js';
 
@@ -69,7 +70,8 @@ function tokensOfValue(type: TypeModel, field: string, value: unknown, tokenise:
 }
 
 /**
- * The derived search fields for the fields being written: `_term_<f>` for `@search(by: [term])` and
+ * The derived search fields for the fields being written (`values` by GraphQL field name; the derived
+ * fields by stored name, sdl/storage-names.ts): `_term_<f>` for `@search(by: [term])` and
  * `_fulltext_<f>` for `fulltext`. A field written as null maps to undefined, so callers `$unset` it.
  * Fields of `values` without a text index (and keys that are not fields) contribute nothing.
  */
@@ -79,11 +81,12 @@ export function searchFieldsFor(type: TypeModel, values: Record<string, unknown>
     const field = type.fieldsByName.get(name);
     if (!field) continue;
     const absent = value === null || value === undefined;
+    const stored = storedPath(field);
     if (field.search.includes('term')) {
-      derived[termFieldName(name)] = absent ? undefined : tokensOfValue(type, name, value, termsOf);
+      derived[termFieldName(stored)] = absent ? undefined : tokensOfValue(type, name, value, termsOf);
     }
     if (field.search.includes('fulltext')) {
-      derived[fulltextFieldName(name)] = absent ? undefined : tokensOfValue(type, name, value, fulltextTokensOf);
+      derived[fulltextFieldName(stored)] = absent ? undefined : tokensOfValue(type, name, value, fulltextTokensOf);
     }
   }
   return derived;

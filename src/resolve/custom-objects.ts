@@ -7,6 +7,7 @@ import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { runPlan, type GraphObject } from './read.js';
+import { storeOf } from './model-store.js';
 
 /**
  * Objects answered by a `@lambda` or `@custom` field are the script's values, not stored documents: a
@@ -29,6 +30,11 @@ const answeredRelations = new WeakMap<object, ReadonlyMap<string, AnsweredRelati
 /** A related object as answered (shaped), a list of them, or null. */
 export type AnsweredRelation = GraphObject | null | ReadonlyArray<GraphObject | null>;
 
+/** Whether `object` is custom logic's answer (values by field name), not a stored document (values by stored name). */
+export function isFromCustomLogic(object: object): boolean {
+  return answeredByCustomLogic.has(object);
+}
+
 export function markFromCustomLogic<T extends Record<string, unknown>>(object: T, relations?: ReadonlyMap<string, AnsweredRelation>): T {
   answeredByCustomLogic.add(object);
   if (relations && relations.size > 0) answeredRelations.set(object, relations);
@@ -49,11 +55,11 @@ function lacksStoredEdge(parent: GraphObject, path: string): boolean {
  * `parents`, with the stored edge of `field` filled in for those answered by custom logic without it: one
  * read of the type's collection for all of them, and none when every parent is a stored document.
  */
-export async function withStoredEdges(context: RequestContext, type: TypeModel, field: FieldModel, parents: readonly GraphObject[]): Promise<readonly GraphObject[]> {
+export async function withStoredEdges(context: RequestContext, model: SchemaModel, type: TypeModel, field: FieldModel, parents: readonly GraphObject[]): Promise<readonly GraphObject[]> {
   const path = storedPath(field);
   const lacking = [...new Set(parents.filter((parent) => lacksStoredEdge(parent, path)).map((parent) => parent._id))];
   if (lacking.length === 0) return parents;
-  const documents = await context.store.collection(type.name).find({ _id: { $in: lacking } }, { projection: { [path]: 1 } });
+  const documents = await storeOf(context, model).collection(type.name).find({ _id: { $in: lacking } }, { projection: { [path]: 1 } });
   const edges = new Map(documents.map((document) => [document._id, document[path]]));
   return parents.map((parent) => (lacksStoredEdge(parent, path) ? { ...parent, [path]: edges.get(parent._id) } : parent));
 }
@@ -74,7 +80,7 @@ function lacksRequestedValues(model: SchemaModel, object: GraphObject, requested
 function storedObjectLoader(context: RequestContext, model: SchemaModel, typeName: string): DataLoader<string, StoredDocument | undefined> {
   return loaderFor(context, `answered-object:${typeName}`, () => new DataLoader<string, StoredDocument | undefined>(async (ids) => {
     const plan = restrictPlan({ lookups: [], match: { _id: { $in: [...ids] } } }, authConstraint(context, model, typeName, 'query'));
-    const byId = new Map((await runPlan(context.store.collection(typeName), plan, { _id: 1 }, 0, undefined)).map((document) => [document._id, document]));
+    const byId = new Map((await runPlan(storeOf(context, model).collection(typeName), plan, { _id: 1 }, 0, undefined)).map((document) => [document._id, document]));
     return ids.map((id) => byId.get(id));
   }, { maxBatchSize: ID_BATCH_SIZE }));
 }
@@ -88,9 +94,11 @@ function completedBy(model: SchemaModel, object: GraphObject, stored: StoredDocu
   const completed: Record<string, unknown> = { ...object };
   const type = model.types.get(object.__typename);
   for (const field of type?.fields ?? []) {
-    if (!isKeptHere(model, type!, field) || field.isIdField || completed[field.name] !== undefined) continue;
+    // Answered objects hold values by field name, edges where relations read them (the stored path).
+    const key = field.of.kind === 'relation' ? storedPath(field) : field.name;
+    if (!isKeptHere(model, type!, field) || field.isIdField || completed[key] !== undefined) continue;
     if (field.of.kind === 'relation' && field.storedHere === false) continue;
-    completed[field.name] = stored[field.name] ?? null;
+    completed[key] = stored[storedPath(field)] ?? null;
   }
   return markFromCustomLogic(completed as GraphObject, answeredRelations.get(object));
 }

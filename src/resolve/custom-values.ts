@@ -18,8 +18,10 @@ import type { GraphObject } from './read.js';
  */
 export function customParentOf(type: TypeModel, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const parent: Record<string, unknown> = {};
+  // Values stored under a `@dgraph(pred:)` name reach custom logic by field name; the `@secret` hash never does.
+  const fieldNames = new Map(type.fields.flatMap((field) => (field.storedName !== undefined && !field.isIdField ? [[field.storedName, field.name] as const] : [])));
   for (const [key, value] of Object.entries(object)) {
-    if (!key.startsWith('_')) parent[key] = value;
+    if (!key.startsWith('_') && key !== type.secret?.storedName) parent[fieldNames.get(key) ?? key] = value;
   }
   const id = object._id;
   if (id !== undefined && id !== null) {

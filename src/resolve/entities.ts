@@ -8,6 +8,8 @@ import { authConstraint, restrictPlan } from './authorize.js';
 import { loaderFor, type RequestContext } from './context.js';
 import { keyLookupOf, type KeyLookup } from './entity-keys.js';
 import { runPlan } from './read.js';
+import { storeOf } from './model-store.js';
+import { storedPath } from '../query/schema-facts.js';
 
 /**
  * `_entities` support: `__resolveReference` for every type with a resolvable `@key`. A representation is
@@ -28,7 +30,7 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
 
   const createLoader = (context: RequestContext, lookup: KeyLookup) => new DataLoader<string, StoredDocument | undefined>(async (values) => {
     const plan = restrictPlan({ lookups: [], match: lookup.filterFor(values) }, authConstraint(context, model, type.name, 'query'));
-    const documents = await runPlan(context.store.collection(type.name), plan, { _id: 1 }, 0, undefined);
+    const documents = await runPlan(storeOf(context, model).collection(type.name), plan, { _id: 1 }, 0, undefined);
     const byValue = new Map(documents.map((document) => [lookup.valueOfDocument(document), document]));
     return values.map((value) => byValue.get(value));
   }, { maxBatchSize: ID_BATCH_SIZE });
@@ -55,7 +57,7 @@ export function entityResolvers(model: SchemaModel, type: TypeModel): Record<str
 function externalValues(type: TypeModel, reference: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of type.fields) {
-    if (field.external && field.name !== type.key && Object.hasOwn(reference, field.name)) values[field.name] = reference[field.name];
+    if (field.external && field.name !== type.key && Object.hasOwn(reference, field.name)) values[storedPath(field)] = reference[field.name];
   }
   return values;
 }

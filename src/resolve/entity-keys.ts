@@ -1,5 +1,6 @@
 import type { FieldModel, KeyModel, TypeModel } from '../sdl/model.js';
 import type { Filter, StoredDocument } from '../store/port.js';
+import { storedPath } from '../query/schema-facts.js';
 
 /**
  * A `@key` as a store lookup: which stored field each part of the key reads, how a representation's
@@ -29,9 +30,9 @@ export function keyLookupOf(type: TypeModel, key: KeyModel): KeyLookup {
   const parts: KeyPart[] = key.selection.map((item) => {
     const field = type.fieldsByName.get(item.name)!;
     const nested = item.selections?.[0]?.name;
-    if (nested !== undefined) return { path: [item.name, nested], storedField: item.name, field };
+    if (nested !== undefined) return { path: [item.name, nested], storedField: storedPath(field), field };
     const isDocumentId = field.isIdField || (type.extended && field.name === type.key);
-    return { path: [item.name], storedField: isDocumentId ? '_id' : item.name, field };
+    return { path: [item.name], storedField: isDocumentId ? '_id' : storedPath(field), field };
   });
   const isIdentity = key.selection.length === 1 && !key.selection[0]!.selections && key.selection[0]!.name === type.key;
 

@@ -10,8 +10,13 @@ import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObj
 import { fieldCascade } from './cascade.js';
 import type { Transaction } from '../store/port.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
+import { storeOf } from './model-store.js';
+import { hashPasswordsIn } from './passwords/hash-inputs.js';
+import { storedPath } from '../query/schema-facts.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
+
+type UpdateInput = { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null };
 
 /** What a mutation resolver hands to its payload type's field resolvers. */
 export interface Payload {
@@ -34,7 +39,9 @@ function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<s
     throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
-  return name === 'id' ? { _id: value } : { [name]: value };
+  if (name === 'id') return { _id: value };
+  const field = type.fieldsByName.get(name);
+  return { [field ? storedPath(field) : name]: value };
 }
 
 /** The read scope of a query field: the caller's rules, and the field's `@cascade` when it has one. */
@@ -72,11 +79,11 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   const resolvers: Record<string, Resolver> = {
     [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await updateObjects(model, context.store, T, args.input, mutationAuth(context, model)),
+      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
     }),
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
-      const outcome = await deleteObjects(model, context.store, T, args.filter, async (ids, tx) => {
+      const outcome = await deleteObjects(model, storeOf(context, model), T, args.filter, async (ids, tx) => {
         const allDeleted = [...ids.values()].flat();
         const scope = readScopeOf(model, context, tx);
         for (const selection of selectionsOf(info, names.payloadField(T))) {
@@ -89,10 +96,17 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,
-      outcome: await addObjects(model, context.store, T, args.input, args.upsert === true, mutationAuth(context, model)),
+      outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
     });
   }
   return resolvers;
+}
+
+/** An update's input with the passwords of its `set` hashed (resolve/passwords/). */
+async function withHashedPasswords(model: SchemaModel, context: RequestContext, typeName: string, input: UpdateInput): Promise<UpdateInput> {
+  if (!input.set) return input;
+  const [set] = await hashPasswordsIn(model, context, typeName, [input.set], names.update(typeName));
+  return { ...input, set };
 }
 
 /** The list field of Add/Update/Delete payloads (`task(filter, order, first, offset)`). */

@@ -10,6 +10,7 @@ import { ID_BATCH_SIZE, idBatches } from '../store/id-batches.js';
 import { nullsLastPage } from '../query/nulls-last.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import type { RequestContext } from './context.js';
+import { storeOf } from './model-store.js';
 
 /** A stored document handed to GraphQL, tagged with its concrete type (interfaces need it). */
 export type GraphObject = StoredDocument & { __typename: string };
@@ -29,7 +30,7 @@ export interface ReadScope {
 
 /** The read scope of a resolver call: the request's store and the caller's query rules. */
 export function readScopeOf(model: SchemaModel, context: RequestContext, tx?: Transaction): ReadScope {
-  return { model, store: context.store, auth: authConstraints(context, model, 'query'), tx };
+  return { model, store: storeOf(context, model), auth: authConstraints(context, model, 'query'), tx };
 }
 
 export interface ListArgs {

@@ -19,6 +19,8 @@ import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } 
 import { runPlan, tag, type GraphObject } from './read.js';
 import { fieldCascade, withCascade } from './cascade.js';
 import { selectedFieldNames } from './selections.js';
+import { storeOf } from './model-store.js';
+import { storedPath } from '../query/schema-facts.js';
 
 /**
  * Relation fields load one level at a time: all parents at a level ask one DataLoader, which makes one
@@ -43,7 +45,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
     const auth = authConstraints(context, model, 'query');
     const cascade = fieldCascade(model, info, auth);
     const loader = loaderFor(context, loaderKey('stored', type, field, { args, cascade: cascade?.key }), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
-      const parents = await withStoredEdges(context, type, field, given);
+      const parents = await withStoredEdges(context, model, type, field, given);
       // No parent holds a child id (e.g. objects a lambda answered without IDs): nothing to read.
       if (parents.every((one) => childIdsOf(field, one).length === 0)) return parents.map(() => []);
       const restrict = withCascade(auth, cascade);
@@ -51,7 +53,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       const readBatch = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
         return (await Promise.all(reads.map(async (query) =>
-          tag(await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+          tag(await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
       };
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const batches = holdersByChildIds(field, holders);
@@ -63,7 +65,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       if (!field.list) {
         const byId = new Map((await readChildren(parents)).map((child) => [child._id, child]));
         return parents.map((one) => {
-          const child = byId.get(String(one[field.name]));
+          const child = byId.get(String(one[storedPath(field)]));
           return child ? [child] : [];
         });
       }
@@ -113,15 +115,15 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
       if (query) {
         const childPlan = restrictPlan(query.childPlan, restrict(query.collection));
         if (childPlan.lookups.length === 0) {
-          const pages = await pagesPerParent(context.store, query, childPlan.match, parentIds);
+          const pages = await pagesPerParent(storeOf(context, model), query, childPlan.match, parentIds);
           return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
         }
-        const children = await runPlan(context.store.collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined);
+        const children = await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined);
         const pages = pageDerivedChildren(query, children, parentIds);
         return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
       }
       const { collection, pipeline } = derivedRelationPipeline(model, type.name, field.name, parentIds, args, undefined, auth);
-      const grouped = readGroupedRelation(await context.store.collection(collection).aggregate(restrictPipeline(collection, pipeline, restrict)), parentIds);
+      const grouped = readGroupedRelation(await storeOf(context, model).collection(collection).aggregate(restrictPipeline(collection, pipeline, restrict)), parentIds);
       // The pipeline tags each child with its concrete type (the target may be an interface).
       return parentIds.map((id) => (grouped.get(id) ?? []) as GraphObject[]);
     }, { maxBatchSize: ID_BATCH_SIZE }));
@@ -164,8 +166,8 @@ function relationAggregate(model: SchemaModel, type: TypeModel, field: FieldMode
       const auth = authConstraints(context, model, 'query');
       const parentIds = parents.map((one) => one._id);
       const rows = field.storedHere === false
-        ? await derivedAggregateRows(context.store, model, type, field, parents, args.filter, requested, auth)
-        : await storedAggregateRows(context.store, model, type, field, await withStoredEdges(context, type, field, parents), args.filter, requested, auth);
+        ? await derivedAggregateRows(storeOf(context, model), model, type, field, parents, args.filter, requested, auth)
+        : await storedAggregateRows(storeOf(context, model), model, type, field, await withStoredEdges(context, model, type, field, parents), args.filter, requested, auth);
       const results = readRelationAggregates(rows, parentIds, requested);
       return parentIds.map((id) => results.get(id) ?? {});
     }, { cacheKeyFn: (one) => one._id, maxBatchSize: ID_BATCH_SIZE }));

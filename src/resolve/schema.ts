@@ -10,8 +10,10 @@ import { customFieldResolvers } from './custom-fields.js';
 import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
+import { storedFieldResolvers } from './stored-fields.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
 import { buildSubgraphApiSchema } from './subgraph-schema.js';
+import { checkPasswordResolvers } from './passwords/check-password.js';
 
 /** What the server keeps about the active schema, next to the executable schema. */
 export interface SchemaExtensions {
@@ -94,10 +96,10 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
   const payloadList = payloadListResolver(model);
   for (const type of model.types.values()) {
     const T = type.name;
-    Object.assign(map.Query, queryResolvers(model, type));
+    Object.assign(map.Query, queryResolvers(model, type), checkPasswordResolvers(model, type));
     Object.assign(map.Mutation, mutationResolvers(model, type));
 
-    const typeResolvers: Record<string, unknown> = { ...relationResolvers(model, type), ...entityResolvers(model, type) };
+    const typeResolvers: Record<string, unknown> = { ...storedFieldResolvers(model, type), ...relationResolvers(model, type), ...entityResolvers(model, type) };
     if (type.idField) typeResolvers[type.idField.name] = (object: { _id: string }) => object._id;
     if (type.kind === 'interface') typeResolvers.__resolveType = (object: { __typename: string }) => object.__typename;
     map[T] = typeResolvers;

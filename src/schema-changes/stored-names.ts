@@ -1,16 +1,15 @@
-import type { FieldModel, TypeModel } from '../sdl/model.js';
+import { storedCollectionOf } from '../sdl/facts.js';
+import type { FieldModel } from '../sdl/model.js';
 
 /**
- * Where a GraphQL type and field live in the store. Today a type is stored in the collection named after
- * it and a field under its own name; storage names (`@dgraph(type:)`, `@dgraph(pred:)`) change only these
- * two functions, and every stored-data check of a schema change follows.
+ * Where a GraphQL type and field live in the store: the collection `@dgraph(type:)` names, else the type's
+ * name, and the document field `@dgraph(pred:)` names, else the field's name. Every stored-data check of a
+ * schema change reads through these, so a rename that keeps its `pred:` keeps its data.
  */
-export function storedCollectionOf(type: TypeModel): string {
-  return type.name;
-}
+export { storedCollectionOf };
 
 export function storedFieldOf(field: FieldModel): string {
-  return field.name;
+  return field.storedName ?? field.name;
 }
 
 /** Whether this service keeps the field's values in the type's documents (not the `_id`, not computed, not owned elsewhere). */

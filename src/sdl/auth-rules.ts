@@ -3,10 +3,10 @@ import { describeValue, directiveArguments, listItemsOf, type Describe } from '.
 import type { ErrorSink } from './errors.js';
 import type { AuthRule, AuthRules } from './model.js';
 
-const OPERATIONS = ['query', 'add', 'update', 'delete'] as const;
+const OPERATIONS = ['query', 'add', 'update', 'delete', 'password'] as const;
 const RULE_KEYS = ['rule', 'and', 'or', 'not'] as const;
 
-/** `@auth(query: {...}, add: {...}, update: {...}, delete: {...})` on a type, as `AuthRules`. */
+/** `@auth(query: {...}, add: {...}, update: {...}, delete: {...}, password: {...})` on a type, as `AuthRules`. */
 export function authRulesOf(directive: DirectiveNode, errors: ErrorSink, describe: Describe): AuthRules {
   const rules: AuthRules = {};
   const args = directiveArguments(directive, { allowed: OPERATIONS }, errors, describe);

@@ -1,6 +1,7 @@
 import { readAuthorization } from './authorization.js';
 import { checkCustomHttpOfRoot, checkCustomHttpOfType } from './custom-http-rules.js';
 import { customOperationsOf } from './custom-operations.js';
+import { readFieldDefaults } from './default-values.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
 import { ErrorSink, locationOf } from './errors.js';
 import { checkSearchOnExternal } from './external-search.js';
@@ -16,6 +17,9 @@ import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type Schem
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
+import { pairReversePredicates } from './reverse-predicates.js';
+import { readSecrets } from './secret.js';
+import { readStorageNames } from './storage-names.js';
 import { checkSingleIdField, typeDraftOf, type TypeDraft } from './types.js';
 import { checkUnionFields, checkUnionMembers, unionModelsOf } from './unions.js';
 
@@ -49,7 +53,11 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   const unions = unionModelsOf(declarations, kindOf, errors);
   checkUnionFields(drafts, unions, errors);
   checkUnionMembers(declarations, drafts, unions, errors);
+  readStorageNames(drafts, errors);
+  readFieldDefaults(drafts, (name) => declarations.enums.get(name)?.values, errors);
+  readSecrets(drafts, errors);
   resolveRelations(drafts, errors);
+  pairReversePredicates(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
   for (const draft of drafts.values()) {
     checkSearchOnExternal(draft, errors);
@@ -118,5 +126,7 @@ function typeModelOf(draft: TypeDraft): TypeModel {
   if (draft.directives.auth) model.auth = draft.directives.auth;
   if (draft.directives.generate) model.generate = draft.directives.generate;
   if ('description' in node && node.description) model.description = node.description.value;
+  if (draft.storedName) model.storedName = draft.storedName;
+  if (draft.secret) model.secret = draft.secret;
   return model;
 }

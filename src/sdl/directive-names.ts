@@ -1,9 +1,10 @@
 /** The directives a schema may use, by where they go. Anything else is an error. */
 
-export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate'] as const;
-export const INTERFACE_DIRECTIVES = ['auth', 'generate'] as const;
+export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate', 'secret', 'dgraph'] as const;
+export const INTERFACE_DIRECTIVES = ['auth', 'generate', 'secret', 'dgraph'] as const;
 export const TYPE_FIELD_DIRECTIVES = [
   'id', 'search', 'hasInverse', 'external', 'provides', 'requires', 'lambda', 'custom', 'deprecated',
+  'default', 'dgraph',
 ] as const;
 /** Fields of Query/Mutation are computed: they take only the custom-logic directives. */
 export const ROOT_FIELD_DIRECTIVES = ['lambda', 'custom', 'deprecated'] as const;

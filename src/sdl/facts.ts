@@ -36,6 +36,11 @@ export function callerSuppliesId(type: TypeModel): boolean {
   return type.extended || type.idField?.suppliedByCaller === true;
 }
 
+/** The collection an object type's documents are stored in: `@dgraph(type:)`, else the type's name. */
+export function storedCollectionOf(type: TypeModel): string {
+  return type.storedName ?? type.name;
+}
+
 /** The object types stored for a type name: itself, every type implementing the interface, or the union's members ([] if unknown). */
 export function concreteTypesOf(model: SchemaModel, typeName: string): TypeModel[] {
   const type = model.types.get(typeName);

@@ -83,6 +83,31 @@ export interface FieldModel {
    * types the value is unique. Without it an `@id` is unique per type.
    */
   uniqueAcrossInterface?: string;
+  /** `@default(add:, update:)`: what an add or update writes when its input leaves the field out. */
+  defaults?: FieldDefaults;
+  /**
+   * `@dgraph(pred:)`: the document field the value is stored under, when it is not the field's name
+   * (already made safe for MongoDB by `storedNameOf`, sdl/storage-names.ts).
+   */
+  storedName?: string;
+  /** `@dgraph(pred: "~p")`: the Dgraph reverse predicate `p` as written (the field is then derived from its forward edge). */
+  reversePredicate?: string;
+}
+
+/** `@default` values as written (`"42"`, `"true"`, an enum value, or `DEFAULT_NOW` on a DateTime). */
+export interface FieldDefaults {
+  add?: string;
+  update?: string;
+}
+
+/** `@default(value: "$now")`: the time of the write. */
+export const DEFAULT_NOW = '$now';
+
+/** `@secret(field:, pred:)`: a write-only password; only its bcrypt hash is stored, under `storedName`. */
+export interface SecretField {
+  /** The input and `checkTPassword` argument name (`password`). */
+  name: string;
+  storedName: string;
 }
 
 export interface ArgumentModel {
@@ -113,6 +138,8 @@ export interface AuthRules {
   add?: AuthRule;
   update?: AuthRule;
   delete?: AuthRule;
+  /** Which objects `checkTPassword` may answer (Dgraph's `password` rule). */
+  password?: AuthRule;
 }
 
 export interface TypeModel {
@@ -139,6 +166,10 @@ export interface TypeModel {
   marks?: FederationMarks;
   description?: string;
   loc: SourceLocation;
+  /** `@dgraph(type:)`: the collection the objects are stored in, when it is not the type name (made safe by `storedNameOf`). */
+  storedName?: string;
+  /** `@secret(field:, pred:)`. */
+  secret?: SecretField;
   /** `@generate`: the operations switched on and off (absent: Dgraph's defaults, everything but subscriptions). */
   generate?: GenerateSettings;
 }

@@ -30,6 +30,9 @@ export interface TypeDirectives {
   /** The `@interfaceObject` directive, for locations. */
   interfaceObject?: DirectiveNode;
   generate?: GenerateSettings;
+  /** `@secret` and `@dgraph`, read by sdl/secret.ts and sdl/storage-names.ts once every type is known. */
+  secret?: DirectiveNode;
+  dgraph?: DirectiveNode;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -69,6 +72,10 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
   if (interfaceObject) result.interfaceObject = interfaceObject;
   const generate = collected.byName.get('generate');
   if (generate) result.generate = generateSettingsOf(generate, errors, describe);
+  const secret = collected.byName.get('secret');
+  if (secret) result.secret = secret;
+  const dgraph = collected.byName.get('dgraph');
+  if (dgraph) result.dgraph = dgraph;
   return result;
 }
 

@@ -3,6 +3,7 @@ import type { ObjectDeclaration } from './declarations.js';
 import { typeMessage, type ErrorSink } from './errors.js';
 import type { FederationLink } from './federation-link.js';
 import { fieldDraftOf, type FieldDraft, type NameKind } from './fields.js';
+import type { SecretField } from './model.js';
 import { typeDirectivesOf, type TypeDirectives } from './type-directives.js';
 
 /** A user type or interface while it is being checked; becomes a `TypeModel` once the schema is valid. */
@@ -17,6 +18,10 @@ export interface TypeDraft {
   /** All fields: inherited interface fields first, then the type's own (set by `inheritInterfaceFields`). */
   fields: FieldDraft[];
   fieldsByName: Map<string, FieldDraft>;
+  /** `@dgraph(type:)`, set by sdl/storage-names.ts. */
+  storedName?: string;
+  /** `@secret`, set by sdl/secret.ts. */
+  secret?: SecretField;
 }
 
 export function typeDraftOf(

@@ -115,6 +115,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Most objects one GraphQL answer may hold (the CLI's `--max-result-objects`; limits/'s default). */
   maxResultObjects?: number;
+  /** Most `@secret` bcrypt operations one request may do (the CLI's `--max-password-operations`; limits/'s default). */
+  maxPasswordOperations?: number;
   /** Operation limits (the CLI's `--max-*` flags); limits/settings.ts's defaults for those not given. */
   limits?: Partial<OperationLimits>;
   /** How JWK Sets (`JWKUrl`/`JWKUrls`) are fetched and kept; auth/'s defaults for those not given. */
@@ -172,6 +174,7 @@ function budgetLimitsOf(options: AppOptions): BudgetLimits {
   const limits = {
     timeoutMs: options.requestTimeoutMs ?? DEFAULT_BUDGET_LIMITS.timeoutMs,
     maxObjects: options.maxResultObjects ?? DEFAULT_BUDGET_LIMITS.maxObjects,
+    maxPasswordOperations: options.maxPasswordOperations ?? DEFAULT_BUDGET_LIMITS.maxPasswordOperations,
   };
   checkBudgetLimits(limits);
   return limits;

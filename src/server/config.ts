@@ -57,6 +57,8 @@ export interface ServerConfig extends Partial<OperationLimits> {
   requestTimeoutMs?: number;
   /** Most objects one GraphQL answer may hold. */
   maxResultObjects?: number;
+  /** Most bcrypt operations (`@secret` passwords hashed or checked) one GraphQL request may do. */
+  maxPasswordOperations?: number;
   /** Most queries clients may register (APQ) in the store; the least recently used are evicted past it. */
   persistedMaxRegistered?: number;
   /** Most bytes of query text clients may register in the store. */
@@ -125,6 +127,7 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--persisted-lru-bytes', env: 'PERSISTED_LRU_BYTES', key: 'persistedLruBytes', valueName: 'BYTES', description: `most bytes of persisted query text kept in memory (default ${PERSISTED_QUERY_DEFAULTS.lruMaxBytes})`, parse: parseCount },
   { flag: '--request-timeout-ms', env: 'REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', valueName: 'MS', description: `time limit of one GraphQL request; MongoDB reads get it as maxTimeMS (default ${DEFAULT_BUDGET_LIMITS.timeoutMs})`, parse: parseMilliseconds },
   { flag: '--max-result-objects', env: 'MAX_RESULT_OBJECTS', key: 'maxResultObjects', valueName: 'N', description: `most objects one GraphQL answer may hold (default ${DEFAULT_BUDGET_LIMITS.maxObjects})`, parse: parseCount },
+  { flag: '--max-password-operations', env: 'MAX_PASSWORD_OPERATIONS', key: 'maxPasswordOperations', valueName: 'N', description: `most @secret passwords one GraphQL request may hash or check with bcrypt (default ${DEFAULT_BUDGET_LIMITS.maxPasswordOperations})`, parse: parseCount },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
   { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
   { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },

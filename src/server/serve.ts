@@ -51,6 +51,7 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       customTimeoutMs: config.customTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       maxResultObjects: config.maxResultObjects,
+      maxPasswordOperations: config.maxPasswordOperations,
       metrics: config.metrics,
       metricsToken: config.metricsToken,
       schemaLimits: {

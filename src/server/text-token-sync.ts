@@ -6,7 +6,9 @@
  * records what it built in the document `text-tokens` of the schema collection. With nothing to rebuild
  * (every restart after the first) it costs one read.
  */
+import { storedCollectionOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
+import { storedPath } from '../query/schema-facts.js';
 import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf, TEXT_TOKENS_VERSION } from '../query/text-index.js';
 import { SYSTEM_COLLECTIONS, type Collection, type StoredDocument, type Store, type Transaction } from '../store/port.js';
 
@@ -37,8 +39,9 @@ export interface TextTokenRebuild {
 
 function tokenFieldsOf(field: FieldModel): TokenField[] {
   const fields: TokenField[] = [];
-  if (field.search.includes('term')) fields.push({ source: field.name, derived: termFieldName(field.name), tokenise: termsOf });
-  if (field.search.includes('fulltext')) fields.push({ source: field.name, derived: fulltextFieldName(field.name), tokenise: fulltextTokensOf });
+  const source = storedPath(field);
+  if (field.search.includes('term')) fields.push({ source, derived: termFieldName(source), tokenise: termsOf });
+  if (field.search.includes('fulltext')) fields.push({ source, derived: fulltextFieldName(source), tokenise: fulltextTokensOf });
   return fields;
 }
 
@@ -125,7 +128,7 @@ async function rewriteBatch(store: Store, collection: Collection, documents: Sto
 
 /** Rewrites `fields` of every document of `type`, in `_id` order, a batch per transaction. */
 async function rebuildType(store: Store, type: TypeModel, fields: TokenField[]): Promise<number> {
-  const collection = store.collection(type.name);
+  const collection = store.collection(storedCollectionOf(type));
   let rewritten = 0;
   let after: string | undefined;
   for (;;) {
@@ -145,7 +148,7 @@ export async function syncTextTokens(store: Store, model: SchemaModel): Promise<
   const wanted = wantedTokenFields(model);
   const marker = await readMarker(store);
   const built = new Set(marker?.version === TEXT_TOKENS_VERSION ? marker.fields : []);
-  const keyOf = (type: TypeModel, field: TokenField): string => `${type.name}.${field.derived}`;
+  const keyOf = (type: TypeModel, field: TokenField): string => `${storedCollectionOf(type)}.${field.derived}`;
   const result: TextTokenRebuild = { rebuilt: [], documents: 0 };
   for (const [type, fields] of wanted) {
     const stale = fields.filter((field) => !built.has(keyOf(type, field)));

@@ -1,4 +1,7 @@
+import { storedCollectionOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, SearchIndex, TypeModel } from '../sdl/model.js';
+import { storedPath } from '../query/schema-facts.js';
+import { fulltextFieldName, termFieldName } from '../query/text-index.js';
 import type { IndexSpec } from './port.js';
 
 /** Every index the service creates starts with this; `syncIndexes` leaves other indexes alone. */
@@ -10,7 +13,9 @@ const VALUE_COMPARED: ReadonlySet<SearchIndex> = new Set<SearchIndex>([
 ]);
 
 /**
- * The indexes each collection needs for `model`, keyed by collection (= object type name). Every object
+ * The indexes each collection needs for `model`, keyed by collection (the object type's stored name).
+ * Fields are named by their stored names (sdl/storage-names.ts), in the index names too, so renaming a
+ * GraphQL field over the same stored data keeps its indexes. Every object
  * type has an entry, possibly empty, so syncing drops indexes a field no longer wants.
  *
  * - `@id` field: unique `ag_unique_<field>` over the documents whose field holds a value of the field's
@@ -28,7 +33,7 @@ export function indexesFor(model: SchemaModel): Map<string, IndexSpec[]> {
   const byCollection = new Map<string, IndexSpec[]>();
   for (const type of model.types.values()) {
     if (type.kind === 'type') {
-      byCollection.set(type.name, indexesForType(type));
+      byCollection.set(storedCollectionOf(type), indexesForType(type));
     }
   }
   return byCollection;
@@ -52,22 +57,23 @@ function isStored(field: FieldModel): boolean {
 
 function indexesForField(field: FieldModel): IndexSpec[] {
   const specs: IndexSpec[] = [];
+  const path = storedPath(field);
   if (field.of.kind === 'relation') {
     if (field.storedHere) {
-      specs.push({ name: `${INDEX_PREFIX}rel_${field.name}`, keys: { [field.name]: 1 } });
+      specs.push({ name: `${INDEX_PREFIX}rel_${path}`, keys: { [path]: 1 } });
     }
     return specs;
   }
   if (field.isUniqueId) {
     specs.push(uniqueIdIndex(field));
   } else if (field.search.some((index) => VALUE_COMPARED.has(index))) {
-    specs.push({ name: `${INDEX_PREFIX}search_${field.name}`, keys: { [field.name]: 1 } });
+    specs.push({ name: `${INDEX_PREFIX}search_${path}`, keys: { [path]: 1 } });
   }
   if (field.search.includes('term')) {
-    specs.push({ name: `${INDEX_PREFIX}term_${field.name}`, keys: { [`_term_${field.name}`]: 1 } });
+    specs.push({ name: `${INDEX_PREFIX}term_${path}`, keys: { [termFieldName(path)]: 1 } });
   }
   if (field.search.includes('fulltext')) {
-    specs.push({ name: `${INDEX_PREFIX}fulltext_${field.name}`, keys: { [`_fulltext_${field.name}`]: 1 } });
+    specs.push({ name: `${INDEX_PREFIX}fulltext_${path}`, keys: { [fulltextFieldName(path)]: 1 } });
   }
   return specs;
 }
@@ -78,10 +84,11 @@ function storedTypeOf(field: FieldModel): 'number' | 'string' {
 }
 
 function uniqueIdIndex(field: FieldModel): IndexSpec {
+  const path = storedPath(field);
   return {
-    name: `${INDEX_PREFIX}unique_${field.name}`,
-    keys: { [field.name]: 1 },
+    name: `${INDEX_PREFIX}unique_${path}`,
+    keys: { [path]: 1 },
     unique: true,
-    partialFilterExpression: { [field.name]: { $type: storedTypeOf(field) } },
+    partialFilterExpression: { [path]: { $type: storedTypeOf(field) } },
   };
 }

@@ -3,6 +3,7 @@ import type { FieldModel, SchemaModel } from '../../sdl/model.js';
 import type { Store, Transaction, UpdateResult } from '../../store/port.js';
 import { linkSymmetricEdge, unlinkSymmetricEdge } from './symmetric-edges.js';
 import { unionsContaining } from './union-refs.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * Edge writes. An edge lives on exactly one side (the field with `storedHere`); its partner is derived
@@ -49,7 +50,7 @@ export async function linkEdge(model: SchemaModel, store: Store, tx: Transaction
   if (isSymmetricRelation(ownerType, field)) return linkSymmetricEdge(store, tx, ownerType, field, ownerId, targetId, watch);
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
-  const name = edge.holderField.name;
+  const name = storedPath(edge.holderField);
   let result: UpdateResult;
   if (edge.holderField.list) {
     result = await collection.updateMany({ _id: edge.holderId }, { $addToSet: { [name]: edge.targetId } }, { tx });
@@ -67,7 +68,7 @@ export async function unlinkEdge(model: SchemaModel, store: Store, tx: Transacti
   if (isSymmetricRelation(ownerType, field)) return unlinkSymmetricEdge(store, tx, ownerType, field, ownerId, targetId, watch);
   const edge = storedEdge(model, ownerType, field, ownerId, targetId);
   const collection = store.collection(edge.holderType);
-  const name = edge.holderField.name;
+  const name = storedPath(edge.holderField);
   const result = edge.holderField.list
     ? await collection.updateMany({ _id: edge.holderId }, { $pull: { [name]: edge.targetId } }, { tx })
     : await collection.updateMany({ _id: edge.holderId, [name]: edge.targetId }, { $unset: { [name]: '' } }, { tx });
@@ -84,10 +85,11 @@ export async function detachDeleted(model: SchemaModel, store: Store, tx: Transa
       if (field.of.kind !== 'relation' || field.storedHere === false || !targets.has(field.of.target)) continue;
       if (field.lambda || field.custom) continue;
       const collection = store.collection(type.name);
+      const path = storedPath(field);
       if (field.list) {
-        await collection.updateMany({ [field.name]: { $in: ids } }, { $pull: { [field.name]: { $in: ids } } }, { tx });
+        await collection.updateMany({ [path]: { $in: ids } }, { $pull: { [path]: { $in: ids } } }, { tx });
       } else {
-        await collection.updateMany({ [field.name]: { $in: ids } }, { $unset: { [field.name]: '' } }, { tx });
+        await collection.updateMany({ [path]: { $in: ids } }, { $unset: { [path]: '' } }, { tx });
       }
     }
   }

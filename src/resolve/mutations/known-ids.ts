@@ -1,6 +1,7 @@
 import type { SchemaModel, TypeModel } from '../../sdl/model.js';
 import { isKeptHere } from '../../sdl/facts.js';
 import type { Store, StoredDocument, Transaction } from '../../store/port.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * `@id` values read ahead for one add mutation. Every `@id` value its inputs and their nested refs
@@ -33,8 +34,8 @@ function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const byField = wanted.get(type.name) ?? new Map<string, Set<unknown>>();
     wanted.set(type.name, byField);
-    const values = byField.get(field.name) ?? new Set<unknown>();
-    byField.set(field.name, values);
+    const values = byField.get(storedPath(field)) ?? new Set<unknown>();
+    byField.set(storedPath(field), values);
     values.add(value);
   }
   for (const field of type.fields) {
@@ -65,7 +66,7 @@ export async function readAheadUniqueIds(model: SchemaModel, store: Store, tx: T
   return known;
 }
 
-/** The id of the object with `value` in `field`: a string, null if none has it, undefined if not read ahead. */
+/** The id of the object with `value` in `field` (by stored name): a string, null if none has it, undefined if not read ahead. */
 export function knownId(known: KnownIds | undefined, typeName: string, field: string, value: unknown): string | null | undefined {
   return known?.get(typeName)?.get(field)?.get(value);
 }
@@ -75,8 +76,8 @@ export function rememberCreated(known: KnownIds | undefined, type: TypeModel, do
   const answers = known?.get(type.name);
   if (!answers) return;
   for (const field of uniqueFields(type)) {
-    const value = document[field.name];
-    if (value !== undefined && value !== null) answers.get(field.name)?.set(value, document._id);
+    const value = document[storedPath(field)];
+    if (value !== undefined && value !== null) answers.get(storedPath(field))?.set(value, document._id);
   }
 }
 

@@ -10,6 +10,9 @@ import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 import { memberRefOf } from './union-refs.js';
+import { storedPath } from '../../query/schema-facts.js';
+import { withDefaultValues } from './default-values.js';
+import { secretWrites } from './hashed-password.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
@@ -25,6 +28,12 @@ export interface Write {
   guard?: ReferenceGuard;
   /** Which type holds each `@id(interface: true)` value as far as this mutation has asked, and the values it gives (interface-ids.ts). */
   interfaceIds?: InterfaceIds;
+  /** The mutation's time (`@default` `"$now"`), taken at its first use. */
+  now?: string;
+}
+
+function nowOf(write: Write): () => string {
+  return () => (write.now ??= new Date().toISOString());
 }
 
 type Input = Record<string, unknown>;
@@ -50,7 +59,9 @@ function keyFieldName(type: TypeModel): string {
 export function asDuplicateError(error: unknown, type: TypeModel): unknown {
   if (!(error instanceof DuplicateKeyError)) return error;
   const idName = callerSuppliesId(type) ? suppliedIdName(type) : keyFieldName(type);
-  return duplicateError(type.name, error.field === '_id' ? idName : error.field, error.value);
+  // The store names the field by its stored name (`@dgraph(pred:)`); the client knows the field's name.
+  const fieldName = type.fields.find((field) => !field.isIdField && storedPath(field) === error.field)?.name ?? error.field;
+  return duplicateError(type.name, error.field === '_id' ? idName : fieldName, error.value);
 }
 
 function relationFields(model: SchemaModel, type: TypeModel, input: Input): Array<[FieldModel, Input[]]> {
@@ -68,13 +79,15 @@ function relationFields(model: SchemaModel, type: TypeModel, input: Input): Arra
 function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set: Input; unset: string[] } {
   const set: Input = {};
   const unset: string[] = [];
+  const written: Input = {};
   for (const field of type.fields) {
     if (field.of.kind === 'relation' || field.isIdField || !isKeptHere(model, type, field) || !(field.name in input)) continue;
     const value = input[field.name];
-    if (value === null || value === undefined) unset.push(field.name);
-    else set[field.name] = value;
+    written[field.name] = value ?? null;
+    if (value === null || value === undefined) unset.push(storedPath(field));
+    else set[storedPath(field)] = value;
   }
-  for (const [name, tokens] of Object.entries(searchFieldsFor(type, { ...set, ...Object.fromEntries(unset.map((name) => [name, null])) }))) {
+  for (const [name, tokens] of Object.entries(searchFieldsFor(type, written))) {
     if (tokens === undefined) unset.push(name);
     else set[name] = tokens;
   }
@@ -96,10 +109,10 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
     if (!field.isUniqueId || field.isIdField) continue;
     const value = input[field.name];
     if (value === undefined || value === null) continue;
-    const known = knownId(write.known, type.name, field.name, value);
+    const known = knownId(write.known, type.name, storedPath(field), value);
     if (known === null) continue;
     if (known !== undefined) return { id: known, field: field.name, value };
-    const [found] = await collection.find({ [field.name]: value }, { limit: 1 }, { tx: write.tx });
+    const [found] = await collection.find({ [storedPath(field)]: value }, { limit: 1 }, { tx: write.tx });
     if (found) return { id: found._id, field: field.name, value };
   }
   return undefined;
@@ -138,9 +151,9 @@ export async function createObject(write: Write, typeName: string, input: Input,
   }
 
   const id = newId(type, input);
-  const { set } = scalarValues(write.model, type, input);
+  const { set } = scalarValues(write.model, type, withDefaultValues(type, input, 'add', nowOf(write)));
   await checkInterfaceUniqueIds(write, type, set);
-  const document: StoredDocument = { _id: id, ...set };
+  const document: StoredDocument = { _id: id, ...set, ...secretWrites(type, input).set };
   const deferredLinks: Array<[FieldModel, string]> = [];
   for (const [field, refs] of relationFields(write.model, type, input)) {
     const targetIds: string[] = [];
@@ -148,7 +161,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
     // Edges that also touch other objects (a one-to-one holder, a symmetric field) are linked once this one exists.
     const linksElsewhere = isOneToOneHolder(write.model, field) || isSymmetricRelation(type.name, field);
     if (field.storedHere !== false && !linksElsewhere) {
-      document[field.name] = field.list ? [...new Set(targetIds)] : targetIds[0];
+      document[storedPath(field)] = field.list ? [...new Set(targetIds)] : targetIds[0];
     } else {
       targetIds.forEach((targetId) => deferredLinks.push([field, targetId]));
     }
@@ -208,11 +221,15 @@ function isVisible(write: Write, typeName: string, id: string): Promise<boolean>
 export async function patchObject(write: Write, type: TypeModel, id: string, set: Input, remove: Input): Promise<void> {
   forgetType(write.known, type.name);
   const collection = write.store.collection(type.name);
-  const values = scalarValues(write.model, type, set);
+  const patch = Object.keys(set).length > 0 ? withDefaultValues(type, set, 'update', nowOf(write)) : set;
+  const values = scalarValues(write.model, type, patch);
   await checkInterfaceUniqueIds(write, type, values.set);
+  const secret = secretWrites(type, set, remove);
+  const toSet = { ...values.set, ...secret.set };
+  const toUnset = [...values.unset, ...secret.unset];
   const update: Record<string, Record<string, unknown>> = {};
-  if (Object.keys(values.set).length > 0) update.$set = values.set;
-  if (values.unset.length > 0) update.$unset = Object.fromEntries(values.unset.map((name) => [name, '']));
+  if (Object.keys(toSet).length > 0) update.$set = toSet;
+  if (toUnset.length > 0) update.$unset = Object.fromEntries(toUnset.map((name) => [name, '']));
   if (Object.keys(update).length > 0) {
     try {
       await collection.updateMany({ _id: id }, update, { tx: write.tx });
@@ -243,12 +260,13 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
       continue;
     }
     // A scalar is removed when the given value is the stored one (or null is given); list items are pulled.
+    const path = storedPath(field);
     if (field.list && Array.isArray(value)) {
-      await collection.updateMany({ _id: id }, { $pull: { [field.name]: { $in: value } } }, { tx: write.tx });
+      await collection.updateMany({ _id: id }, { $pull: { [path]: { $in: value } } }, { tx: write.tx });
     } else {
-      const matching = value === null ? { _id: id } : { _id: id, [field.name]: value };
+      const matching = value === null ? { _id: id } : { _id: id, [path]: value };
       const derived = Object.keys(searchFieldsFor(type, { [field.name]: null }));
-      const unset = Object.fromEntries([field.name, ...derived].map((name) => [name, '']));
+      const unset = Object.fromEntries([path, ...derived].map((name) => [name, '']));
       await collection.updateMany(matching, { $unset: unset }, { tx: write.tx });
     }
   }

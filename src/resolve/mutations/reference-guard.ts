@@ -7,6 +7,7 @@ import { allowedIds, deniedHolders, type TypeConstraint } from '../authorize.js'
 import type { EdgeWatch } from './edges.js';
 import { candidateFilters, type References } from './references.js';
 import { idBatches } from '../../store/id-batches.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * `@auth` for the existing objects a mutation reaches through its input rather than through its filter.
@@ -82,7 +83,7 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
     }
     const holders = new Map<string, string[]>();
     for (const batch of idBatches([...targets])) {
-      for (const [target, ids] of await deniedHolders(store, tx, edge.holderType, edge.field.name, batch, updatePlan)) holders.set(target, ids);
+      for (const [target, ids] of await deniedHolders(store, tx, edge.holderType, storedPath(edge.field), batch, updatePlan)) holders.set(target, ids);
     }
     denied.set(key, { targets, holders });
   }
@@ -127,7 +128,7 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
       const read = denied.get(`${holderType}.${field.name}`);
       const holders = read?.targets.has(targetId)
         ? read.holders.get(targetId) ?? []
-        : (await deniedHolders(store, tx, holderType, field.name, [targetId], updatePlan)).get(targetId) ?? [];
+        : (await deniedHolders(store, tx, holderType, storedPath(field), [targetId], updatePlan)).get(targetId) ?? [];
       const refused = holders.find((holder) => holder !== newHolderId && !isFree(holderType, holder));
       if (refused) {
         throw new AuthorizationError(`linking ${holderType}.${field.name} would take ${targetId} from the existing ${holderType} ${refused}, which the update rule of ${holderType} does not allow for this caller; nothing was written`);

@@ -3,6 +3,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
 import { memberRefOf } from './union-refs.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * The existing objects a mutation's input may name, found by walking the input before anything is
@@ -60,8 +61,9 @@ export function addIdentity(model: SchemaModel, typeName: string, input: Input, 
       if (!field.isUniqueId || field.isIdField) continue;
       const value = input[field.name];
       if (value === undefined || value === null) continue;
-      const values = named.values.get(field.name) ?? new Set<unknown>();
-      named.values.set(field.name, values);
+      // By stored name: candidateFilters reads the values by it.
+      const values = named.values.get(storedPath(field)) ?? new Set<unknown>();
+      named.values.set(storedPath(field), values);
       values.add(value);
     }
   }

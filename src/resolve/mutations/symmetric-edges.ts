@@ -1,6 +1,7 @@
 import type { FieldModel } from '../../sdl/model.js';
 import type { Store, Transaction, UpdateDocument } from '../../store/port.js';
 import type { EdgeWatch } from './edges.js';
+import { storedPath } from '../../query/schema-facts.js';
 
 /**
  * Edges of a field that is its own inverse (`isSymmetricRelation`): a → b means b → a, so every write
@@ -11,7 +12,7 @@ import type { EdgeWatch } from './edges.js';
 
 export async function linkSymmetricEdge(store: Store, tx: Transaction, typeName: string, field: FieldModel, a: string, b: string, watch?: EdgeWatch): Promise<void> {
   const collection = store.collection(typeName);
-  const name = field.name;
+  const name = storedPath(field);
   const ends = b === a ? [a] : [a, b];
   if (!field.list) {
     await watch?.beforeDetach(typeName, field, b, a);
@@ -28,7 +29,7 @@ export async function linkSymmetricEdge(store: Store, tx: Transaction, typeName:
 
 export async function unlinkSymmetricEdge(store: Store, tx: Transaction, typeName: string, field: FieldModel, a: string, b: string, watch?: EdgeWatch): Promise<void> {
   const collection = store.collection(typeName);
-  const name = field.name;
+  const name = storedPath(field);
   for (const [from, to] of [[a, b], [b, a]] as const) {
     const result = field.list
       ? await collection.updateMany({ _id: from }, { $pull: { [name]: to } }, { tx })
