@@ -109,6 +109,16 @@ describe('an upload that would make stored data unreadable', () => {
     expect((await gql(server.url, '{ queryTask { label } }')).body).toEqual({ data: { queryTask: [{ label: 'write the report' }] } });
   });
 
+  it('is not refused when the rename keeps the stored field with @dgraph(pred:), and the data stays readable', async () => {
+    const id = await addTask({ label: 'write the report', status: 'OPEN' });
+    const kept = TASKS.replace('label: String!', 'title: String! @dgraph(pred: "label")');
+    const { status, body } = await postSchema(server.url, kept);
+    expect(status).toBe(200);
+    expect(body.data.report.storedData).toEqual([]);
+    expect(body.data.report.needsForce).toBe(false);
+    expect((await gql(server.url, '{ queryTask { id title } }')).body).toEqual({ data: { queryTask: [{ id, title: 'write the report' }] } });
+  });
+
   it('is dry-run as wouldActivate: false, and with force as wouldActivate: true', async () => {
     await addTask({ label: 'a' });
     const plain = await postSchema(server.url, RENAMED, '?dryRun=true');
