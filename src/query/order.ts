@@ -2,7 +2,7 @@ import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import type { SortSpec } from '../store/port.js';
 import { QueryArgumentError } from './errors.js';
 import { isOrderable } from '../sdl/facts.js';
-import { typeOf } from './schema-facts.js';
+import { storedPath, typeOf } from './schema-facts.js';
 
 export { isOrderable };
 
@@ -11,7 +11,7 @@ function orderField(model: SchemaModel, type: TypeModel, name: unknown, directio
   if (!field || !isOrderable(model, type, field)) {
     throw new QueryArgumentError(`${type.name}Order.${direction}: ${JSON.stringify(name)} is not an orderable field of ${type.name} (orderable: single String, Int, Int64, Float or DateTime fields)`);
   }
-  return field.name;
+  return storedPath(field);
 }
 
 /**
@@ -39,6 +39,7 @@ export function compileOrder(model: SchemaModel, typeName: string, order: Record
     }
     level = then;
   }
-  sort._id = 1;
+  // An extended type's key may be its ID (stored as `_id`): ordered by it, `_id` is already the tie-break.
+  if (!('_id' in sort)) sort._id = 1;
   return sort;
 }

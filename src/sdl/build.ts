@@ -1,6 +1,7 @@
 import { readAuthorization } from './authorization.js';
 import { customOperationsOf } from './custom-operations.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
+import { enumValueDeprecations } from './enum-deprecations.js';
 import { ErrorSink, locationOf } from './errors.js';
 import { checkFederation, identityKeyOf } from './federation.js';
 import { readFederationLink } from './federation-link.js';
@@ -45,12 +46,14 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   const customQueries = customOperationsOf('Query', declarations.queryFields, typeNames, kindOf, link, errors);
   const customMutations = customOperationsOf('Mutation', declarations.mutationFields, typeNames, kindOf, link, errors);
 
+  const enumDeprecations = new Map([...declarations.enums].map(([name, declaration]) => [name, enumValueDeprecations(declaration.node, errors)]));
+
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {
     types: new Map([...drafts].map(([name, draft]) => [name, typeModelOf(draft)])),
     enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => [
       name,
-      { name, values: declaration.values, loc: locationOf(declaration.node.name) },
+      { name, values: declaration.values, loc: locationOf(declaration.node.name), deprecations: enumDeprecations.get(name) ?? {} },
     ])),
     customQueries,
     customMutations,

@@ -189,6 +189,8 @@ export interface EnumModel {
   name: string;
   values: string[];
   loc: SourceLocation;
+  /** `@deprecated` values: the reason by value name. */
+  deprecations?: Readonly<Record<string, string>>;
 }
 
 /** The JWT signature algorithms the authorization line accepts (JWS names, RFC 7518 and RFC 8037). */
