@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { concreteTypesOf, isCustomLogic } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { markFromCustomLogic, type AnsweredRelation } from './custom-objects.js';
+import { dgraphDateTimeText } from './date-time-text.js';
 import type { GraphObject } from './read.js';
 
 /**
@@ -13,13 +14,13 @@ import type { GraphObject } from './read.js';
 /**
  * The object a custom field belongs to, as custom logic sees it: the stored document (plus, for an
  * entity reached through `_entities`, the fields of the gateway's representation, i.e. `@requires`
- * inputs), with the type's ID field and key field set to the `_id` value, and without the service's own
+ * inputs), with the type's ID field and key field set to the `_id` value, DateTimes as answered, and without the service's own
  * bookkeeping (`_id`, `__typename`, derived search fields: user field names never start with `_`).
  */
 export function customParentOf(type: TypeModel, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const parent: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
-    if (!key.startsWith('_')) parent[key] = value;
+    if (!key.startsWith('_')) parent[key] = isDateTimeField(type, key) ? answeredDateTimes(value) : value;
   }
   const id = object._id;
   if (id !== undefined && id !== null) {
@@ -27,6 +28,17 @@ export function customParentOf(type: TypeModel, object: Readonly<Record<string, 
     if (type.key && (type.extended || type.idField?.name === type.key)) parent[type.key] = id;
   }
   return parent;
+}
+
+function isDateTimeField(type: TypeModel, name: string): boolean {
+  const field = type.fieldsByName.get(name);
+  return field?.of.kind === 'scalar' && field.of.scalar === 'DateTime';
+}
+
+/** Stored DateTimes (one or a list) as the API answers them, so custom logic sees what a client would. */
+function answeredDateTimes(value: unknown): unknown {
+  if (typeof value === 'string') return dgraphDateTimeText(value);
+  return Array.isArray(value) ? value.map(answeredDateTimes) : value;
 }
 
 /**

@@ -51,10 +51,12 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {
     types: new Map([...drafts].map(([name, draft]) => [name, typeModelOf(draft)])),
-    enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => [
-      name,
-      { name, values: declaration.values, loc: locationOf(declaration.node.name), deprecations: enumDeprecations.get(name) ?? {} },
-    ])),
+    enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => {
+      const enumModel: EnumModel = { name, values: declaration.values, loc: locationOf(declaration.node.name) };
+      const deprecations = enumDeprecations.get(name);
+      if (deprecations && Object.keys(deprecations).length > 0) enumModel.deprecations = deprecations;
+      return [name, enumModel];
+    })),
     customQueries,
     customMutations,
     federation: link.settings,

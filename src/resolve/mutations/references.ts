@@ -2,6 +2,7 @@ import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
+import { givenId } from './given-id.js';
 
 /**
  * The existing objects a mutation's input may name, found by walking the input before anything is
@@ -50,7 +51,8 @@ function namedIn(references: References, typeName: string): NamedObjects {
 export function addIdentity(model: SchemaModel, typeName: string, input: Input, references: References): void {
   for (const type of concreteTypesOf(model, typeName)) {
     const named = namedIn(references, type.name);
-    if (typeof input.id === 'string') named.ids.add(input.id);
+    const id = givenId(model, type.name, input);
+    if (id !== undefined) named.ids.add(id);
     if (type.extended && type.key) {
       const key = input[type.key];
       if (key !== undefined && key !== null) named.ids.add(String(key));
