@@ -151,7 +151,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   const fields = inputFields(model, type);
   if (canAdd(model, type)) {
     const addLine = (field: FieldModel): string => {
-      const text = inputTypeText(model, type, field, true);
+      const text = inputTypeText(field, true);
       // A required input field cannot be hidden: the supergraph's clients could not give it.
       return `${field.name}: ${text}${text.endsWith('!') ? '' : hide(field)}`;
     };
@@ -159,7 +159,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   }
   const patch = patchFields(model, type);
   if (canUpdate(model, type)) {
-    blocks.set(names.patch(T), inputBlock(names.patch(T), patch.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), typeHidden));
+    blocks.set(names.patch(T), inputBlock(names.patch(T), patch.map((field) => `${field.name}: ${inputTypeText(field, false)}${hide(field)}`), typeHidden));
     blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), [`filter: ${names.filter(T)}!`, `set: ${names.patch(T)}`, `remove: ${names.patch(T)}`], typeHidden));
   }
   const ref = refBlock(model, type, fields, typeHidden);
@@ -221,7 +221,7 @@ function argumentList(field: FieldModel): string {
 }
 
 /** The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs, as in Dgraph. */
-function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, required: boolean): string {
+function inputTypeText(field: FieldModel, required: boolean): string {
   const named = field.of.kind === 'relation' ? names.ref(field.of.target) : field.namedType;
   let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
   // A supplied ID is the object's identity: an add cannot go without it, even where the field is nullable.
@@ -277,7 +277,7 @@ function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[], suf
   if (refFields.length === 0) return undefined;
   const required = refFields.length === 1 && isReferenceable(model, type) ? '!' : '';
   const lines = refFields.map((field) => {
-    const text = field.isIdField ? 'ID' : inputTypeText(model, type, field, false);
+    const text = field.isIdField ? 'ID' : inputTypeText(field, false);
     return `${field.name}: ${text}${required}${required ? '' : hiddenSuffix(model, isHidden(field))}`;
   });
   return inputBlock(names.ref(type.name), lines, suffix);
