@@ -113,7 +113,7 @@ export interface AuthRules {
 export interface TypeModel {
   name: string;
   kind: 'type' | 'interface';
-  /** All fields, inherited interface fields first, in declaration order. */
+  /** All fields in Dgraph's order: omitted interface fields first (the last interface's first), then the type's own. */
   fields: FieldModel[];
   fieldsByName: ReadonlyMap<string, FieldModel>;
   /** Interfaces this type implements. */
