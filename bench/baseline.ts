@@ -10,6 +10,7 @@ import DataLoader from 'dataloader';
 import { ObjectId } from 'mongodb';
 import type { Filter, SortSpec, Store, StoredDocument } from '../src/store/port.js';
 import { BASELINE_TYPE_DEFS } from './baseline-type-defs.js';
+import { dgraphDateTimeText } from '../src/resolve/date-time-text.js';
 
 type Doc = StoredDocument;
 interface Context {
@@ -101,6 +102,7 @@ function resolvers(store: Store) {
     },
     Task: {
       user: (task: Doc, _: unknown, context: Context) => context.userById.load(task.user as string),
+      createdAt: (task: Doc) => (typeof task.createdAt === 'string' ? dgraphDateTimeText(task.createdAt) : null),
     },
     User: {
       tasks: async (user: Doc, args: { first?: number; offset?: number }, context: Context) => {

@@ -23,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { aggregateTasks, InMemoryTables, orderTasks, type OrderableTaskField, type TaskFilter, type TaskRecord, type UserRecord } from './in-memory-tables.js';
 import { BASELINE_TYPE_DEFS } from './baseline-type-defs.js';
+import { dgraphDateTimeText } from '../src/resolve/date-time-text.js';
 
 interface Context {
   userById: DataLoader<string, UserRecord | undefined>;
@@ -83,6 +84,7 @@ function resolvers(tables: InMemoryTables): Resolvers {
     },
     Task: {
       user: (task: TaskRecord, _: unknown, context: Context) => context.userById.load(task.userId),
+      createdAt: (task: TaskRecord) => (task.createdAt === null ? null : dgraphDateTimeText(task.createdAt)),
     },
     User: {
       tasks: async (user: UserRecord, args: Page, context: Context) => page(await context.tasksByUserId.load(user.id), args),

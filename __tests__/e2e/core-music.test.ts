@@ -45,7 +45,7 @@ test('getAlbum by id returns every scalar kind and the list relation; an unknown
     missing: getAlbum(id: "000000000000000000000000") { title }
   }`, { id });
   expect(got).toEqual({
-    getAlbum: { id, title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', artists: [{ name: 'John Coltrane' }] },
+    getAlbum: { id, title: 'A Love Supreme', released: '1964-12-31T22:00:00Z', rating: 4.8, tracks: 4, genre: 'JAZZ', artists: [{ name: 'John Coltrane' }] },
     missing: null,
   });
 });
@@ -55,8 +55,8 @@ test('DateTime is normalised to UTC and filters and orders by time', async () =>
     queryAlbum(filter: { released: { ge: "1960-01-01T00:00:00Z" } }, order: { desc: released }) { title released }
   }`);
   expect(result.queryAlbum).toEqual([
-    { title: 'Abbey Road', released: '1969-09-26T00:00:00.000Z' },
-    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z' },
+    { title: 'Abbey Road', released: '1969-09-26T00:00:00Z' },
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00Z' },
   ]);
 });
 
@@ -82,7 +82,7 @@ test('aggregateAlbum computes count, min, max, sum and avg', async () => {
   expect(result.aggregateAlbum.tracksMin).toBe(4);
   expect(result.aggregateAlbum.tracksMax).toBe(17);
   expect(result.aggregateAlbum.ratingAvg).toBeCloseTo(4.8, 5);
-  expect(result.aggregateAlbum.releasedMin).toBe('1959-08-17T00:00:00.000Z');
+  expect(result.aggregateAlbum.releasedMin).toBe('1959-08-17T00:00:00Z');
   expect(result.aggregateAlbum.titleMax).toBe('Kind of Blue');
 });
 
@@ -160,9 +160,9 @@ test('a re-upload that adds a field keeps existing data readable; the new field 
   await activateSchema(server.url, MUSIC_SCHEMA.replace('genre: Genre @search', 'genre: Genre @search\n  label: String @search(by: [hash])'));
   const before = await data(`{ queryAlbum(order: { asc: title }) { title released rating tracks genre label artists { name } } }`);
   expect(before.queryAlbum).toEqual([
-    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
-    { title: 'Abbey Road', released: '1969-09-26T00:00:00.000Z', rating: 4.7, tracks: 17, genre: 'ROCK', label: null, artists: [{ name: 'Miles Davis' }] },
-    { title: 'Kind of Blue', released: '1959-08-17T00:00:00.000Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: null, artists: [{ name: 'Miles Davis' }] },
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
+    { title: 'Abbey Road', released: '1969-09-26T00:00:00Z', rating: 4.7, tracks: 17, genre: 'ROCK', label: null, artists: [{ name: 'Miles Davis' }] },
+    { title: 'Kind of Blue', released: '1959-08-17T00:00:00Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: null, artists: [{ name: 'Miles Davis' }] },
   ]);
   await data(`mutation { updateAlbum(input: { filter: { title: { eq: "Kind of Blue" } }, set: { label: "Columbia" } }) { numUids } }`);
   const labelled = await data(`{ queryAlbum(filter: { label: { eq: "Columbia" } }) { title } }`);
@@ -180,9 +180,9 @@ test('a restart on the same data serves the same schema and data: DateTime, Floa
     aggregateAlbum { count ratingMax releasedMin }
   }`);
   expect(result.queryAlbum).toEqual([
-    { title: 'Kind of Blue', released: '1959-08-17T00:00:00.000Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: 'Columbia',
+    { title: 'Kind of Blue', released: '1959-08-17T00:00:00Z', rating: 4.9, tracks: 5, genre: 'JAZZ', label: 'Columbia',
       artists: [{ name: 'Miles Davis', albums: [{ title: 'Abbey Road' }, { title: 'Kind of Blue' }] }] },
-    { title: 'A Love Supreme', released: '1964-12-31T22:00:00.000Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
+    { title: 'A Love Supreme', released: '1964-12-31T22:00:00Z', rating: 4.8, tracks: 4, genre: 'JAZZ', label: null, artists: [] },
   ]);
-  expect(result.aggregateAlbum).toEqual({ count: 3, ratingMax: 4.9, releasedMin: '1959-08-17T00:00:00.000Z' });
+  expect(result.aggregateAlbum).toEqual({ count: 3, ratingMax: 4.9, releasedMin: '1959-08-17T00:00:00Z' });
 });

@@ -214,8 +214,8 @@ describe('two Autograph subgraphs extending the same entity', () => {
     ]);
     expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
     // Mutations of types owned by each subgraph reach the supergraph; the Ref input merges to the key.
-    expect(result.supergraphSdl).toMatch(/\n  addMission\(input: \[AddMissionInput!\]!, upsert: Boolean\): AddMissionPayload/);
-    expect(result.supergraphSdl).toMatch(/\n  addBadge\(input: \[AddBadgeInput!\]!, upsert: Boolean\): AddBadgePayload/);
+    expect(result.supergraphSdl).toMatch(/\n  addMission\(input: \[AddMissionInput!\]!\): AddMissionPayload/);
+    expect(result.supergraphSdl).toMatch(/\n  addBadge\(input: \[AddBadgeInput!\]!\): AddBadgePayload/);
     expect(result.supergraphSdl).toMatch(/input AstronautRef\n(  @join__type\(graph: \w+\)\n)+\{\n  id: ID\n\}/);
   });
 

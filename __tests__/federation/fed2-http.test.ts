@@ -67,7 +67,7 @@ describe('_service { sdl } in Federation 2 form', () => {
     expect(block(serviceSdl, 'type Supplier')).toMatch(/^type Supplier @inaccessible \{/);
     expect(block(serviceSdl, 'input SupplierFilter')).toMatch(/^input SupplierFilter @inaccessible \{/);
     expect(block(serviceSdl, 'type Query')).toContain('  getSupplier(id: ID!): Supplier @inaccessible\n');
-    expect(block(serviceSdl, 'type Mutation')).toContain('  addSupplier(input: [AddSupplierInput!]!, upsert: Boolean): AddSupplierPayload @inaccessible\n');
+    expect(block(serviceSdl, 'type Mutation')).toContain('  addSupplier(input: [AddSupplierInput!]!): AddSupplierPayload @inaccessible\n');
   });
 
   test('the service\'s own endpoint still serves the @inaccessible parts (they are hidden from the supergraph only)', async () => {

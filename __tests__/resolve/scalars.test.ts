@@ -66,6 +66,19 @@ describe('DateTime', () => {
 
   test('a number is refused; a Date serialises as UTC', () => {
     expect(outcome(() => DateTimeScalar.parseValue(1767182400000))).toEqual({ error: 'DateTime must be a string like "2026-01-31T12:00:00Z", got 1767182400000' });
-    expect(DateTimeScalar.serialize(new Date('2026-01-31T12:00:00Z'))).toBe('2026-01-31T12:00:00.000Z');
+    expect(DateTimeScalar.serialize(new Date('2026-01-31T12:00:00Z'))).toBe('2026-01-31T12:00:00Z');
+  });
+
+  /** Answers as Dgraph writes them (Go's time.RFC3339 in graphql/schema/completion.go): UTC, whole seconds. */
+  test.each<[unknown, string]>([
+    ['2026-01-31T12:00:00.000Z', '2026-01-31T12:00:00Z'],
+    ['2026-01-31T12:00:00.500Z', '2026-01-31T12:00:00Z'],
+    ['2026-12-31T23:59:59.999Z', '2026-12-31T23:59:59Z'],
+    ['2026-01-31T13:00:00+01:00', '2026-01-31T12:00:00Z'],
+    ['2000-01-01', '2000-01-01T00:00:00Z'],
+    ['0099-06-01T00:00:00.000Z', '0099-06-01T00:00:00Z'],
+    [new Date('2026-01-31T12:00:00.750Z'), '2026-01-31T12:00:00Z'],
+  ])('%j is answered as %s', (value, answered) => {
+    expect(DateTimeScalar.serialize(value)).toBe(answered);
   });
 });

@@ -34,7 +34,7 @@ describe('originTypeAt: which user type a line of the generated SDL belongs to',
     ['  queryTask(filter: TaskFilter, order: TaskOrder, first: Int, offset: Int): [Task]', 'Task'],
     ['  hello: String', undefined],
     ['  deleteMarker(filter: MarkerFilter!): DeleteMarkerPayload', 'Marker'],
-    ['  addTask(input: [AddTaskInput!]!, upsert: Boolean): AddTaskPayload', 'Task'],
+    ['  addTask(input: [AddTaskInput!]!): AddTaskPayload', 'Task'],
   ])('%s → %s', (text, typeName) => {
     expect(lineOf(text)).toBeGreaterThan(0);
     expect(originTypeAt(api, lineOf(text))).toBe(typeName);

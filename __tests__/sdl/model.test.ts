@@ -152,11 +152,20 @@ describe('interfaces', () => {
     expect(fieldOf(model, 'Article', 'title').search).toEqual(['term']);
   });
 
-  it('accepts a redeclared interface field of the same type, keeping one copy', () => {
+  it('accepts a redeclared interface field of the same type, keeping one copy in its declared place (Dgraph\'s order)', () => {
     const question = typeOf(model, 'Question');
     expect(question.fields.map((field) => [field.name, field.inheritedFrom])).toEqual([
-      ['id', 'Post'], ['title', 'Post'], ['author', 'Post'], ['answered', undefined],
+      ['title', 'Post'], ['author', 'Post'], ['id', 'Post'], ['answered', undefined],
     ]);
+  });
+
+  it('puts the fields of the last interface named first, as Dgraph does', () => {
+    const several = validModel(`
+      interface A { id: ID!  a: String }
+      interface B { b: String }
+      type C implements A & B { c: String }
+    `);
+    expect(typeOf(several, 'C').fields.map((field) => field.name)).toEqual(['b', 'id', 'a', 'c']);
   });
 
   it('pairs the interface relation with its inverse; the single side stores', () => {

@@ -10,7 +10,7 @@ async function ask(graphql, query, variables) {
 }
 
 async function creator({ graphql }) {
-  const { getUser } = await ask(graphql, 'query($id: ID!) { getUser(id: $id) { email name totalProductsCreated } }', { id: CREATOR_EMAIL });
+  const { getUser } = await ask(graphql, 'query($email: ID!) { getUser(email: $email) { email name totalProductsCreated } }', { email: CREATOR_EMAIL });
   return getUser;
 }
 

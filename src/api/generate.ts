@@ -1,7 +1,7 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { userInputBlock } from './user-inputs.js';
 import { isCustomLogic, isKeptHere, isNumeric, isUnionTarget, scalarOf } from '../sdl/facts.js';
-import { canAdd, hasFilterFields, inputFields, orderableFields, uniqueIdFields } from './fields.js';
+import { apiIdField, canAdd, canUpdate, canUpsert, hasFilterFields, inputFields, isReferenceable, orderableFields, patchFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
@@ -52,7 +52,8 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {
-    blocks.set(enumModel.name, `enum ${enumModel.name} {\n${enumModel.values.map((value) => `  ${value}`).join('\n')}\n}`);
+    const valueLine = (value: string) => `  ${value}${deprecatedSuffix(enumModel.deprecations?.[value])}`;
+    blocks.set(enumModel.name, `enum ${enumModel.name} {\n${enumModel.values.map(valueLine).join('\n')}\n}`);
   }
   for (const input of model.inputs?.values() ?? []) blocks.set(input.name, userInputBlock(input));
 
@@ -160,22 +161,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   if (gatewayObject !== blocks.get(T)) blocks.gatewayVariants.set(T, gatewayObject);
   for (const name of localOnlyTypeNames(type)) blocks.localOnly.add(name);
 
-  const filterLines: string[] = [];
-  if (type.idField) filterLines.push('id: [ID!]');
-  for (const field of type.fields) {
-    if (!isKeptHere(model, type, field)) continue;
-    const fieldFilter = filterFor(field);
-    if (!fieldFilter) continue;
-    filterLines.push(`${field.name}: ${fieldFilter.typeName}${hide(field)}`);
-    for (const [name, sdl] of fieldFilter.definitions) blocks.set(name, sdl);
-  }
-  const hasFields = hasFilterFields(model, type);
-  if (hasFields.length > 0) {
-    filterLines.push(`has: [${names.hasFilter(T)}]`);
-    blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => `${field.name}${hide(field)}`), typeHidden));
-  }
-  filterLines.push(`and: [${names.filter(T)}]`, `or: [${names.filter(T)}]`, `not: ${names.filter(T)}`);
-  blocks.set(names.filter(T), inputBlock(names.filter(T), filterLines, typeHidden));
+  blocks.set(names.filter(T), filterBlock(model, type, blocks, typeHidden));
 
   const orderable = orderableFields(model, type);
   if (orderable.length > 0) {
@@ -189,25 +175,24 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   const generate = generateOf(type);
   if (generate.add && canAdd(model, type)) {
     const addLine = (field: FieldModel): string => {
-      const text = inputTypeText(model, type, field, true);
+      const text = inputTypeText(field, true);
       // A required input field cannot be hidden: the supergraph's clients could not give it.
       return `${field.name}: ${text}${text.endsWith('!') ? '' : hide(field)}`;
     };
     blocks.set(names.addInput(T), inputBlock(names.addInput(T), withSecret(fields.map(addLine), secretInputLine(type, true)), typeHidden));
   }
-  const patchFields = fields.filter((field) => !field.isIdField && field.name !== type.key);
-  if (generate.update) {
-    const patchLines = withSecret(patchFields.map((field) => `${field.name}: ${inputTypeText(model, type, field, false)}${hide(field)}`), secretInputLine(type, false));
-    if (patchLines.length > 0) blocks.set(names.patch(T), inputBlock(names.patch(T), patchLines, typeHidden));
-    const updateLines = [`filter: ${names.filter(T)}!`];
-    if (patchLines.length > 0) updateLines.push(`set: ${names.patch(T)}`, `remove: ${names.patch(T)}`);
-    blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), updateLines, typeHidden));
+  const patch = patchFields(model, type);
+  if (generate.update && canUpdate(model, type)) {
+    const patchLines = withSecret(patch.map((field) => `${field.name}: ${inputTypeText(field, false)}${hide(field)}`), secretInputLine(type, false));
+    blocks.set(names.patch(T), inputBlock(names.patch(T), patchLines, typeHidden));
+    blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), [`filter: ${names.filter(T)}!`, `set: ${names.patch(T)}`, `remove: ${names.patch(T)}`], typeHidden));
   }
-  blocks.set(names.ref(T), refBlock(model, type, fields, typeHidden));
+  const ref = refBlock(model, type, fields, typeHidden);
+  if (ref) blocks.set(names.ref(T), ref);
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
   if (generate.add && canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
-  if (generate.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (generate.update && canUpdate(model, type)) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
   if (generate.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
@@ -218,6 +203,7 @@ function objectType(model: SchemaModel, type: TypeModel, view: View): string {
   if (type.implements.length > 0) header.push('implements', type.implements.join(' & '));
   header.push(...typeDirectives(type));
   const lines: string[] = [];
+  const aggregates: string[] = [];
   const keyFields = keyFieldNames(type);
   for (const field of type.fields) {
     const withRelationArguments = view === 'local' || gatewayKeepsRelationArguments(model, type, field);
@@ -225,9 +211,11 @@ function objectType(model: SchemaModel, type: TypeModel, view: View): string {
     // A union has no AggregateResult: its members share no fields to aggregate (as in Dgraph).
     if (field.of.kind === 'relation' && field.list && !isCustomLogic(field) && !isUnionTarget(model, field) && (view === 'local' || gatewayKeepsRelationAggregate(model, field))) {
       const aggregate = `${names.relationAggregate(field.name)}(filter: ${names.filter(field.of.target)}): ${names.aggregateResult(field.of.target)}`;
-      lines.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
+      aggregates.push(`${aggregate}${hiddenSuffix(model, isHidden(field))}${field.marks?.shareable ? ' @shareable' : ''}`);
     }
   }
+  // As Dgraph prints them: the `<field>Aggregate` fields after the declared ones.
+  lines.push(...aggregates);
   return describe(type.description, `${header.join(' ')} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}`);
 }
 
@@ -243,7 +231,7 @@ function outputField(model: SchemaModel, field: FieldModel, withRelationArgument
     args = field.list ? listArgs(model, field.of.target) : `(filter: ${names.filter(field.of.target)})`;
   }
   const directives = fieldDirectives(field);
-  const line = `${field.name}${args}: ${field.typeText}${directives.map((directive) => ` ${directive}`).join('')}`;
+  const line = `${field.name}${args}: ${field.typeText}${directives.map((directive) => ` ${directive}`).join('')}${deprecatedSuffix(field.deprecationReason)}`;
   return field.description ? `${JSON.stringify(field.description)} ${line}` : line;
 }
 
@@ -258,31 +246,70 @@ function argumentList(field: FieldModel): string {
   return `(${field.args.map((arg) => `${arg.name}: ${arg.typeText}`).join(', ')})`;
 }
 
-/**
- * The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs. An
- * `@external` field other than the key is the owner's data, cached here for `@provides`: never required.
- */
-function inputTypeText(model: SchemaModel, type: TypeModel, field: FieldModel, required: boolean): string {
+/** The input type of a field in Add (`required` as declared) or Patch/Ref (all optional) inputs, as in Dgraph. */
+function inputTypeText(field: FieldModel, required: boolean): string {
   const named = field.of.kind === 'relation' ? names.ref(field.of.target) : field.namedType;
   let text = field.list ? `[${named}${field.itemNonNull ? '!' : ''}]` : named;
-  const ownersCopy = field.external && field.name !== type.key;
   // A supplied ID is the object's identity: an add cannot go without it, even where the field is nullable.
   // A field with an add default may be left out (Dgraph).
-  if (required && (field.nonNull || field.isIdField) && !ownersCopy && field.defaults?.add === undefined) text += '!';
+  if (required && (field.nonNull || field.isIdField) && field.defaults?.add === undefined) text += '!';
   return text;
 }
 
-function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[], suffix: string): string {
+/**
+ * `TFilter`, as Dgraph builds it: the `ID` field (under its own name) and each searchable field in
+ * declaration order, `has` when some field besides the ID can be tested, `and`/`or` unless the ID is all
+ * there is to filter on, and `not`.
+ */
+function filterBlock(model: SchemaModel, type: TypeModel, blocks: Blocks, suffix: string): string {
+  const T = type.name;
   const lines: string[] = [];
-  if (type.idField) lines.push('id: ID');
-  if (type.kind === 'type') {
-    for (const field of fields) if (!field.isIdField) lines.push(`${field.name}: ${inputTypeText(model, type, field, false)}${hiddenSuffix(model, isHidden(field))}`);
-    const secret = secretInputLine(type, false);
-    if (secret) lines.push(secret);
-  } else {
-    for (const field of uniqueIdFields(type)) lines.push(`${field.name}: ${field.namedType}`);
+  let onlyTheId = true;
+  const idField = apiIdField(model, type);
+  for (const field of type.fields) {
+    const hide = hiddenSuffix(model, isHidden(field));
+    if (field === idField) {
+      lines.push(`${field.name}: [ID!]${hide}`);
+      continue;
+    }
+    if (!isKeptHere(model, type, field)) continue;
+    const fieldFilter = filterFor(field);
+    if (!fieldFilter) continue;
+    lines.push(`${field.name}: ${fieldFilter.typeName}${hide}`);
+    onlyTheId = false;
+    for (const [name, sdl] of fieldFilter.definitions) blocks.set(name, sdl);
   }
-  return inputBlock(names.ref(type.name), lines.length > 0 ? lines : ['id: ID'], suffix);
+  const hasFields = hasFilterFields(model, type);
+  if (hasFields.length > 0) {
+    lines.push(`has: [${names.hasFilter(T)}]`);
+    onlyTheId = false;
+    blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => `${field.name}${hiddenSuffix(model, isHidden(field))}`), suffix));
+  }
+  if (!onlyTheId) lines.push(`and: [${names.filter(T)}]`, `or: [${names.filter(T)}]`);
+  lines.push(`not: ${names.filter(T)}`);
+  return inputBlock(names.filter(T), lines, suffix);
+}
+
+/**
+ * `TRef`, or none, as Dgraph builds it: an object type's ID and writable fields, an interface's ID and
+ * first `@id` field (an interface without either has no Ref). A Ref of one field that names the object
+ * makes it required (`GenreRef { name: String! }`); otherwise every field is optional.
+ */
+function refBlock(model: SchemaModel, type: TypeModel, fields: FieldModel[], suffix: string): string | undefined {
+  if (type.kind === 'interface' && !isReferenceable(model, type)) return undefined;
+  const idField = apiIdField(model, type);
+  const refFields: FieldModel[] = idField ? [idField] : [];
+  if (type.kind === 'type') refFields.push(...fields.filter((field) => !field.isIdField));
+  else refFields.push(...uniqueIdFields(type).filter((field) => !field.isIdField && isKeptHere(model, type, field)).slice(0, 1));
+  const secret = type.kind === 'type' ? secretInputLine(type, false) : undefined;
+  if (refFields.length === 0 && secret === undefined) return undefined;
+  const required = refFields.length === 1 && secret === undefined && isReferenceable(model, type) ? '!' : '';
+  const lines = refFields.map((field) => {
+    const text = field.isIdField ? 'ID' : inputTypeText(field, false);
+    return `${field.name}: ${text}${required}${required ? '' : hiddenSuffix(model, isHidden(field))}`;
+  });
+  if (secret) lines.push(secret);
+  return inputBlock(names.ref(type.name), lines, suffix);
 }
 
 function aggregateResultBlock(model: SchemaModel, type: TypeModel, suffix: string): string {
@@ -302,7 +329,7 @@ function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
   const generate = generateOf(type);
   const operations: Operation[] = [];
-  const getArgs = getArguments(type);
+  const getArgs = getArguments(model, type);
   if (getArgs && generate.get) operations.push({ sdl: `${names.get(T)}(${getArgs}): ${T}${hide}`, localOnly });
   const checkPassword = generate.password ? checkPasswordOperation(type) : undefined;
   if (checkPassword) operations.push({ sdl: `${checkPassword}${hide}`, localOnly });
@@ -314,11 +341,12 @@ function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   return operations;
 }
 
-/** `getT(id: ID!)`, or with `@id` fields every key optional (exactly one must be given at run time). */
-function getArguments(type: TypeModel): string | undefined {
+/** `getT(postID: ID!)`, or with `@id` fields every key optional (exactly one must be given at run time). */
+function getArguments(model: SchemaModel, type: TypeModel): string | undefined {
   const keys: string[] = [];
-  if (type.idField) keys.push('id: ID');
-  for (const field of uniqueIdFields(type)) if (!field.isIdField) keys.push(`${field.name}: ${field.namedType}`);
+  const idField = apiIdField(model, type);
+  if (idField) keys.push(`${idField.name}: ID`);
+  for (const field of uniqueIdFields(type)) if (!field.isIdField && isKeptHere(model, type, field)) keys.push(`${field.name}: ${field.namedType}`);
   if (keys.length === 0) return undefined;
   return keys.length === 1 ? `${keys[0]}!` : keys.join(', ');
 }
@@ -330,16 +358,22 @@ function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const generate = generateOf(type);
   const operations: Operation[] = [];
   if (generate.add && canAdd(model, type)) {
-    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!, upsert: Boolean): ${names.addPayload(T)}${hide}`, localOnly });
+    const upsert = canUpsert(model, type) ? ', upsert: Boolean' : '';
+    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!${upsert}): ${names.addPayload(T)}${hide}`, localOnly });
   }
-  if (generate.update) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly });
+  if (generate.update && canUpdate(model, type)) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly });
   if (generate.delete) operations.push({ sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly });
   return operations;
 }
 
 function customOperation(field: FieldModel): string {
   const directives = fieldDirectives(field).map((directive) => ` ${directive}`).join('');
-  return `${field.name}${argumentList(field)}: ${field.typeText}${directives}`;
+  return `${field.name}${argumentList(field)}: ${field.typeText}${directives}${deprecatedSuffix(field.deprecationReason)}`;
+}
+
+/** ` @deprecated(reason: "...")` for a deprecated field or enum value, else ''. */
+function deprecatedSuffix(reason: string | undefined): string {
+  return reason === undefined ? '' : ` @deprecated(reason: ${JSON.stringify(reason)})`;
 }
 
 function withSecret(lines: string[], secretLine: string | undefined): string[] {

@@ -3,7 +3,8 @@ import type { FieldModel, SearchIndex } from '../sdl/model.js';
 /**
  * The filter input a searchable field takes, chosen by its `@search` indexes, as Dgraph names them
  * (`StringHashFilter`, `IntFilter`, ...). Several indexes on one field combine into one input whose
- * name joins the parts (`StringFullTextFilter_StringTermFilter`), holding the operators of each.
+ * name joins the parts in index-name order (`StringHashFilter_StringRegExpFilter`, `StringFullTextFilter_StringTermFilter`),
+ * holding the operators of each.
  */
 
 interface FilterPart {
@@ -14,14 +15,16 @@ interface FilterPart {
   needs: Record<string, string>;
 }
 
-const comparison = (type: string): string[] => ['eq', 'le', 'lt', 'ge', 'gt'].map((op) => `${op}: ${type}`);
+/** Dgraph's operator order: `eq, in, le, lt, ge, gt, between`. */
+const ordered = (type: string, between: string): string[] =>
+  [`eq: ${type}`, `in: [${type}]`, ...['le', 'lt', 'ge', 'gt'].map((op) => `${op}: ${type}`), `between: ${between}`];
 
 function range(type: string): Record<string, string> {
   return { [`${type}Range`]: `input ${type}Range {\n  min: ${type}!\n  max: ${type}!\n}` };
 }
 
 function orderedPart(name: string, type: string): FilterPart {
-  return { name, operators: [...comparison(type), `in: [${type}]`, `between: ${type}Range`], needs: range(type) };
+  return { name, operators: ordered(type, `${type}Range`), needs: range(type) };
 }
 
 function stringPart(index: SearchIndex): FilterPart | undefined {
@@ -47,7 +50,8 @@ function enumPart(enumName: string, index: SearchIndex): FilterPart | undefined 
     case 'hash':
       return { name: `${enumName}_hash`, operators: [`eq: ${enumName}`, `in: [${enumName}]`], needs: {} };
     case 'exact':
-      return { name: `${enumName}_exact`, operators: [...comparison(enumName), `in: [${enumName}]`], needs: {} };
+      // Dgraph derives this from StringExactFilter with the enum put in place of String, `between` included.
+      return { name: `${enumName}_exact`, operators: ordered(enumName, enumName), needs: {} };
     case 'trigram':
     case 'regexp':
       return stringPart(index);
@@ -82,10 +86,32 @@ export interface FieldFilter {
   definitions: Map<string, string>;
 }
 
+/**
+ * The indexes a field's filter offers, in the order Dgraph names their combined input: sorted by index
+ * name. An `@id` field is hash-indexed too, unless `exact` (which also answers `eq`/`in`) is given.
+ */
+function filterIndexes(field: FieldModel): SearchIndex[] {
+  const indexes = [...field.search];
+  if (field.isUniqueId && !indexes.includes('hash') && !indexes.includes('exact')) indexes.push(defaultIdIndex(field));
+  return indexes.sort();
+}
+
+/** Without `@search`, an `@id` field gets `hash` on a String or enum, the scalar's default index otherwise. */
+function defaultIdIndex(field: FieldModel): SearchIndex {
+  if (field.of.kind !== 'scalar') return 'hash';
+  switch (field.of.scalar) {
+    case 'Int': return 'int';
+    case 'Int64': return 'int64';
+    case 'Float': return 'float';
+    case 'DateTime': return 'year';
+    case 'Boolean': return 'bool';
+    default: return 'hash';
+  }
+}
+
 /** The filter entry for a field, or undefined when the field is not searchable. */
 export function filterFor(field: FieldModel): FieldFilter | undefined {
-  // An `@id` field is hash-indexed even without `@search` (as in Dgraph, and as query/filterShapeOf accepts).
-  const indexes: SearchIndex[] = field.isUniqueId && !field.search.includes('hash') ? ['hash', ...field.search] : field.search;
+  const indexes = filterIndexes(field);
   if (indexes.length === 0) return undefined;
   if (field.of.kind === 'scalar' && field.of.scalar === 'Boolean') return { typeName: 'Boolean', definitions: new Map() };
 
@@ -96,11 +122,11 @@ export function filterFor(field: FieldModel): FieldFilter | undefined {
   }
   if (parts.size === 0) return undefined;
 
-  const sorted = [...parts.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const combined = [...parts.values()];
   const definitions = new Map<string, string>();
-  for (const part of sorted) for (const [name, sdl] of Object.entries(part.needs)) definitions.set(name, sdl);
-  const typeName = sorted.map((part) => part.name).join('_');
-  const operators = [...new Set(sorted.flatMap((part) => part.operators))];
+  for (const part of combined) for (const [name, sdl] of Object.entries(part.needs)) definitions.set(name, sdl);
+  const typeName = combined.map((part) => part.name).join('_');
+  const operators = [...new Set(combined.flatMap((part) => part.operators))];
   definitions.set(typeName, `input ${typeName} {\n${operators.map((line) => `  ${line}`).join('\n')}\n}`);
   return { typeName, definitions };
 }

@@ -46,13 +46,13 @@ export type FieldFilterShape =
 export function filterShapeOf(field: FieldModel): FieldFilterShape {
   if (field.of.kind === 'relation') return { kind: 'none' };
   // An `@id` field is always hash-indexed (as in Dgraph), so `getT(<@id field>: ...)` can look it up.
-  const operators = new Set<FilterOperator>(field.isUniqueId ? EQUALITY : []);
+  const scalar = field.of.kind === 'scalar' ? field.of.scalar : undefined;
+  // Numbers and dates: every index on them (int, float, int64, day, month, year, hour) allows comparisons.
+  const ordered = scalar === 'Int' || scalar === 'Int64' || scalar === 'Float' || scalar === 'DateTime';
+  const operators = new Set<FilterOperator>(field.isUniqueId ? (ordered ? ORDERED : EQUALITY) : []);
   if (field.search.length === 0) return operators.size === 0 ? { kind: 'none' } : { kind: 'operators', operators };
-  if (field.of.kind === 'scalar' && field.of.scalar === 'Boolean') return { kind: 'boolean' };
+  if (scalar === 'Boolean') return { kind: 'boolean' };
   for (const index of field.search) {
-    const scalar = field.of.kind === 'scalar' ? field.of.scalar : undefined;
-    // Numbers and dates: every index on them (int, float, int64, day, month, year, hour) allows comparisons.
-    const ordered = scalar === 'Int' || scalar === 'Int64' || scalar === 'Float' || scalar === 'DateTime';
     (ordered ? ORDERED : stringOperators(index)).forEach((operator) => operators.add(operator));
   }
   return operators.size === 0 ? { kind: 'none' } : { kind: 'operators', operators };

@@ -39,6 +39,7 @@ export function compileOrder(model: SchemaModel, typeName: string, order: Record
     }
     level = then;
   }
-  sort._id = 1;
+  // An extended type's key may be its ID (stored as `_id`): ordered by it, `_id` is already the tie-break.
+  if (!('_id' in sort)) sort._id = 1;
   return sort;
 }

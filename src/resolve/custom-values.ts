@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { concreteTypesOf, isCustomLogic } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { markFromCustomLogic, type AnsweredRelation } from './custom-objects.js';
+import { dgraphDateTimeText } from './date-time-text.js';
 import type { GraphObject } from './read.js';
 
 /**
@@ -13,7 +14,7 @@ import type { GraphObject } from './read.js';
 /**
  * The object a custom field belongs to, as custom logic sees it: the stored document (plus, for an
  * entity reached through `_entities`, the fields of the gateway's representation, i.e. `@requires`
- * inputs), with the type's ID field and key field set to the `_id` value, and without the service's own
+ * inputs), with the type's ID field and key field set to the `_id` value, DateTimes as answered, and without the service's own
  * bookkeeping (`_id`, `__typename`, derived search fields: user field names never start with `_`).
  */
 export function customParentOf(type: TypeModel, object: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -21,7 +22,10 @@ export function customParentOf(type: TypeModel, object: Readonly<Record<string, 
   // Values stored under a `@dgraph(pred:)` name reach custom logic by field name; the `@secret` hash never does.
   const fieldNames = new Map(type.fields.flatMap((field) => (field.storedName !== undefined && !field.isIdField ? [[field.storedName, field.name] as const] : [])));
   for (const [key, value] of Object.entries(object)) {
-    if (!key.startsWith('_') && key !== type.secret?.storedName) parent[fieldNames.get(key) ?? key] = value;
+    if (!key.startsWith('_') && key !== type.secret?.storedName) {
+      const name = fieldNames.get(key) ?? key;
+      parent[name] = isDateTimeField(type, name) ? answeredDateTimes(value) : value;
+    }
   }
   const id = object._id;
   if (id !== undefined && id !== null) {
@@ -29,6 +33,17 @@ export function customParentOf(type: TypeModel, object: Readonly<Record<string, 
     if (type.key && (type.extended || type.idField?.name === type.key)) parent[type.key] = id;
   }
   return parent;
+}
+
+function isDateTimeField(type: TypeModel, name: string): boolean {
+  const field = type.fieldsByName.get(name);
+  return field?.of.kind === 'scalar' && field.of.scalar === 'DateTime';
+}
+
+/** Stored DateTimes (one or a list) as the API answers them, so custom logic sees what a client would. */
+function answeredDateTimes(value: unknown): unknown {
+  if (typeof value === 'string') return dgraphDateTimeText(value);
+  return Array.isArray(value) ? value.map(answeredDateTimes) : value;
 }
 
 /**

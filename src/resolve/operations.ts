@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import { names } from '../api/names.js';
-import { canAdd, uniqueIdFields } from '../api/fields.js';
+import { apiIdField, canAdd, canUpdate, uniqueIdFields } from '../api/fields.js';
 import type { SchemaModel, TypeModel } from '../sdl/model.js';
 import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
@@ -31,15 +31,16 @@ function allIds(outcome: MutationOutcome): string[] {
   return [...outcome.ids.values()].flat();
 }
 
-/** `getT(id)` or `getT(<@id field>: value)`: exactly one key. */
-function getConstraint(type: TypeModel, args: Record<string, unknown>): Record<string, unknown> {
+/** `getT(<ID field>: ...)` or `getT(<@id field>: value)`: exactly one key. */
+function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string, unknown>): Record<string, unknown> {
+  const idField = apiIdField(model, type);
   const given = Object.entries(args).filter(([, value]) => value !== null && value !== undefined);
   if (given.length !== 1) {
-    const keys = [type.idField ? 'id' : undefined, ...uniqueIdFields(type).filter((field) => !field.isIdField).map((field) => field.name)].filter(Boolean);
+    const keys = [idField?.name, ...uniqueIdFields(type).filter((field) => !field.isIdField).map((field) => field.name)].filter(Boolean);
     throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
-  if (name === 'id') return { _id: value };
+  if (name === idField?.name) return { _id: value };
   const field = type.fieldsByName.get(name);
   return { [field ? storedPath(field) : name]: value };
 }
@@ -55,7 +56,7 @@ export function queryResolvers(model: SchemaModel, type: TypeModel): Record<stri
   const T = type.name;
   return {
     [names.get(T)]: async (_root, args, context, info) => {
-      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(type, args));
+      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args));
       return found ?? null;
     },
     [names.query(T)]: (_root, args: ListArgs, context, info) => findObjects(cascadedScope(model, context, info), T, args),
@@ -77,10 +78,6 @@ function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth
 export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
   const resolvers: Record<string, Resolver> = {
-    [names.update(T)]: async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
-    }),
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
       const outcome = await deleteObjects(model, storeOf(context, model), T, args.filter, async (ids, tx) => {
@@ -93,6 +90,12 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
     },
   };
+  if (canUpdate(model, type)) {
+    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => ({
+      typeName: T,
+      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
+    });
+  }
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
       typeName: T,

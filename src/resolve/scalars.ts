@@ -1,9 +1,11 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { parseDateTime } from '../query/date-time.js';
+import { dgraphDateTimeText } from './date-time-text.js';
 
 /**
- * `DateTime` travels as text in one of Dgraph's forms (query/date-time.ts) and is stored and returned as
- * `Date#toISOString()` (UTC). `Int64` travels as a JSON number or a numeric string.
+ * `DateTime` travels as text in one of Dgraph's forms (query/date-time.ts), is stored as
+ * `Date#toISOString()` (UTC) and answered as Dgraph answers it (date-time-text.ts). `Int64` travels as a
+ * JSON number or a numeric string.
  */
 
 function toIsoDateTime(value: unknown): string {
@@ -21,8 +23,8 @@ function toIsoDateTime(value: unknown): string {
 
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
-  description: 'An RFC 3339 date-time, e.g. "2026-01-31T12:00:00Z"; returned in UTC.',
-  serialize: toIsoDateTime,
+  description: 'An RFC 3339 date-time, e.g. "2026-01-31T12:00:00Z"; returned in UTC, in whole seconds.',
+  serialize: (value) => dgraphDateTimeText(toIsoDateTime(value)),
   parseValue: toIsoDateTime,
   parseLiteral(node: ValueNode) {
     if (node.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string literal', { nodes: node });

@@ -1,6 +1,6 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
-import { canAdd } from '../api/fields.js';
+import { canAdd, canUpdate } from '../api/fields.js';
 import { generateApi, originTypeAt, type GeneratedApi } from '../api/generate.js';
 import { names } from '../api/names.js';
 import type { SchemaModel, SourceLocation, TypeModel } from '../sdl/model.js';
@@ -106,14 +106,15 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
 
     const addable = canAdd(model, type);
     if (addable) map[names.addPayload(T)] = { [names.payloadField(T)]: payloadList };
-    map[names.updatePayload(T)] = { [names.payloadField(T)]: payloadList };
+    const updatable = canUpdate(model, type);
+    if (updatable) map[names.updatePayload(T)] = { [names.payloadField(T)]: payloadList };
     map[names.deletePayload(T)] = {
       [names.payloadField(T)]: payloadList,
       numUids: (payload: { outcome: { numUids: number } }) => payload.outcome.numUids,
       msg: (payload: { msg?: string }) => payload.msg ?? null,
     };
     if (addable) map[names.addPayload(T)]!.numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
-    map[names.updatePayload(T)].numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
+    if (updatable) map[names.updatePayload(T)]!.numUids = (payload: { outcome: { numUids: number } }) => payload.outcome.numUids;
   }
   // A union's objects carry their collection as `__typename`, as an interface's do.
   for (const union of model.unions?.keys() ?? []) map[union] = { __resolveType: (object: { __typename: string }) => object.__typename };

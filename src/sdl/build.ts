@@ -3,6 +3,7 @@ import { checkCustomHttpOfRoot, checkCustomHttpOfType } from './custom-http-rule
 import { customOperationsOf } from './custom-operations.js';
 import { readFieldDefaults } from './default-values.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
+import { enumValueDeprecations } from './enum-deprecations.js';
 import { ErrorSink, locationOf } from './errors.js';
 import { checkSearchOnExternal } from './external-search.js';
 import { checkFederation, identityKeyOf } from './federation.js';
@@ -73,13 +74,17 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   checkCustomHttpOfRoot('Query', declarations.queryFields, customQueries, errors);
   checkCustomHttpOfRoot('Mutation', declarations.mutationFields, customMutations, errors);
 
+  const enumDeprecations = new Map([...declarations.enums].map(([name, declaration]) => [name, enumValueDeprecations(declaration.node, errors)]));
+
   if (!errors.isEmpty) return { errors: errors.sorted() };
   const model: SchemaModel = {
     types: new Map([...drafts].map(([name, draft]) => [name, typeModelOf(draft)])),
-    enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => [
-      name,
-      { name, values: declaration.values, loc: locationOf(declaration.node.name) },
-    ])),
+    enums: new Map([...declarations.enums].map(([name, declaration]): [string, EnumModel] => {
+      const enumModel: EnumModel = { name, values: declaration.values, loc: locationOf(declaration.node.name) };
+      const deprecations = enumDeprecations.get(name);
+      if (deprecations && Object.keys(deprecations).length > 0) enumModel.deprecations = deprecations;
+      return [name, enumModel];
+    })),
     customQueries,
     customMutations,
     federation: link.settings,

@@ -64,10 +64,14 @@ export function scalarOf(field: FieldModel): ScalarName | undefined {
 const ORDERABLE: ReadonlySet<ScalarName> = new Set<ScalarName>(['String', 'Int', 'Int64', 'Float', 'DateTime']);
 const NUMERIC: ReadonlySet<ScalarName> = new Set<ScalarName>(['Int', 'Int64', 'Float']);
 
-/** Single-valued String/Int/Int64/Float/DateTime fields kept here (not the ID): orderable, with Min/Max. */
+/**
+ * Orderable, with Min/Max aggregates: single-valued String/Int/Int64/Float/DateTime fields kept here (not
+ * the ID); and, as in Dgraph, an `@external` field kept here (the key, a provided field) of any scalar type.
+ */
 export function isOrderable(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
   const scalar = scalarOf(field);
-  return scalar !== undefined && ORDERABLE.has(scalar) && !field.list && !field.isIdField && isKeptHere(model, type, field);
+  if (scalar === undefined || field.list || !isKeptHere(model, type, field)) return false;
+  return field.external || (ORDERABLE.has(scalar) && !field.isIdField);
 }
 
 /** Single-valued Int/Int64/Float: with Sum and Avg aggregates. */

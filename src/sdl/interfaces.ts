@@ -4,8 +4,10 @@ import type { FieldDraft } from './fields.js';
 import type { TypeDraft } from './types.js';
 
 /**
- * Gives a type the fields of the interfaces it implements, inherited fields first (Dgraph lets the type
- * leave them out). A type may redeclare an inherited field with the same type; a different type, or
+ * Gives a type the fields of the interfaces it implements (Dgraph lets the type leave them out), in
+ * Dgraph's order: each interface's omitted fields go before those already there, so the last interface's
+ * come first, then the type's own fields, a redeclared inherited field keeping its place. A type may
+ * redeclare an inherited field with the same type; a different type, or
  * different directives, is an error, as are two interfaces declaring one field differently.
  */
 export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
@@ -28,13 +30,9 @@ export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<str
     }
   }
 
-  const own: FieldDraft[] = [];
   for (const field of draft.ownFields) {
     const inheritedField = inherited.get(field.model.name);
-    if (!inheritedField) {
-      own.push(field);
-      continue;
-    }
+    if (!inheritedField) continue;
     const from = inheritedField.origin;
     if (inheritedField.model.typeText !== field.model.typeText) {
       errors.at(
@@ -51,7 +49,11 @@ export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<str
     }
   }
 
-  draft.fields = [...inherited.values(), ...own];
+  const redeclared = new Set(draft.ownFields.map((field) => field.model.name));
+  const omitted = [...inherited.values()].filter((field) => !redeclared.has(field.model.name));
+  const byInterface = draft.implements.map((name) => omitted.filter((field) => field.model.inheritedFrom === name));
+  const ownInPlace = draft.ownFields.map((field) => inherited.get(field.model.name) ?? field);
+  draft.fields = [...byInterface.reverse().flat(), ...ownInPlace];
   draft.fieldsByName = new Map(draft.fields.map((field) => [field.model.name, field]));
 }
 

@@ -145,7 +145,7 @@ export interface AuthRules {
 export interface TypeModel {
   name: string;
   kind: 'type' | 'interface';
-  /** All fields, inherited interface fields first, in declaration order. */
+  /** All fields in Dgraph's order: omitted interface fields first (the last interface's first), then the type's own. */
   fields: FieldModel[];
   fieldsByName: ReadonlyMap<string, FieldModel>;
   /** Interfaces this type implements. */
@@ -239,6 +239,8 @@ export interface EnumModel {
   name: string;
   values: string[];
   loc: SourceLocation;
+  /** `@deprecated` values: the reason by value name. */
+  deprecations?: Readonly<Record<string, string>>;
 }
 
 /** The JWT signature algorithms the authorization line accepts (JWS names, RFC 7518 and RFC 8037). */

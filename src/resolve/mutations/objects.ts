@@ -6,6 +6,8 @@ import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
 import { linkEdge, unlinkEdge } from './edges.js';
+import { checkExtendedKeyKept } from './extended-key.js';
+import { givenId } from './given-id.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
@@ -187,21 +189,21 @@ function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
 }
 
 /**
- * A Ref input names an existing object (by `id`, or by an `@id`/key value that exists) or describes a
+ * A Ref input names an existing object (by its ID field, or by an `@id`/key value that exists) or describes a
  * new one to create. An existing object the caller may not see (its query rule) is treated as absent:
  * by `id` it is not found; by value, creating it anew fails as a duplicate, as an add of it would.
  */
 export async function resolveRef(write: Write, target: string, given: Input): Promise<string> {
   const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
   const candidates = concreteTypesOf(write.model, targetTypeName);
-  const id = ref.id;
-  if (typeof id === 'string') {
+  const id = givenId(write.model, targetTypeName, ref);
+  if (id !== undefined) {
     for (const type of candidates) {
       const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, { tx: write.tx });
       if (found && await isVisible(write, type.name, found._id)) return found._id;
     }
     const target = write.model.types.get(targetTypeName);
-    if (!target || !callerSuppliesId(target)) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with id ${JSON.stringify(id)}`);
+    if (!target || !callerSuppliesId(target)) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with ${target?.idField?.name ?? 'id'} ${JSON.stringify(id)}`);
   }
   const [type] = candidates;
   if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
@@ -219,6 +221,7 @@ function isVisible(write: Write, typeName: string, id: string): Promise<boolean>
 
 /** Applies `set` then `remove` (Update input semantics) to one object. */
 export async function patchObject(write: Write, type: TypeModel, id: string, set: Input, remove: Input): Promise<void> {
+  checkExtendedKeyKept(type, id, set, remove);
   forgetType(write.known, type.name);
   const collection = write.store.collection(type.name);
   const patch = Object.keys(set).length > 0 ? withDefaultValues(type, set, 'update', nowOf(write)) : set;
@@ -274,7 +277,8 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
 
 async function existingRefId(write: Write, target: string, given: Input): Promise<string | undefined> {
   const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
-  if (typeof ref.id === 'string') return ref.id;
+  const id = givenId(write.model, targetTypeName, ref);
+  if (id !== undefined) return id;
   for (const type of concreteTypesOf(write.model, targetTypeName)) {
     const existing = await findExisting(write, type, ref);
     if (existing) return existing.id;

@@ -4,6 +4,7 @@ import { ID_BATCH_SIZE, idBatches } from '../../store/id-batches.js';
 import type { Filter } from '../../store/port.js';
 import { memberRefOf } from './union-refs.js';
 import { storedPath } from '../../query/schema-facts.js';
+import { givenId } from './given-id.js';
 
 /**
  * The existing objects a mutation's input may name, found by walking the input before anything is
@@ -52,7 +53,8 @@ function namedIn(references: References, typeName: string): NamedObjects {
 export function addIdentity(model: SchemaModel, typeName: string, input: Input, references: References): void {
   for (const type of concreteTypesOf(model, typeName)) {
     const named = namedIn(references, type.name);
-    if (typeof input.id === 'string') named.ids.add(input.id);
+    const id = givenId(model, type.name, input);
+    if (id !== undefined) named.ids.add(id);
     if (type.extended && type.key) {
       const key = input[type.key];
       if (key !== undefined && key !== null) named.ids.add(String(key));
