@@ -5,8 +5,9 @@
  * same `OTEL_*` variables: endpoint, `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`).
  *
  * It prints one JSON line when it serves (its URL and the getTask request bodies), then answers the
- * parent's lines: `cpu` (after sending the spans still buffered, so a run pays for its own spans' export)
- * and `instruments` (observability's own CPU time on synthetic requests); it stops when its standard input
+ * parent's lines: `cpu` (after sending the spans still buffered, so a run pays for its own spans' export),
+ * `profile-start` and `profile-stop` (CPU time by part of observability, see observability-profile.ts) and
+ * `instruments` (observability's own CPU time on synthetic requests); it stops when its standard input
  * closes.
  */
 import { EventEmitter } from 'node:events';
@@ -25,7 +26,7 @@ import { createLogger } from '../src/server/logger.js';
 import { openEmbeddedStore } from '../src/store/embedded/index.js';
 import type { Collection, Store } from '../src/store/port.js';
 import { BENCH_SCHEMA, loadData } from './api-data.js';
-import { median } from './load-generator.js';
+import { ProfileSession } from './observability-profile.js';
 import { SCENARIOS, type RequestBody } from './scenarios.js';
 
 export interface VariantSettings {
@@ -42,7 +43,9 @@ export interface VariantReady {
 }
 
 /** Synthetic requests timed for the instruments' own cost. */
-const INSTRUMENT_REQUESTS = 20_000;
+const INSTRUMENT_REQUESTS = 4_000;
+/** Observed and bare blocks of synthetic requests, alternated so that a change in machine load hits both. */
+const INSTRUMENT_PAIRS = 11;
 /** Synthetic requests between two turns of the event loop: a server answers about this many per turn under load. */
 const YIELD_EVERY = 10;
 
@@ -71,11 +74,12 @@ function instantStore(): Store {
 
 /**
  * CPU time, in µs per request, that observability itself adds to a getTask-like request (one request
- * span, two store calls, the request metrics, the log line check) in this process: the same synthetic
- * requests run through the request observer and the decorated store, minus running them bare. A loop of
- * one process's own work is timed, so other jobs on the machine barely move it.
+ * span, two store calls, the request metrics, the log line check, the spans' export) in this process: the
+ * same synthetic requests run through the request observer and the decorated store, minus running them
+ * bare, once per pair of alternated blocks. A loop of one process's own work is timed, so other jobs on
+ * the machine move it less than a load over HTTP.
  */
-export async function instrumentMicros(metrics: boolean, traceExport: TraceExport | undefined): Promise<number> {
+export async function instrumentMicros(metrics: boolean, traceExport: TraceExport | undefined): Promise<number[]> {
   const observability = createObservability({ logger: createLogger('silent'), metrics, activeSchemaText: () => BENCH_SCHEMA });
   const store = instantStore();
   // Like the load's requests: no traceparent, so each variant's own sampler decides.
@@ -110,9 +114,21 @@ export async function instrumentMicros(metrics: boolean, traceExport: TraceExpor
   };
   await time(true);
   await time(false);
-  const observed = median([await time(true), await time(true), await time(true)]);
-  const bare = median([await time(false), await time(false), await time(false)]);
-  return observed - bare;
+  const differences: number[] = [];
+  for (let pair = 0; pair < INSTRUMENT_PAIRS; pair += 1) {
+    // Each pair in the other order from the last, so neither always runs first.
+    let observed: number;
+    let bare: number;
+    if (pair % 2 === 0) {
+      observed = await time(true);
+      bare = await time(false);
+    } else {
+      bare = await time(false);
+      observed = await time(true);
+    }
+    differences.push(observed - bare);
+  }
+  return differences;
 }
 
 export async function serveVariant(settings: VariantSettings): Promise<void> {
@@ -131,12 +147,20 @@ export async function serveVariant(settings: VariantSettings): Promise<void> {
   const answer = (value: object) => process.stdout.write(`${JSON.stringify(value)}\n`);
   // Lines are answered in order, one at a time.
   let queue = Promise.resolve();
+  let profile: ProfileSession | undefined;
   createInterface({ input: process.stdin }).on('line', (line) => {
     queue = queue.then(async () => {
       if (line === 'cpu') {
         await traceExport?.forceFlush();
         const usage = process.cpuUsage();
         answer({ cpuMicros: usage.user + usage.system });
+      } else if (line === 'profile-start') {
+        profile = new ProfileSession();
+        await profile.start();
+        answer({ profiling: true });
+      } else if (line === 'profile-stop' && profile) {
+        answer({ shares: await profile.stop() });
+        profile = undefined;
       } else if (line === 'instruments') {
         answer({ instrumentMicros: await instrumentMicros(settings.metrics, traceExport) });
       }

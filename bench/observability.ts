@@ -14,7 +14,8 @@
  * variant's process (`process.cpuUsage`, read before and after each run, after the run's spans were
  * exported), which the other jobs of a loaded machine disturb far less than requests/s. A variant's
  * overhead is taken round by round against the same round's "off", and printed as the median with the
- * spread over the rounds. Then each process times observability's own work on synthetic requests.
+ * spread over the rounds. Then a CPU profile of "on" during a run of its own says which part of observability
+ * the time goes to, and each process times observability's own work on synthetic requests.
  * No assertions.
  * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=2 per run, BENCH_ROUNDS=10,
  * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000, BENCH_SAMPLE_RATIO=0.1,
@@ -26,6 +27,7 @@ import { createInterface } from 'node:readline';
 import { generateLoad, median, type LoadResult } from './load-generator.js';
 import { serveVariant, type VariantReady, type VariantSettings } from './observability-variant.js';
 import { startOtlpCollector, type OtlpCollector } from './otlp-collector.js';
+import type { PartShares } from './observability-profile.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -34,6 +36,8 @@ const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
 /** The share of traces the "sampled" variant records. */
 const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 0.1);
+/** The variant whose CPU time is broken down by a profile after the rounds. */
+const PROFILED_VARIANT = 'on';
 /** Issue 16: metrics and tracing on may cost at most this share of the requests/s. */
 const TARGET_LOSS = 0.05;
 
@@ -145,7 +149,7 @@ function spreadOf(percentages: number[]): string {
 
 const rate = (run: LoadResult) => run.requests / run.seconds;
 
-function report(variants: RunningVariant[], spansReceived: number[], instrumentCosts: number[]): void {
+function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }>, instrumentCosts: number[][]): void {
   const off = variants[0]!;
   const offCpu = median(off.runs.map((run) => run.cpuMicrosPerRequest));
   console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s.`);
@@ -170,17 +174,30 @@ function report(variants: RunningVariant[], spansReceived: number[], instrumentC
     const verdict = quantile(losses, 0.75) <= TARGET_LOSS * 100 ? 'met' : loss <= TARGET_LOSS * 100 ? 'met by the median, not by the whole middle half' : 'MISSED';
     console.log(`    ${running.variant.label.padEnd(32)} ${loss.toFixed(1)}% [${quantile(losses, 0.25).toFixed(1)} … ${quantile(losses, 0.75).toFixed(1)}] → ${verdict}`);
   }
-  console.log('\n  Spans the collector stand-in received (OTLP/HTTP JSON), per request answered:');
+  console.log('\n  Spans the collector stand-in received (OTLP/HTTP), per request answered (3 per getTask: the request and two store calls):');
   variants.forEach((running, i) => {
     if (!running.variant.tracing) return;
-    const spans = spansReceived[i]!;
-    console.log(`    ${running.variant.label.padEnd(32)} ${spans.toLocaleString('en')} spans for ${running.answered.toLocaleString('en')} requests = ${(spans / running.answered).toFixed(3)}`);
+    const { spans, requests } = spansReceived[i]!;
+    console.log(`    ${running.variant.label.padEnd(32)} ${spans.toLocaleString('en')} spans for ${requests.toLocaleString('en')} requests = ${(spans / requests).toFixed(3)}`);
   });
-  console.log(`\n  Observability's own CPU time per request (synthetic requests in each process, instrumented minus bare), against the ${offCpu.toFixed(0)} µs "off" spends per getTask request:`);
+  console.log(`\n  Observability's own CPU time per request (synthetic requests in each process, instrumented minus bare, in alternated blocks): median [middle half], and as a share of the ${offCpu.toFixed(0)} µs "off" spends per getTask request:`);
   variants.forEach((running, i) => {
     const micros = instrumentCosts[i]!;
-    console.log(`    ${running.variant.label.padEnd(32)} ${micros.toFixed(1).padStart(5)} µs = ${((micros / offCpu) * 100).toFixed(1)}%`);
+    const f = (value: number) => value.toFixed(1);
+    console.log(
+      `    ${running.variant.label.padEnd(32)} ${f(median(micros)).padStart(5)} µs [${f(quantile(micros, 0.25))} … ${f(quantile(micros, 0.75))}]` +
+        ` = ${((median(micros) / offCpu) * 100).toFixed(1)}%`,
+    );
   });
+}
+
+/** Each part's share of the profiled variant's CPU time, and the µs per request that makes of its median CPU time. */
+function reportProfile(profiled: RunningVariant, shares: PartShares): void {
+  const cpu = median(profiled.runs.map((run) => run.cpuMicrosPerRequest));
+  console.log(`\n  Where "${profiled.variant.label}" spends its CPU (a profile of a separate ${SECONDS * 2} s run; each part's share × its ${cpu.toFixed(0)} µs per request):`);
+  for (const [part, share] of Object.entries(shares)) {
+    console.log(`    ${part.padEnd(54)} ${(share * 100).toFixed(1).padStart(5)}%  ${(share * cpu).toFixed(1).padStart(6)} µs`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -197,11 +214,19 @@ async function main(): Promise<void> {
         running.runs.push(await measure(running, SECONDS));
       }
     }
-    // Counted before the synthetic requests, which are traced too. Each run ended with its spans flushed.
-    const spans = variants.map((running) => collector.spansOf(running.variant.name));
-    const instrumentCosts: number[] = [];
-    for (const running of variants) instrumentCosts.push((await ask<{ instrumentMicros: number }>(running, 'instruments')).instrumentMicros);
+    // Counted before the profiled run and the synthetic requests, which are traced too. Each run ended with its spans flushed.
+    const spans = variants.map((running) => ({ spans: collector.spansOf(running.variant.name), requests: running.answered }));
+    const profiled = variants.find((running) => running.variant.name === PROFILED_VARIANT);
+    let shares: PartShares | undefined;
+    if (profiled) {
+      await ask(profiled, 'profile-start');
+      await measure(profiled, SECONDS * 2);
+      shares = (await ask<{ shares: PartShares }>(profiled, 'profile-stop')).shares;
+    }
+    const instrumentCosts: number[][] = [];
+    for (const running of variants) instrumentCosts.push((await ask<{ instrumentMicros: number[] }>(running, 'instruments')).instrumentMicros);
     report(variants, spans, instrumentCosts);
+    if (profiled && shares) reportProfile(profiled, shares);
   } finally {
     for (const running of variants) running.child.stdin!.end();
     await Promise.all(variants.map((running) => new Promise((done) => running.child.once('close', done))));
