@@ -20,7 +20,7 @@ interface Profile {
 
 /** The parts, tried in order against a frame's source URL. */
 const PARTS: Array<{ name: string; pattern: RegExp }> = [
-  { name: 'OTLP export (encoding, HTTP)', pattern: /@opentelemetry\/otlp-|\/src\/observe\/(otlp-json|otlp-protobuf|proto-writer|span-groups|otlp-span-exporter)\./ },
+  { name: 'OTLP export (encoding, HTTP)', pattern: /@opentelemetry\/otlp-|\/src\/observe\/(otlp-protobuf|proto-writer|span-groups|otlp-span-exporter)\./ },
   { name: 'OpenTelemetry SDK and API (spans, ids, batching)', pattern: /@opentelemetry\// },
   { name: 'prom-client and observe/metrics', pattern: /\/prom-client\/|\/src\/observe\/metrics\./ },
   { name: 'the rest of observe/ (request observer, decorators)', pattern: /\/src\/observe\// },

@@ -3,7 +3,7 @@ import { TraceState } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-/** Spans of every kind of content, for checking our OTLP encoders against the library's, case by case. */
+/** Spans of every kind of content, for checking our OTLP encoder against the library's, case by case. */
 
 const REMOTE_PARENT = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true };
 
