@@ -108,7 +108,7 @@ export async function instrumentMicros(metrics: boolean, traceExport: TraceExpor
       // Lets the batch span processor's exports (HTTP requests) run, as a server's event loop would.
       if (i % YIELD_EVERY === 0) await new Promise(setImmediate);
     }
-    await traceExport?.forceFlush();
+    await traceExport?.forceFlush().catch((error: unknown) => process.stderr.write(`span export failed: ${String(error)}\n`));
     const used = process.cpuUsage(before);
     return (used.user + used.system) / INSTRUMENT_REQUESTS;
   };
