@@ -7,8 +7,9 @@
  *   span processor, OTLP/HTTP exporter, protobuf) to a collector stand-in in this process, every trace sampled;
  * - sampled: the same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at `BENCH_SAMPLE_RATIO`;
  * - logged: "on" plus the request log line at `info` (written synchronously to /dev/null);
- * - unsampled and json (only when named in BENCH_VARIANTS): the SDK registered with `always_off` (its fixed
- *   cost), and "on" exporting OTLP/JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
+ * - off-again, unsampled and json (only when named in BENCH_VARIANTS): a second "off" (how far two equal
+ *   processes differ), the SDK registered with `always_off` (its fixed cost), and "on" exporting OTLP/JSON
+ *   (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
  *
  * The variants are loaded one at a time (by the load generator process), in an order that rotates round by
  * round, so drift on a shared machine hits all alike. The primary figure is CPU time per request of the
@@ -61,6 +62,8 @@ const ALL_VARIANTS: Variant[] = [
     tracing: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) },
   },
   { name: 'logged', label: 'metrics + tracing + info log', settings: { metrics: true, requestLog: true }, tracing: { OTEL_TRACES_SAMPLER: 'always_on' } },
+  // An A/A check: a second process identical to "off", to see how far two equal processes differ.
+  { name: 'off-again', label: 'off, a second process', settings: { metrics: false, requestLog: false } },
   {
     name: 'unsampled',
     label: 'metrics + SDK sampling nothing',
