@@ -9,7 +9,7 @@
  */
 import type { AttributeValue, Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 import { ProtoWriter } from './proto-writer.js';
 import { groupByResourceAndScope } from './span-groups.js';
 

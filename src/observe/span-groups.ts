@@ -1,5 +1,5 @@
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-node';
 
 /**
  * Spans by resource, then by instrumentation scope (name, version and schema URL), each in order of first
