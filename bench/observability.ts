@@ -1,195 +1,92 @@
 /**
- * The cost of observability on the getTask scenario: the same service with metrics and tracing off
- * (`--metrics=false`, no OpenTelemetry SDK), with metrics only, with both on (Prometheus metrics, and an SDK registered with a
- * sample-everything sampler and a batch processor whose exporter drops the spans), with both on but the
- * SDK sampling a share of the traces (`BENCH_SAMPLE_RATIO`, parent-based trace-id ratio, as
- * `OTEL_TRACES_SAMPLER=parentbased_traceidratio` sets it), and with both on plus the per-request log line at `info` (written synchronously, as the CLI does, to /dev/null). Each variant
- * runs in a process of its own (a registered SDK is process-wide). The variants are loaded one at a time,
- * alternating round by round (each round in a rotated order), so drift on a shared machine hits all of
- * them alike; each variant's ratio to "off" is the median over the rounds of its req/s against the same
- * round's "off". Also printed: CPU time per request of each process, which other jobs disturb less. Then each process times
- * observability's own work on synthetic requests (the request observer and two decorated store calls,
- * instrumented minus bare), set against the CPU time "off" spends per real request.
- * Issue 16's target is ≤ 5% fewer requests/s with metrics and tracing on. No assertions.
- * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=5, BENCH_ROUNDS=5,
- * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000, BENCH_SAMPLE_RATIO=0.1)
+ * The cost of observability on the getTask scenario (issue 16: metrics and tracing on may cost at most 5%
+ * of the requests/s). The same service runs as one process per variant (bench/observability-variant.ts):
+ * - off: `--metrics=false` and no OpenTelemetry SDK;
+ * - metrics: Prometheus metrics only;
+ * - on: metrics, and traces exported as the CLI exports them (`OTEL_EXPORTER_OTLP_ENDPOINT`: Node SDK, batch
+ *   span processor, OTLP/HTTP exporter, protobuf) to a collector stand-in in this process, every trace sampled;
+ * - sampled: the same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at `BENCH_SAMPLE_RATIO`;
+ * - logged: "on" plus the request log line at `info` (written synchronously to /dev/null);
+ * - off-again, unsampled and json (only when named in BENCH_VARIANTS): a second "off" (how far two equal
+ *   processes differ), the SDK registered with `always_off` (its fixed cost), and "on" exporting OTLP/JSON
+ *   (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
+ *
+ * The variants are loaded one at a time (by the load generator process), in an order that rotates round by
+ * round, so drift on a shared machine hits all alike. The primary figure is CPU time per request of the
+ * variant's process (`process.cpuUsage`, read before and after each run, after the run's spans were
+ * exported), which the other jobs of a loaded machine disturb far less than requests/s. A variant's
+ * overhead is taken round by round against the same round's "off", and printed as the median with the
+ * spread over the rounds. Then a CPU profile of "on" during a run of its own says which part of observability
+ * the time goes to, and each process times observability's own work on synthetic requests.
+ * No assertions.
+ * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=2 per run, BENCH_ROUNDS=10,
+ * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000, BENCH_SAMPLE_RATIO=0.1,
+ * BENCH_VARIANTS=off,metrics,on,sampled,logged)
  */
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
-import {
-  AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler,
-} from '@opentelemetry/sdk-trace-node';
-import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { pino } from 'pino';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createObservability } from '../src/observe/index.js';
-import { createApp } from '../src/server/app.js';
-import { startServer } from '../src/server/listen.js';
-import { createLogger } from '../src/server/logger.js';
-import { openEmbeddedStore } from '../src/store/embedded/index.js';
-import type { Collection, Store } from '../src/store/port.js';
-import { BENCH_SCHEMA, loadData } from './api-data.js';
-import { median, type LoadResult } from './load-generator.js';
-import { SCENARIOS, type RequestBody } from './scenarios.js';
+import { generateLoad, median, type LoadResult } from './load-generator.js';
+import { serveVariant, type VariantReady, type VariantSettings } from './observability-variant.js';
+import { startOtlpCollector, type OtlpCollector } from './otlp-collector.js';
+import type { PartShares } from './observability-profile.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
 /** The share of traces the "sampled" variant records. */
 const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 0.1);
-/** Synthetic requests timed for the instruments' own cost. */
-const INSTRUMENT_REQUESTS = 50_000;
+/** The variant whose CPU time is broken down by a profile after the rounds. */
+const PROFILED_VARIANT = 'on';
 /** Issue 16: metrics and tracing on may cost at most this share of the requests/s. */
 const TARGET_LOSS = 0.05;
 
-const VARIANTS = {
-  off: 'metrics and tracing off',
-  metrics: 'metrics only',
-  on: 'metrics + tracing on',
-  sampled: `metrics + tracing ${SAMPLE_RATIO}`,
-  logged: 'metrics + tracing + info log',
-} as const;
-type Variant = keyof typeof VARIANTS;
-
-/** What a variant's process says once it serves: its URL and the scenario's request bodies. */
-interface Ready {
-  url: string;
-  bodies: RequestBody[];
+interface Variant {
+  name: string;
+  label: string;
+  settings: Omit<VariantSettings, 'tasks'>;
+  /** Sampler settings, for a variant that exports traces. */
+  tracing?: Record<string, string>;
 }
 
-// ---- the variant's process --------------------------------------------------------------------------
+const ALL_VARIANTS: Variant[] = [
+  { name: 'off', label: 'metrics and tracing off', settings: { metrics: false, requestLog: false } },
+  { name: 'metrics', label: 'metrics only', settings: { metrics: true, requestLog: false } },
+  { name: 'on', label: 'metrics + tracing, all sampled', settings: { metrics: true, requestLog: false }, tracing: { OTEL_TRACES_SAMPLER: 'always_on' } },
+  {
+    name: 'sampled',
+    label: `metrics + tracing, ${SAMPLE_RATIO} sampled`,
+    settings: { metrics: true, requestLog: false },
+    tracing: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) },
+  },
+  { name: 'logged', label: 'metrics + tracing + info log', settings: { metrics: true, requestLog: true }, tracing: { OTEL_TRACES_SAMPLER: 'always_on' } },
+  // An A/A check: a second process identical to "off", to see how far two equal processes differ.
+  { name: 'off-again', label: 'off, a second process', settings: { metrics: false, requestLog: false } },
+  {
+    name: 'unsampled',
+    label: 'metrics + SDK sampling nothing',
+    settings: { metrics: true, requestLog: false },
+    tracing: { OTEL_TRACES_SAMPLER: 'always_off' },
+  },
+  {
+    name: 'json',
+    label: 'metrics + tracing, OTLP/JSON',
+    settings: { metrics: true, requestLog: false },
+    tracing: { OTEL_TRACES_SAMPLER: 'always_on', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+  },
+];
+/** The variants run unless BENCH_VARIANTS names others. */
+const DEFAULT_VARIANTS = 'off,metrics,on,sampled,logged';
 
-/** Counts the spans it is handed and drops them: the SDK does all its work, nothing leaves the process. */
-class DroppingExporter implements SpanExporter {
-  exported = 0;
-  export(spans: ReadableSpan[], done: (result: { code: number }) => void): void {
-    this.exported += spans.length;
-    done({ code: 0 }); // ExportResultCode.SUCCESS
-  }
-  async shutdown(): Promise<void> {}
+function chosenVariants(): Variant[] {
+  const names = (process.env.BENCH_VARIANTS ?? DEFAULT_VARIANTS).split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !ALL_VARIANTS.some((variant) => variant.name === name));
+  if (unknown.length > 0) throw new Error(`BENCH_VARIANTS: unknown variant ${unknown.join(', ')} (known: ${ALL_VARIANTS.map((v) => v.name).join(', ')})`);
+  if (names[0] !== 'off') throw new Error('BENCH_VARIANTS must start with "off", the variant the others are measured against');
+  return ALL_VARIANTS.filter((variant) => names.includes(variant.name));
 }
-
-/** A store that answers at once, so that only the decorators around it are timed. */
-function instantStore(): Store {
-  const collection: Collection = {
-    name: 'Task',
-    find: async () => [],
-    count: async () => 0,
-    aggregate: async () => [],
-    findPerKey: async () => new Map(),
-    insertMany: async () => undefined,
-    updateMany: async () => ({ matched: 0, modified: 0 }),
-    deleteMany: async () => 0,
-  };
-  return {
-    kind: 'embedded',
-    collection: () => collection,
-    openSnapshot: async () => ({ consistency: 'point-in-time', collections: [], documents: async function* () {}, close: async () => undefined }),
-    transaction: (work) => work({ id: 1 }),
-    syncIndexes: async () => ({ created: [], dropped: [] }),
-    listIndexes: async () => [],
-    ready: () => true,
-    close: async () => undefined,
-  };
-}
-
-/**
- * CPU time, in µs per request, that observability itself adds to a getTask-like request (one request
- * span, two store calls, the request metrics, the log line check), in this variant's process: the same
- * synthetic requests run through the request observer and the decorated store, minus running them bare.
- * A loop of one process's own work is timed, so other jobs on the machine barely move it.
- */
-async function instrumentMicros(metrics: boolean): Promise<number> {
-  const observability = createObservability({ logger: createLogger('silent'), metrics, activeSchemaText: () => BENCH_SCHEMA });
-  const store = instantStore();
-  // Like the load's requests: no traceparent, so each variant's own sampler decides.
-  const headers = { 'content-type': 'application/json' };
-  const oneRequest = async (observed: boolean): Promise<void> => {
-    const req = Object.assign(new EventEmitter(), { method: 'POST', url: '/graphql', headers }) as unknown as IncomingMessage;
-    const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, setHeader: () => res }) as unknown as ServerResponse;
-    let done!: Promise<void>;
-    const handler = (request: IncomingMessage, response: ServerResponse) => {
-      done = (async () => {
-        const tasks = (observed ? observability.decorate({ store }, request).store : store).collection('Task');
-        await tasks.find({ _id: 'a' });
-        await tasks.find({ _id: { $in: ['b'] } });
-        const observation = observability.requests.observationOf(request);
-        if (observation) Object.assign(observation, { operationType: 'query', operationName: 'GetTask' });
-        response.emit('close');
-      })();
-    };
-    (observed ? observability.requests.wrap(handler) : handler)(req, res);
-    await done;
-  };
-  const time = async (observed: boolean): Promise<number> => {
-    const before = process.cpuUsage();
-    for (let i = 0; i < INSTRUMENT_REQUESTS; i += 1) await oneRequest(observed);
-    const used = process.cpuUsage(before);
-    return (used.user + used.system) / INSTRUMENT_REQUESTS;
-  };
-  await time(true);
-  await time(false);
-  const observed = median([await time(true), await time(true), await time(true)]);
-  const bare = median([await time(false), await time(false), await time(false)]);
-  return observed - bare;
-}
-
-function samplerOf(variant: Variant): Sampler | undefined {
-  if (variant === 'on' || variant === 'logged') return new AlwaysOnSampler();
-  if (variant === 'sampled') return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(SAMPLE_RATIO) });
-  return undefined;
-}
-
-async function serveVariant(variant: Variant): Promise<void> {
-  const exporter = new DroppingExporter();
-  let provider: NodeTracerProvider | undefined;
-  const sampler = samplerOf(variant);
-  if (sampler) {
-    provider = new NodeTracerProvider({ sampler, spanProcessors: [new BatchSpanProcessor(exporter)] });
-    // As the CLI registers it (observe/otlp-tracing.ts): no AsyncLocalStorage context manager.
-    provider.register({ contextManager: null });
-  }
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-observability-'));
-  const store = await openEmbeddedStore(folder);
-  const logger = variant === 'logged'
-    ? createLogger('info', pino.destination({ dest: fs.openSync(os.devNull, 'w'), sync: true }))
-    : createLogger('silent');
-  const app = await createApp({ store, logger, initialSchema: BENCH_SCHEMA, metrics: variant !== 'off' });
-  const data = await loadData(store, TASKS);
-  const server = await startServer({ app, port: 0, host: '127.0.0.1' });
-  const getTask = SCENARIOS.find((scenario) => scenario.name === 'getTask')!;
-  const ready: Ready = { url: server.url, bodies: getTask.bodies(data) };
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
-  // The parent asks by lines: "cpu" for this process's CPU time so far, "spans" for the spans exported,
-  // "instruments" for observability's own cost; it closes our standard input when it is done.
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line === 'cpu') {
-      const usage = process.cpuUsage();
-      process.stdout.write(`${JSON.stringify({ cpuMicros: usage.user + usage.system })}\n`);
-    } else if (line === 'spans') {
-      void (provider?.forceFlush() ?? Promise.resolve()).then(() => process.stdout.write(`${JSON.stringify({ spansExported: exporter.exported })}\n`));
-    } else if (line === 'instruments') {
-      void instrumentMicros(variant !== 'off').then((micros) => process.stdout.write(`${JSON.stringify({ instrumentMicros: micros })}\n`));
-    }
-  });
-  process.stdin.on('end', () => {
-    void (async () => {
-      await server.close();
-      await store.close();
-      fs.rmSync(folder, { recursive: true, force: true });
-      process.exit(0);
-    })();
-  });
-}
-
-// ---- the parent: load the variants in alternating rounds -------------------------------------------
 
 interface Run extends LoadResult {
   /** CPU time the variant's process spent per answered request, in µs. */
@@ -198,81 +95,126 @@ interface Run extends LoadResult {
 
 interface RunningVariant {
   variant: Variant;
-  ready: Ready;
+  ready: VariantReady;
   child: ChildProcess;
   lines: AsyncIterator<string>;
   runs: Run[];
+  /** Every request it answered, warm-up included. */
+  answered: number;
 }
 
-async function cpuMicrosOf(running: RunningVariant): Promise<number> {
-  running.child.stdin!.write('cpu\n');
+async function ask<T>(running: RunningVariant, question: string): Promise<T> {
+  running.child.stdin!.write(`${question}\n`);
   const answer = await running.lines.next();
-  if (answer.done) throw new Error(`the "${running.variant}" service stopped`);
-  return (JSON.parse(answer.value) as { cpuMicros: number }).cpuMicros;
+  if (answer.done) throw new Error(`the "${running.variant.name}" service stopped`);
+  return JSON.parse(answer.value) as T;
 }
 
-/** One measured run: the load, and the CPU time the service spent on it. */
+/** One run: the load, and the CPU time the service spent on it (its spans' export included). */
 async function measure(running: RunningVariant, seconds: number): Promise<Run> {
-  const before = await cpuMicrosOf(running);
-  const result = await autocannon(loadOptions(running.ready, seconds));
-  const after = await cpuMicrosOf(running);
-  const load: LoadResult = {
-    requests: result.requests.total,
-    sent: result.requests.sent,
-    seconds: result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
+  const before = (await ask<{ cpuMicros: number }>(running, 'cpu')).cpuMicros;
+  const load = await generateLoad({
+    url: `${running.ready.url}/graphql`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: running.ready.bodies.map((body) => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+  });
+  const after = (await ask<{ cpuMicros: number }>(running, 'cpu')).cpuMicros;
+  running.answered += load.requests;
   return { ...load, cpuMicrosPerRequest: (after - before) / Math.max(1, load.requests) };
 }
 
-async function startVariant(variant: Variant): Promise<RunningVariant> {
-  const child = spawn(process.execPath, [__filename, 'serve', variant], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function startVariant(variant: Variant, collector: OtlpCollector): Promise<RunningVariant> {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+  if (variant.tracing) Object.assign(env, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpointFor(variant.name), ...variant.tracing });
+  const child = spawn(process.execPath, [__filename, 'serve', JSON.stringify({ ...variant.settings, tasks: TASKS })], { stdio: ['pipe', 'pipe', 'inherit'], env });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const first = await lines.next();
-  if (first.done) throw new Error(`the "${variant}" service stopped before serving`);
-  return { variant, ready: JSON.parse(first.value) as Ready, child, lines, runs: [] };
+  if (first.done) throw new Error(`the "${variant.name}" service stopped before serving`);
+  return { variant, ready: JSON.parse(first.value) as VariantReady, child, lines, runs: [], answered: 0 };
 }
 
-function loadOptions(ready: Ready, duration: number): autocannon.Options {
-  return {
-    url: `${ready.url}/graphql`,
-    connections: CONNECTIONS,
-    duration,
-    requests: ready.bodies.map((body) => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
-  };
-}
-
-async function sameAnswers(variants: readonly RunningVariant[]): Promise<void> {
-  const answers = await Promise.all(variants.map(async ({ ready }) => {
-    const response = await fetch(`${ready.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ready.bodies[0]) });
+async function sameAnswers(variants: RunningVariant[]): Promise<void> {
+  const answers = await Promise.all(variants.map(async (running) => {
+    const response = await fetch(`${running.ready.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(running.ready.bodies[0]) });
+    running.answered += 1;
     return JSON.stringify(await response.json());
   }));
   if (new Set(answers).size !== 1 || answers[0]!.includes('"errors"')) throw new Error(`the variants answer differently: ${answers.join(' | ')}`);
 }
 
+/** The value below which a share `q` of `values` lies (linear between neighbours). */
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (at - low);
+}
+
+/** "median [p25 … p75] (min … max)" of per-round percentages. */
+function spreadOf(percentages: number[]): string {
+  const f = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
+  return `${f(median(percentages))}% [${f(quantile(percentages, 0.25))} … ${f(quantile(percentages, 0.75))}] (${f(Math.min(...percentages))} … ${f(Math.max(...percentages))})`;
+}
+
 const rate = (run: LoadResult) => run.requests / run.seconds;
 
-function row(running: RunningVariant, off: RunningVariant): string {
-  const rps = median(running.runs.map(rate));
-  const ratio = median(running.runs.map((run, round) => rate(run) / rate(off.runs[round]!)));
-  const cpu = median(running.runs.map((run) => run.cpuMicrosPerRequest));
-  const cpuRatio = cpu / median(off.runs.map((run) => run.cpuMicrosPerRequest));
-  const failures = running.runs.reduce((sum, run) => sum + run.failures, 0);
-  return (
-    `  ${VARIANTS[running.variant].padEnd(30)} ${rps.toFixed(0).padStart(6)} req/s (÷ off ${ratio.toFixed(3)})` +
-    `   CPU ${cpu.toFixed(0).padStart(4)} µs/request (÷ off ${cpuRatio.toFixed(3)})` +
-    `   p50 ${String(median(running.runs.map((run) => run.p50))).padStart(3)} ms   p99 ${String(median(running.runs.map((run) => run.p99))).padStart(3)} ms` +
-    `   (req/s per round: ${running.runs.map((run) => rate(run).toFixed(0)).join(', ')})` +
-    (failures > 0 ? `   ${failures} failed requests!` : '')
-  );
+function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }>, instrumentCosts: number[][]): void {
+  const off = variants[0]!;
+  const offCpu = median(off.runs.map((run) => run.cpuMicrosPerRequest));
+  console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s.`);
+  console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')} at the end.`);
+  console.log('Overheads are taken round by round against the same round\'s "off": median [middle half] (min … max) over the rounds.\n');
+  console.log(`  ${'variant'.padEnd(32)} ${'CPU µs/req'.padStart(10)}  ${'CPU overhead'.padEnd(38)} ${'req/s'.padStart(6)}  req/s change`);
+  for (const running of variants) {
+    const cpu = median(running.runs.map((run) => run.cpuMicrosPerRequest));
+    const cpuOverheads = running.runs.map((run, round) => (run.cpuMicrosPerRequest / off.runs[round]!.cpuMicrosPerRequest - 1) * 100);
+    const rateChanges = running.runs.map((run, round) => (rate(run) / rate(off.runs[round]!) - 1) * 100);
+    const failures = running.runs.reduce((sum, run) => sum + run.failures, 0);
+    console.log(
+      `  ${running.variant.label.padEnd(32)} ${cpu.toFixed(1).padStart(10)}  ${(running === off ? '' : spreadOf(cpuOverheads)).padEnd(38)} ` +
+        `${median(running.runs.map(rate)).toFixed(0).padStart(6)}  ${running === off ? '' : spreadOf(rateChanges)}${failures > 0 ? `   ${failures} failed requests!` : ''}`,
+    );
+  }
+  console.log('\n  Issue 16 target: ≤ 5% fewer req/s. On a saturated single-threaded service req/s go as 1 ÷ CPU per request, so');
+  console.log('  the loss the CPU overhead c implies is 1 − 1/(1 + c); the same for the middle half of the rounds:');
+  for (const running of variants.slice(1)) {
+    const losses = running.runs.map((run, round) => (1 - off.runs[round]!.cpuMicrosPerRequest / run.cpuMicrosPerRequest) * 100);
+    const loss = median(losses);
+    const verdict = quantile(losses, 0.75) <= TARGET_LOSS * 100 ? 'met' : loss <= TARGET_LOSS * 100 ? 'met by the median, not by the whole middle half' : 'MISSED';
+    console.log(`    ${running.variant.label.padEnd(32)} ${loss.toFixed(1)}% [${quantile(losses, 0.25).toFixed(1)} … ${quantile(losses, 0.75).toFixed(1)}] → ${verdict}`);
+  }
+  console.log('\n  Spans the collector stand-in received (OTLP/HTTP), per request answered (3 per getTask: the request and two store calls):');
+  variants.forEach((running, i) => {
+    if (!running.variant.tracing) return;
+    const { spans, requests } = spansReceived[i]!;
+    console.log(`    ${running.variant.label.padEnd(32)} ${spans.toLocaleString('en')} spans for ${requests.toLocaleString('en')} requests = ${(spans / requests).toFixed(3)}`);
+  });
+  console.log(`\n  Observability's own CPU time per request (synthetic requests in each process, instrumented minus bare, in alternated blocks): median [middle half], and as a share of the ${offCpu.toFixed(0)} µs "off" spends per getTask request:`);
+  variants.forEach((running, i) => {
+    const micros = instrumentCosts[i]!;
+    const f = (value: number) => value.toFixed(1);
+    console.log(
+      `    ${running.variant.label.padEnd(32)} ${f(median(micros)).padStart(5)} µs [${f(quantile(micros, 0.25))} … ${f(quantile(micros, 0.75))}]` +
+        ` = ${((median(micros) / offCpu) * 100).toFixed(1)}%`,
+    );
+  });
+}
+
+/** Each part's share of the profiled variant's CPU time, and the µs per request that makes of its median CPU time. */
+function reportProfile(profiled: RunningVariant, shares: PartShares): void {
+  const cpu = median(profiled.runs.map((run) => run.cpuMicrosPerRequest));
+  console.log(`\n  Where "${profiled.variant.label}" spends its CPU (a profile of a separate ${SECONDS * 2} s run; each part's share × its ${cpu.toFixed(0)} µs per request):`);
+  for (const [part, share] of Object.entries(shares)) {
+    console.log(`    ${part.padEnd(54)} ${(share * 100).toFixed(1).padStart(5)}%  ${(share * cpu).toFixed(1).padStart(6)} µs`);
+  }
 }
 
 async function main(): Promise<void> {
+  const collector = await startOtlpCollector();
   const variants: RunningVariant[] = [];
-  for (const variant of Object.keys(VARIANTS) as Variant[]) variants.push(await startVariant(variant));
   try {
+    for (const variant of chosenVariants()) variants.push(await startVariant(variant, collector));
     await sameAnswers(variants);
     for (const running of variants) await measure(running, WARM_UP_SECONDS);
     // One variant at a time, each round starting one variant later, so no variant always follows another.
@@ -282,56 +224,28 @@ async function main(): Promise<void> {
         running.runs.push(await measure(running, SECONDS));
       }
     }
-    const [off, , on, sampled, logged] = variants as [RunningVariant, RunningVariant, RunningVariant, RunningVariant, RunningVariant];
-    const spans: string[] = [];
-    for (const running of [on, sampled, logged]) {
-      running.child.stdin!.write('spans\n');
-      const report = await running.lines.next();
-      spans.push(report.done ? 'unknown' : (JSON.parse(report.value) as { spansExported: number }).spansExported.toLocaleString('en'));
+    // Counted before the profiled run and the synthetic requests, which are traced too. Each run ended with its spans flushed.
+    const spans = variants.map((running) => ({ spans: collector.spansOf(running.variant.name), requests: running.answered }));
+    const profiled = variants.find((running) => running.variant.name === PROFILED_VARIANT);
+    let shares: PartShares | undefined;
+    if (profiled) {
+      await ask(profiled, 'profile-start');
+      await measure(profiled, SECONDS * 2);
+      shares = (await ask<{ shares: PartShares }>(profiled, 'profile-stop')).shares;
     }
-    const instrumentCosts: number[] = [];
-    for (const running of variants) {
-      running.child.stdin!.write('instruments\n');
-      const answer = await running.lines.next();
-      if (answer.done) throw new Error(`the "${running.variant}" service stopped`);
-      instrumentCosts.push((JSON.parse(answer.value) as { instrumentMicros: number }).instrumentMicros);
-    }
-    const scrape = await (await fetch(`${on.ready.url}/metrics`)).text();
-    const requestsCounted = scrape
-      .split('\n')
-      .filter((line) => line.startsWith('autograph_graphql_requests_total{'))
-      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-    console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s (median of the rounds):`);
-    for (const running of variants) console.log(row(running, off));
-    const loss = 1 - median(on.runs.map((run, round) => rate(run) / rate(off.runs[round]!)));
-    const cpuOf = (running: RunningVariant) => median(running.runs.map((run) => run.cpuMicrosPerRequest));
-    console.log(`  metrics + tracing on: ${(loss * 100).toFixed(1)}% fewer req/s than off (issue 16 target ≤ ${TARGET_LOSS * 100}%: ${loss <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    const sampledLoss = 1 - median(sampled.runs.map((run, round) => rate(run) / rate(off.runs[round]!)));
-    console.log(`  metrics + tracing sampling ${SAMPLE_RATIO}: ${(sampledLoss * 100).toFixed(1)}% fewer req/s than off (target: ${sampledLoss <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    // On a saturated single-threaded service, requests/s go as 1 ÷ CPU time per request; CPU time is the
-    // steadier figure when other processes share the machine.
-    const cpuLoss = 1 - cpuOf(off) / cpuOf(on);
-    console.log(`  by CPU time per request: ${(cpuLoss * 100).toFixed(1)}% fewer req/s (target: ${cpuLoss <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    const offCpu = cpuOf(off);
-    console.log(`\n  observability's own CPU time per request (synthetic requests in each variant's process, instrumented minus bare):`);
-    variants.forEach((running, i) => {
-      const micros = instrumentCosts[i]!;
-      console.log(`    ${VARIANTS[running.variant].padEnd(30)} ${micros.toFixed(1).padStart(5)} µs = ${((micros / offCpu) * 100).toFixed(1)}% of the ${offCpu.toFixed(0)} µs "off" spends per getTask request`);
-    });
-    const onShare = (instrumentCosts[2]! - instrumentCosts[0]!) / offCpu;
-    console.log(`    metrics + tracing on, beyond off: ${(onShare * 100).toFixed(1)}% more CPU per request → about ${((1 - 1 / (1 + onShare)) * 100).toFixed(1)}% fewer req/s (target ≤ ${TARGET_LOSS * 100}%: ${1 - 1 / (1 + onShare) <= TARGET_LOSS ? 'met' : 'MISSED'})`);
-    console.log(`  spans exported during the load: ${spans[0]} (${VARIANTS.on}), ${spans[1]} (${VARIANTS.sampled}), ${spans[2]} (${VARIANTS.logged})`);
-    console.log(`  requests counted by /metrics of "${VARIANTS.on}": ${requestsCounted.toLocaleString('en')}`);
+    const instrumentCosts: number[][] = [];
+    for (const running of variants) instrumentCosts.push((await ask<{ instrumentMicros: number[] }>(running, 'instruments')).instrumentMicros);
+    report(variants, spans, instrumentCosts);
+    if (profiled && shares) reportProfile(profiled, shares);
   } finally {
-    for (const running of variants) {
-      running.child.stdin!.end();
-      running.child.kill();
-    }
+    for (const running of variants) running.child.stdin!.end();
+    await Promise.all(variants.map((running) => new Promise((done) => running.child.once('close', done))));
+    await collector.close();
   }
 }
 
 if (process.argv[2] === 'serve') {
-  serveVariant(process.argv[3] as Variant).catch((error: unknown) => {
+  serveVariant(JSON.parse(process.argv[3]!) as VariantSettings).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });

@@ -10,35 +10,77 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gql, uploadSchema } from '../helpers/gql';
 import { makeTempDir } from '../helpers/server';
+// The generated decoder of the OTLP protobuf definitions, which the library ships (not among its exports).
+import OTLP_PROTO = require('@opentelemetry/otlp-transformer/build/src/generated/root');
 
 const ROOT = resolve(__dirname, '../..');
 const REGISTER_TS = join(ROOT, '__tests__/helpers/register-ts.cjs');
 const MAIN = join(ROOT, 'src/server/main.ts');
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
-interface OtlpSpan {
-  traceId: string;
-  name: string;
+/** What the tests read of an export request, whichever its encoding. */
+interface ReceivedExport {
+  path: string;
+  contentType: string | undefined;
+  serviceNames: string[];
+  spans: Array<{ traceId: string; name: string }>;
 }
-interface OtlpExport {
+
+interface OtlpJsonExport {
   resourceSpans: Array<{
     resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
-    scopeSpans: Array<{ spans: OtlpSpan[] }>;
+    scopeSpans: Array<{ spans: Array<{ traceId: string; name: string }> }>;
   }>;
+}
+
+/** The protobuf export request as protobufjs's generated decoder reads it (ids as bytes). */
+interface OtlpProtobufExport {
+  resourceSpans: Array<{
+    resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+    scopeSpans: Array<{ spans: Array<{ traceId: Uint8Array; name: string }> }>;
+  }>;
+}
+
+/** The part of the generated module the collector uses. */
+interface GeneratedDecoders {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: { decode(body: Uint8Array): OtlpProtobufExport } } } } } };
+}
+
+/** The collector's decoding: JSON as sent, protobuf through the OTLP definitions' generated decoder. */
+function readExport(path: string, contentType: string | undefined, body: Buffer): ReceivedExport {
+  const request: OtlpJsonExport =
+    contentType === 'application/x-protobuf'
+      ? hexIds((OTLP_PROTO as unknown as GeneratedDecoders).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.decode(body))
+      : (JSON.parse(body.toString('utf8')) as OtlpJsonExport);
+  return {
+    path,
+    contentType,
+    serviceNames: request.resourceSpans.map((entry) => entry.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue ?? ''),
+    spans: request.resourceSpans.flatMap((entry) => entry.scopeSpans.flatMap((scope) => scope.spans.map(({ traceId, name }) => ({ traceId, name })))),
+  };
+}
+
+function hexIds(request: OtlpProtobufExport): OtlpJsonExport {
+  return {
+    resourceSpans: request.resourceSpans.map((entry) => ({
+      resource: entry.resource,
+      scopeSpans: entry.scopeSpans.map((scope) => ({ spans: scope.spans.map((span) => ({ traceId: Buffer.from(span.traceId).toString('hex'), name: span.name })) })),
+    })),
+  };
 }
 
 jest.setTimeout(120_000); // starts Node + ts-node, which takes seconds on a busy machine
 
 let collector: Server;
 let collectorUrl: string;
-const received: Array<{ path: string; body: OtlpExport }> = [];
+const received: ReceivedExport[] = [];
 
 beforeAll(async () => {
   collector = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport });
+      received.push(readExport(req.url ?? '', req.headers['content-type'], Buffer.concat(chunks)));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{}');
     });
@@ -52,14 +94,22 @@ afterAll(async () => {
   await new Promise((done) => collector.close(done));
 });
 
-it('sends the spans of a request to the OTLP endpoint, with the service name and the caller trace id', async () => {
-  const dataDir = await makeTempDir();
+/** Starts the CLI with `env` added, and answers its URL once it has started (with its log messages so far). */
+async function startCli(dataDir: string, extraEnv: Record<string, string>) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('OTEL_')));
-  const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, '--port', '0', '--data', dataDir], {
-    cwd: ROOT,
-    env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl },
-  });
+  const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, '--port', '0', '--data', dataDir], { cwd: ROOT, env: { ...env, ...extraEnv } });
   const exited = new Promise<number | null>((done) => child.on('close', done));
+  return { child, exited };
+}
+
+it.each<{ protocol: string; extraEnv: Record<string, string>; contentType: string }>([
+  { protocol: 'default', extraEnv: {}, contentType: 'application/x-protobuf' },
+  { protocol: 'http/protobuf', extraEnv: { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, contentType: 'application/x-protobuf' },
+  { protocol: 'http/json', extraEnv: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, contentType: 'application/json' },
+])('sends the spans of a request to the OTLP endpoint ($protocol: $contentType), with the service name and the caller trace id', async ({ extraEnv, contentType }) => {
+  received.length = 0;
+  const dataDir = await makeTempDir();
+  const { child, exited } = await startCli(dataDir, { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, ...extraEnv });
   try {
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     let url: string | undefined;
@@ -82,11 +132,22 @@ it('sends the spans of a request to the OTLP endpoint, with the service name and
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  expect(new Set(received.map((one) => one.path))).toEqual(new Set(['/v1/traces']));
-  const resources = received.flatMap((one) => one.body.resourceSpans);
-  const serviceNames = new Set(resources.map((resource) => resource.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue));
-  expect(serviceNames).toEqual(new Set(['autograph']));
-  const spans = resources.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
-  const inCallerTrace = spans.filter((span) => span.traceId === TRACE_ID).map((span) => span.name).sort();
+  expect(new Set(received.map((one) => `${one.path} ${one.contentType}`))).toEqual(new Set([`/v1/traces ${contentType}`]));
+  expect(new Set(received.flatMap((one) => one.serviceNames))).toEqual(new Set(['autograph']));
+  const inCallerTrace = received.flatMap((one) => one.spans).filter((span) => span.traceId === TRACE_ID).map((span) => span.name).sort();
   expect(inCallerTrace).toEqual(['POST /graphql', 'find Task']);
+});
+
+it('refuses to start with a protocol it cannot send (grpc), naming the variable, with exit code 1', async () => {
+  const dataDir = await makeTempDir();
+  const { child, exited } = await startCli(dataDir, { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  try {
+    expect(await exited).toBe(1);
+  } finally {
+    child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  expect(stderr).toBe('autograph: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: set it to http/protobuf or http/json (the collector\'s OTLP/HTTP receiver, port 4318 by default)\n');
 });

@@ -4,6 +4,7 @@ import { HttpError } from '../../src/server/http-io.js';
 import { LabelCap } from '../../src/observe/label-cap.js';
 import { outcomeOf } from '../../src/observe/request-observation.js';
 import { requestIdOf } from '../../src/observe/request-id.js';
+import { OtlpConfigError, otlpTraceProtocolOf } from '../../src/observe/otlp-config.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -55,6 +56,28 @@ describe('requestIdOf', () => {
 
   it('takes the first of repeated headers', () => {
     expect(requestIdOf(['first', 'second'])).toBe('first');
+  });
+});
+
+describe('otlpTraceProtocolOf: the OTLP protocol the environment asks for', () => {
+  it.each([
+    { env: {}, protocol: 'http/protobuf' },
+    { env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, protocol: 'http/json' },
+    { env: { OTEL_EXPORTER_OTLP_PROTOCOL: ' http/protobuf ' }, protocol: 'http/protobuf' },
+    { env: { OTEL_EXPORTER_OTLP_PROTOCOL: '' }, protocol: 'http/protobuf' },
+    // The signal's own variable wins over the general one.
+    { env: { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, protocol: 'http/json' },
+    { env: { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, protocol: 'http/protobuf' },
+  ])('$env → $protocol', ({ env, protocol }) => {
+    expect(otlpTraceProtocolOf(env)).toBe(protocol);
+  });
+
+  it.each([
+    { env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, variable: 'OTEL_EXPORTER_OTLP_PROTOCOL=grpc' },
+    { env: { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' }, variable: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=HTTP/JSON' },
+  ])('$env is refused, naming the variable', ({ env, variable }) => {
+    expect(() => otlpTraceProtocolOf(env)).toThrow(OtlpConfigError);
+    expect(() => otlpTraceProtocolOf(env)).toThrow(`${variable} is not supported: set it to http/protobuf or http/json`);
   });
 });
 

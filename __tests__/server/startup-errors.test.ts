@@ -1,3 +1,4 @@
+import { OtlpConfigError } from '../../src/observe/otlp-config';
 import { startupHint } from '../../src/server/startup-errors';
 import { DataDirectoryLockedError } from '../../src/store/embedded/index';
 
@@ -33,6 +34,11 @@ describe('startupHint', () => {
       'data folder not writable',
       errno('EACCES', { syscall: 'mkdir', path: '/srv/autograph/data' }),
       'permission denied on /srv/autograph/data: the data folder must be writable by this user; fix its owner or choose another with --data (DATA_DIR)',
+    ],
+    [
+      'an OTLP protocol it cannot send',
+      new OtlpConfigError('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: set it to http/protobuf or http/json'),
+      'OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: set it to http/protobuf or http/json',
     ],
     ['anything else keeps its stack trace', new TypeError('x is not a function'), undefined],
     ['a thrown non-error', 'boom', undefined],

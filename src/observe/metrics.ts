@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { BucketHistogram } from './bucket-histogram.js';
 
 /**
  * The service's Prometheus instruments, in a registry of their own (one per app, so tests and embedders
@@ -41,20 +42,20 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     labelNames: ['operation_type', 'operation_name', 'outcome'] as const,
     registers,
   });
-  const requestDuration = new Histogram({
-    name: 'autograph_graphql_request_duration_seconds',
-    help: 'Time from receiving a /graphql request to sending its answer',
-    labelNames: ['operation_type', 'operation_name'] as const,
-    buckets: REQUEST_SECONDS,
-    registers,
-  });
-  const storeCalls = timedCalls(registers, 'autograph_store_call', 'method', STORE_SECONDS,
+  const requestDuration = new BucketHistogram(
+    'autograph_graphql_request_duration_seconds',
+    'Time from receiving a /graphql request to sending its answer',
+    ['operation_type', 'operation_name'],
+    REQUEST_SECONDS,
+    registry,
+  );
+  const storeCalls = timedCalls(registry, 'autograph_store_call', 'method', STORE_SECONDS,
     'Store round trips made by resolvers, by Store method (find, findPerKey, count, aggregate, insertMany, updateMany, deleteMany)',
     'Store round trips that failed, by Store method');
-  const lambdaCalls = timedCalls(registers, 'autograph_lambda_call', 'resolver', REQUEST_SECONDS,
+  const lambdaCalls = timedCalls(registry, 'autograph_lambda_call', 'resolver', REQUEST_SECONDS,
     '@lambda calls (one per call or per batch), by resolver name',
     '@lambda calls that failed (error, time-out, invalid result), by resolver name');
-  const customCalls = timedCalls(registers, 'autograph_custom_http_call', 'host', REQUEST_SECONDS,
+  const customCalls = timedCalls(registry, 'autograph_custom_http_call', 'host', REQUEST_SECONDS,
     '@custom(http:) requests sent, by target host, until the answer\'s headers',
     '@custom(http:) requests that failed (no answer, or a status other than 2xx), by target host');
   const persistedQueries = new Counter({
@@ -64,7 +65,7 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     registers,
   });
   const requestCounts = childrenByLabel((type) => childrenByLabel((name) => childrenByLabel((outcome) => requests.labels(type, name, outcome))));
-  const requestTimers = childrenByLabel((type) => childrenByLabel((name) => requestDuration.labels(type, name)));
+  const requestTimers = childrenByLabel((type) => childrenByLabel((name) => requestDuration.child(type, name)));
   const persistedCounts = childrenByLabel((result) => persistedQueries.labels(result));
   return {
     registry,
@@ -81,16 +82,16 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
 
 /** A `<prefix>_duration_seconds` histogram and a `<prefix>_failures_total` counter over one label. */
 function timedCalls(
-  registers: Registry[],
+  registry: Registry,
   prefix: string,
   label: string,
   buckets: number[],
   durationHelp: string,
   failuresHelp: string,
 ): (value: string, seconds: number, failed: boolean) => void {
-  const duration = new Histogram({ name: `${prefix}_duration_seconds`, help: durationHelp, labelNames: [label], buckets, registers });
-  const failures = new Counter({ name: `${prefix}_failures_total`, help: failuresHelp, labelNames: [label], registers });
-  const timers = childrenByLabel((value) => duration.labels(value));
+  const duration = new BucketHistogram(`${prefix}_duration_seconds`, durationHelp, [label], buckets, registry);
+  const failures = new Counter({ name: `${prefix}_failures_total`, help: failuresHelp, labelNames: [label], registers: [registry] });
+  const timers = childrenByLabel((value) => duration.child(value));
   const failureCounts = childrenByLabel((value) => failures.labels(value));
   return (value, seconds, failed) => {
     timers(value).observe(seconds);
@@ -100,8 +101,8 @@ function timedCalls(
 
 /**
  * What `make` returns for each value of one label, made once: prom-client checks and hashes the labels on
- * every `inc(labels)` and `observe(labels, value)`, and builds a labels object on every `labels(...)`, a
- * cost on every store call otherwise. Nested, one level per label, so a lookup builds no key. The label
+ * every `inc(labels)`, and builds a labels object on every `labels(...)`, a cost on every request
+ * otherwise (histograms are bucket-histogram.ts's, whose children are made once here too). Nested, one level per label, so a lookup builds no key. The label
  * values are bounded (see label-cap.ts), so the maps are too.
  */
 function childrenByLabel<C>(make: (value: string) => C): (value: string) => C {

@@ -21,8 +21,13 @@ const DEFAULT_STORE_CHECK_MS = 5000;
  */
 export async function serve(config: ServerConfig, initialSchema: string | undefined, initialLambda?: string): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const traceExport = startTraceExport(logger);
   const settings = { host: config.host, port: config.port, dataDir: resolvePath(config.dataDir) };
+  let traceExport: TraceExport | undefined;
+  try {
+    traceExport = startTraceExport(logger);
+  } catch (error) {
+    return exitWithHintOr(error, settings, logger, 'cannot export traces');
+  }
   let store: Store;
   try {
     store = await openStore(config, logger);

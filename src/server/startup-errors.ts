@@ -1,3 +1,4 @@
+import { OtlpConfigError } from '../observe/otlp-config.js';
 import { DataDirectoryLockedError } from '../store/embedded/index.js';
 
 /** Where the service was asked to listen and keep its data, for the hints below. */
@@ -16,6 +17,7 @@ export function startupHint(error: unknown, settings: StartupSettings): string |
   if (error instanceof DataDirectoryLockedError) {
     return `the data folder ${error.dataDir} is in use by process ${error.pid} (another autograph?): stop that process, or give this one another folder with --data (DATA_DIR)`;
   }
+  if (error instanceof OtlpConfigError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const where = `${settings.host}:${settings.port}`;
   switch (code) {
