@@ -73,7 +73,7 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
     '1:7 Type Empty: an input type needs at least one field',
   ]],
   ['a directive used without a definition is still unknown', 'directive @mine on FIELD_DEFINITION\ntype T { id: ID! f: String @other }', [
-    '2:28 Type T; field f: @other is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated)',
+    '2:28 Type T; field f: @other is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
   ]],
 ];
 
