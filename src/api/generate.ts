@@ -37,6 +37,8 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   const blocks = new Blocks();
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
+  /** Dgraph's `@withSubscription`: the type's queries (or the @lambda query) again, under `Subscription`. */
+  const subscriptions: Operation[] = [];
 
   for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
   blocks.set('DateTime', 'scalar DateTime');
@@ -49,22 +51,27 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     blocks.currentType = type.name;
     addTypeBlocks(model, type, blocks);
     blocks.currentType = undefined;
-    queries.push(...queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
+    const typeQueries = queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name }));
+    queries.push(...typeQueries);
+    if (type.withSubscription) subscriptions.push(...typeQueries);
     mutations.push(...mutationOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
   }
-  for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
+  for (const field of model.customQueries) {
+    queries.push({ sdl: customOperation(field), localOnly: false });
+    if (field.withSubscription) subscriptions.push({ sdl: customOperation(field), localOnly: false });
+  }
   for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
 
   const print = (includeLocalOnly: boolean): string => {
     const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
     const typeBlocks = includeLocalOnly ? [...blocks.values()] : blocks.gatewayView();
-    return [...typeBlocks, rootType('Query', visible(queries)), rootType('Mutation', visible(mutations))]
+    return [...typeBlocks, rootType('Query', visible(queries)), rootType('Mutation', visible(mutations)), rootType('Subscription', visible(subscriptions))]
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
   const schemaExtension = federationSchemaExtension(model.federation);
   const gatewaySdl = schemaExtension === '' ? print(false) : `${schemaExtension}\n\n${print(false)}`;
-  return { sdl: print(true), gatewaySdl, origins: originsOf(blocks, [queries, mutations]) };
+  return { sdl: print(true), gatewaySdl, origins: originsOf(blocks, [queries, mutations, subscriptions]) };
 }
 
 /** Mirrors `print(true)`: blocks, a blank line between them, then each root type's header and one line per operation. */

@@ -92,6 +92,7 @@ function typeModelOf(draft: TypeDraft): TypeModel {
   if (key) model.key = key;
   if (draft.directives.marks) model.marks = draft.directives.marks;
   if (draft.directives.auth) model.auth = draft.directives.auth;
+  if (draft.directives.withSubscription) model.withSubscription = true;
   if ('description' in node && node.description) model.description = node.description.value;
   return model;
 }

@@ -28,6 +28,8 @@ export interface TypeDirectives {
   marks?: FederationMarks;
   /** The `@interfaceObject` directive, for locations. */
   interfaceObject?: DirectiveNode;
+  /** `@withSubscription`: the type's queries are also subscriptions. */
+  withSubscription?: boolean;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -65,6 +67,11 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
   if (marks) result.marks = marks;
   const interfaceObject = collected.byName.get('interfaceObject');
   if (interfaceObject) result.interfaceObject = interfaceObject;
+  const withSubscription = collected.byName.get('withSubscription');
+  if (withSubscription) {
+    checkNoArguments(withSubscription, errors, describe);
+    result.withSubscription = true;
+  }
   return result;
 }
 
