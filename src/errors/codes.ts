@@ -29,6 +29,9 @@ export const ERROR_CODES = {
   // Who is calling and what they may do.
   UNAUTHENTICATED: 'client',
   FORBIDDEN: 'client',
+  // Subscriptions (live/): one connection holds too many; a schema swap ended one (subscribe again).
+  TOO_MANY_SUBSCRIPTIONS: 'client',
+  SCHEMA_CHANGED: 'client',
   // Data the request conflicts with.
   DUPLICATE_ID: 'client',
   // HTTP routing and bodies.
@@ -40,6 +43,8 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: 'server',
   // The service's state and its dependencies.
   SCHEMA_NOT_LOADED: 'server',
+  // This instance runs as many subscriptions as it allows (live/).
+  SUBSCRIPTIONS_AT_CAPACITY: 'server',
   LAMBDA_NOT_LOADED: 'server',
   STORE_UNAVAILABLE: 'server',
   // A JWK Set URL of the authorization line cannot be fetched: tokens cannot be checked (auth/keys/).

@@ -2,7 +2,9 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { checkAuthRules, DEFAULT_KEY_SET_POLICY, type KeySetPolicy } from '../auth/index.js';
+import type { Server } from 'node:http';
+import { checkAuthRules, DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from '../auth/index.js';
+import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveSettings } from '../live/index.js';
 import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
@@ -15,7 +17,8 @@ import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { budgetPlugin } from './budget-plugin.js';
-import { createApolloServer } from './apollo-server.js';
+import { createApolloServer, introspectionEnabled, serviceValidationRules } from './apollo-server.js';
+import { attachWebSocket, type WebSocketEndpoint } from './websocket.js';
 import { CORS_MAX_AGE_SECONDS } from './cors.js';
 import { flattenHeaders } from './graphql-endpoint.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
@@ -117,6 +120,8 @@ export interface AppOptions {
   limits?: Partial<OperationLimits>;
   /** How JWK Sets (`JWKUrl`/`JWKUrls`) are fetched and kept; auth/'s defaults for those not given. */
   keySets?: Partial<KeySetPolicy>;
+  /** Subscriptions over WebSocket: debounce and limits (the CLI's `--subscription-*` flags); live/'s defaults for those not given. */
+  subscriptions?: Partial<LiveSettings>;
   /** Prometheus metrics at `GET /metrics` (the CLI's `--metrics`); default true. */
   metrics?: boolean;
   /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`; otherwise loopback callers only. */
@@ -136,6 +141,10 @@ export interface App {
   readonly persistedQueries: PersistedQueries;
   /** Activates the schema and lambda script another instance stored, if they changed (the periodic check, now). */
   checkStore(): Promise<void>;
+  /** Serves subscriptions (graphql-ws) on `server`'s `/graphql` path; close the endpoint before the server. */
+  attachSubscriptions(server: Server): WebSocketEndpoint;
+  /** The running subscriptions of this instance. */
+  readonly liveRegistry: LiveRegistry;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
   close(): Promise<void>;
 }
@@ -218,10 +227,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     logger: logger.child({ component: 'persisted-queries' }),
   });
+  const limits = operationLimits(options.limits);
+  const liveRegistry = new LiveRegistry(store, liveSettings(options.subscriptions));
   const apollo = createApolloServer({
     schemaSource,
     persistedQueries,
-    limits: operationLimits(options.limits),
+    limits,
     keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
     introspection: options.introspection,
     plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
@@ -244,6 +255,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       return result;
     }
     schemaSource.publish(result.active.schema);
+    // Their operations were validated against the schema just replaced: each ends with a message.
+    liveRegistry.endAll(schemaChangedResult());
     if (!apolloStarted) {
       // Apollo starts with the first real schema, so start-time plugins (inline tracing for subgraphs)
       // see it. Before that, /graphql answers SCHEMA_NOT_LOADED without reaching Apollo.
@@ -361,7 +374,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     persistedQueries,
     checkStore: () => definitions.check(),
+    liveRegistry,
+    attachSubscriptions(server) {
+      return attachWebSocket(
+        server,
+        '/graphql',
+        liveServerOptions({
+          registry: liveRegistry,
+          activeSchema: () => active?.schema,
+          validationRules: serviceValidationRules(limits, introspectionEnabled(options.introspection)),
+          limits,
+          persistedQueries,
+          keySets: new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets }),
+          createContext: (headers) => createContext(services, { headers }),
+          logger: logger.child({ component: 'subscriptions' }),
+        }),
+      );
+    },
     async close() {
+      liveRegistry.close();
       await definitions.close();
       await activationQueue;
       if (apolloStarted) {

@@ -33,17 +33,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.handler(req, res);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  const subscriptions = app.attachSubscriptions(server);
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await subscriptions.close();
+    throw error;
+  }
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
 
   async function shutdown(): Promise<void> {
+    await subscriptions.close();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive connections must not carry further requests once the answer in progress is sent.
     for (const res of inFlight) {
