@@ -115,3 +115,96 @@ test('applies each subscriber’s @auth rules: a subscriber sees only its own ta
   expect(bob.results).toHaveLength(2);
   expect(anonymous.results).toEqual([{ data: { queryTask: [] } }]);
 });
+
+test('ends the subscription with UNAUTHENTICATED when the token expires, and refuses an invalid token at connect', async () => {
+  const feed = record(client({ 'X-Auth-Token': token('ann', 2) }), { query: TASKS });
+  expect(await feed.nextResult()).toEqual({ data: { queryTask: [] } });
+  await feed.ended();
+  expect(feed.completed).toBe(true);
+  expect(feed.results).toHaveLength(2);
+  const [expired] = feed.results[1]!.errors!;
+  expect(expired!.message).toMatch(/^the token in X-Auth-Token expired at \d{4}-\d\d-\d\dT[\d:.]+Z, so the subscription ended; reconnect with a fresh token$/);
+  expect(expired!.extensions).toEqual({ code: 'UNAUTHENTICATED' });
+
+  const forged = client({ 'X-Auth-Token': jwt.sign({ [NAMESPACE]: { USER: 'ann' } }, 'not the secret', { algorithm: 'HS256', audience: AUDIENCE }) });
+  const refused = record(forged, { query: TASKS });
+  await refused.ended();
+  expect(forged.closes[0]).toEqual({ code: 4403, reason: 'invalid token in header X-Auth-Token: invalid signature' });
+  expect(refused.results).toEqual([]);
+});
+
+test('a token in the upgrade request’s headers works as in connection_init', async () => {
+  const feed = record(client(undefined, asUser('ann')), { query: TASKS });
+  expect(await feed.nextResult()).toEqual({ data: { queryTask: [] } });
+  await addTask(server, 'mine', 'ann');
+  expect(await feed.nextResult()).toEqual({ data: { queryTask: [{ title: 'mine', done: false }] } });
+});
+
+test('a schema upload ends running subscriptions with SCHEMA_CHANGED; new ones follow the new schema', async () => {
+  const feed = record(client(asUser('ann')), { query: TASKS });
+  await feed.nextResult();
+  await activateSchema(server.url, LIVE_SCHEMA.replace('done: Boolean', 'done: Boolean\n  rank: Int'));
+  await feed.ended();
+  expect(feed.completed).toBe(true);
+  expect(feed.results[1]).toEqual({
+    errors: [{ message: 'the schema was replaced, so this subscription ended; subscribe again to follow the new schema', extensions: { code: 'SCHEMA_CHANGED' } }],
+  });
+  const again = record(client(asUser('ann')), { query: 'subscription { queryTask { title rank } }' });
+  expect(await again.nextResult()).toEqual({ data: { queryTask: [] } });
+});
+
+test('refuses what is not a valid subscription with client error codes', async () => {
+  const ws = client(asUser('ann'));
+  const cases: Array<[query: string, code: string, message: string | RegExp]> = [
+    ['{ queryTask { title } }', 'BAD_REQUEST', 'only subscriptions are served over WebSocket; send this query over HTTP POST to /graphql'],
+    ['subscription { queryTag { name } }', 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "queryTag" on type "Subscription"/],
+    ['subscription { queryTask { title ', 'GRAPHQL_PARSE_FAILED', 'Syntax Error: Expected Name, found <EOF>.'],
+    ['subscription($n: Int!) { queryTask(first: $n) { title } }', 'BAD_USER_INPUT', 'Variable "$n" of required type "Int!" was not provided.'],
+  ];
+  for (const [query, code, message] of cases) {
+    const refused = record(ws, { query });
+    await refused.ended();
+    const [error] = refused.error as Array<{ message: string; extensions: { code: string } }>;
+    expect(error!.extensions.code).toBe(code);
+    if (typeof message === 'string') expect(error!.message).toBe(message);
+    else expect(error!.message).toMatch(message);
+  }
+});
+
+test('limits subscriptions per connection and in total; a completed one frees its place', async () => {
+  const first = client(asUser('ann'));
+  const feeds = [0, 1, 2].map(() => record(first, { query: TASKS }));
+  for (const feed of feeds) await feed.nextResult();
+  const fourth = record(first, { query: TASKS });
+  await fourth.ended();
+  expect(fourth.error).toEqual([
+    { message: 'this connection already runs 3 subscriptions, the most allowed per connection; complete one first', extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3 } },
+  ]);
+
+  const second = client(asUser('bob'));
+  const more = [0, 1].map(() => record(second, { query: TASKS }));
+  for (const feed of more) await feed.nextResult();
+  const sixth = record(second, { query: TASKS });
+  await sixth.ended();
+  expect(sixth.error).toEqual([
+    { message: 'the service runs 5 subscriptions, the most it allows; try again later', extensions: { code: 'SUBSCRIPTIONS_AT_CAPACITY', limit: 5 } },
+  ]);
+
+  feeds[0]!.stop();
+  await until(() => server.app.liveRegistry.size === 4);
+  const replacement = record(second, { query: TASKS });
+  expect(await replacement.nextResult()).toEqual({ data: { queryTask: [] } });
+});
+
+test('re-runs each subscription once per batch of writes, and only those whose types were written', async () => {
+  const tasks = record(client(asUser('ann')), { query: TASKS });
+  const notes = record(client(asUser('ann')), { query: 'subscription { aggregateNote { count } }' });
+  await tasks.nextResult();
+  expect(await notes.nextResult()).toEqual({ data: { aggregateNote: { count: 0 } } });
+  const before = { ...server.app.liveRegistry.stats };
+  // Ten notes in one mutation are one commit; the task subscription reads no Note.
+  await gqlData(server.url, `mutation { addNote(input: [${Array.from({ length: 10 }, (_, i) => `{ text: "n${i}" }`).join(', ')}]) { numUids } }`);
+  expect(await notes.nextResult()).toEqual({ data: { aggregateNote: { count: 10 } } });
+  expect(server.app.liveRegistry.stats.invalidations - before.invalidations).toBe(1);
+  expect(tasks.results).toHaveLength(1);
+});
