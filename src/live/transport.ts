@@ -15,6 +15,7 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type GraphQLFormattedError,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
@@ -52,6 +53,8 @@ export interface LiveTransportOptions {
   keySets: KeySets;
   /** A fresh resolver context for one run, as an HTTP request with `headers` gets (the same factory). */
   createContext(headers: Record<string, string | undefined>): Promise<object> | object;
+  /** How errors reach clients: HTTP's `formatError` (codes kept, unplanned faults masked). */
+  formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
   logger: PersistedQueryLogger;
 }
 
@@ -118,7 +121,23 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
     }
   }
 
+  /** As Apollo Server formats errors for HTTP; its transport-only `http` extension never reaches a client. */
+  const formatted = (error: GraphQLError): GraphQLFormattedError => {
+    const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
+    const json = error.toJSON();
+    return options.formatError(Object.keys(extensions).length > 0 ? { ...json, extensions } : { ...json, extensions: undefined }, error);
+  };
+
   return {
+    onError(_ctx, _id, _payload, errors) {
+      return errors.map(formatted);
+    },
+
+    onNext(_ctx, _id, _payload, _args, result) {
+      if (!result.errors) return undefined;
+      return { ...result, errors: result.errors.map(formatted) };
+    },
+
     async onConnect(ctx) {
       const schema = options.activeSchema();
       const model = schema && schemaExtensions(schema)?.model;

@@ -18,6 +18,7 @@ import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { prepareActivation, type ActivationError, type ActivationResult, type ActiveSchema } from './activation.js';
 import { budgetPlugin } from './budget-plugin.js';
 import { createApolloServer, introspectionEnabled, serviceValidationRules } from './apollo-server.js';
+import { formatError } from './format-error.js';
 import { attachWebSocket, type WebSocketEndpoint } from './websocket.js';
 import { CORS_MAX_AGE_SECONDS } from './cors.js';
 import { flattenHeaders } from './graphql-endpoint.js';
@@ -387,6 +388,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           persistedQueries,
           keySets: new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets }),
           createContext: (headers) => createContext(services, { headers }),
+          formatError,
           logger: logger.child({ component: 'subscriptions' }),
         }),
       );
