@@ -104,6 +104,8 @@ test('applies each subscriber’s @auth rules: a subscriber sees only its own ta
   const bob = record(client({ headers: asUser('bob') }), { query: TASKS });
   const anonymous = record(client(), { query: TASKS });
   for (const feed of [ann, bob, anonymous]) expect(await feed.nextResult()).toEqual({ data: { queryTask: [] } });
+  // Different callers: three executions, none shared.
+  expect(server.app.liveRegistry.executions).toBe(3);
 
   await addTask(server, 'ann’s', 'ann');
   expect(await ann.nextResult()).toEqual({ data: { queryTask: [{ title: 'ann’s', done: false }] } });
@@ -194,6 +196,19 @@ test('limits subscriptions per connection and in total; a completed one frees it
   await until(() => server.app.liveRegistry.size === 4);
   const replacement = record(second, { query: TASKS });
   expect(await replacement.nextResult()).toEqual({ data: { queryTask: [] } });
+});
+
+test('subscribers of the same operation with the same rule variables share one execution per batch', async () => {
+  const query = { query: 'subscription { aggregateNote { count } }' };
+  const feeds = [client(asUser('ann')), client(asUser('ann')), client()].map((ws) => record(ws, query));
+  for (const feed of feeds) expect(await feed.nextResult()).toEqual({ data: { aggregateNote: { count: 0 } } });
+  expect(server.app.liveRegistry.size).toBe(3);
+  // Ann's two connections share; the anonymous caller (other rule variables) has its own.
+  expect(server.app.liveRegistry.executions).toBe(2);
+  const before = server.app.liveRegistry.stats.invalidations;
+  await gqlData(server.url, 'mutation { addNote(input: [{ text: "shared" }]) { numUids } }');
+  for (const feed of feeds) expect(await feed.nextResult()).toEqual({ data: { aggregateNote: { count: 1 } } });
+  expect(server.app.liveRegistry.stats.invalidations - before).toBe(2);
 });
 
 test('re-runs each subscription once per batch of writes, and only those whose types were written', async () => {

@@ -1,5 +1,13 @@
 import type { ExecutionResult } from 'graphql';
 
+/** Results compared as JSON; a result shared by many subscribers is written out once. */
+const texts = new WeakMap<ExecutionResult, string>();
+function textOf(result: ExecutionResult): string {
+  let text = texts.get(result);
+  if (text === undefined) texts.set(result, (text = JSON.stringify(result)));
+  return text;
+}
+
 /**
  * One running subscription as the async generator graphql-ws reads results from.
  *
@@ -54,7 +62,7 @@ export class LiveQuery implements AsyncGenerator<ExecutionResult, undefined> {
         this.stale = false;
         const result = await this.run();
         if (this.finished || this.finalResult) continue;
-        const text = JSON.stringify(result);
+        const text = textOf(result);
         if (text === this.lastSent) continue;
         this.lastSent = text;
         return { done: false, value: result };

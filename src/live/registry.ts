@@ -2,79 +2,109 @@ import type { ExecutionResult } from 'graphql';
 import type { Store } from '../store/port.js';
 import { ChangeBatcher } from './change-batcher.js';
 import { serviceAtCapacity, tooManyOnConnection } from './errors.js';
-import type { LiveQuery } from './live-query.js';
+import { LiveQuery } from './live-query.js';
 import { touches, type ReadSet } from './read-set.js';
 import type { LiveSettings } from './settings.js';
+import { SharedExecution } from './shared-execution.js';
 
-interface Entry {
+/** The subscriptions that compute the same result (same operation, variables and caller), run as one. */
+interface Group {
   reads: ReadSet;
+  execution: SharedExecution;
+  queries: Set<LiveQuery>;
+}
+
+/** What a subscription is, for the registry. */
+export interface LiveSubscription {
+  /** The connection it belongs to (the per-connection limit counts by it). */
   owner: object;
+  /** Equal for subscriptions that would compute equal results; they share one execution. */
+  sharingKey: string;
+  reads: ReadSet;
+  /** Runs the operation once, with a fresh context. */
+  run: () => Promise<ExecutionResult>;
 }
 
 /**
  * The running subscriptions of this instance: what each reads and which connection owns it. It watches
  * the store's change feed only while it holds any, and after each batch of changes marks stale exactly
- * the subscriptions whose reads the batch touched.
+ * the subscriptions whose reads the batch touched; equal subscriptions share one run per batch.
  */
 export class LiveRegistry {
-  private readonly entries = new Map<LiveQuery, Entry>();
+  private readonly groups = new Map<string, Group>();
   private readonly countByOwner = new Map<object, number>();
   private readonly batcher: ChangeBatcher;
-  /** Batches handed over and subscriptions marked stale, for tests and metrics. */
+  private count = 0;
+  /** Batches handed over, and distinct executions marked stale by them, for tests and metrics. */
   readonly stats = { batches: 0, invalidations: 0 };
 
   constructor(store: Store, private readonly settings: LiveSettings) {
     this.batcher = new ChangeBatcher(store, settings.debounceMs, (collections) => this.onBatch(collections));
   }
 
+  /** Running subscriptions. */
   get size(): number {
-    return this.entries.size;
+    return this.count;
+  }
+
+  /** Distinct executions they share. */
+  get executions(): number {
+    return this.groups.size;
   }
 
   /** The refusal a new subscription of `owner` would meet now, if any. */
   refusal(owner: object): Error | undefined {
     if ((this.countByOwner.get(owner) ?? 0) >= this.settings.maxPerConnection) return tooManyOnConnection(this.settings.maxPerConnection);
-    if (this.entries.size >= this.settings.maxTotal) return serviceAtCapacity(this.settings.maxTotal);
+    if (this.count >= this.settings.maxTotal) return serviceAtCapacity(this.settings.maxTotal);
     return undefined;
   }
 
-  /** Holds `query` until it finishes. Throws the refusal when a limit is reached. */
-  add(owner: object, reads: ReadSet, query: LiveQuery): void {
-    const refusal = this.refusal(owner);
+  /** Starts `subscription`: the results to send, held here until they finish. Throws the refusal when a limit is reached. */
+  add(subscription: LiveSubscription): LiveQuery {
+    const refusal = this.refusal(subscription.owner);
     if (refusal) throw refusal;
-    this.entries.set(query, { reads, owner });
-    this.countByOwner.set(owner, (this.countByOwner.get(owner) ?? 0) + 1);
+    let group = this.groups.get(subscription.sharingKey);
+    if (!group) {
+      group = { reads: subscription.reads, execution: new SharedExecution(subscription.run), queries: new Set() };
+      this.groups.set(subscription.sharingKey, group);
+    }
+    const shared = group;
+    const query = new LiveQuery(() => shared.execution.latest());
+    shared.queries.add(query);
+    this.count++;
+    this.countByOwner.set(subscription.owner, (this.countByOwner.get(subscription.owner) ?? 0) + 1);
     this.batcher.start();
-    query.onFinished(() => this.remove(query));
+    query.onFinished(() => this.remove(subscription, shared, query));
+    return query;
   }
 
   /** Ends every running subscription with `result` (a schema swap). */
   endAll(result: ExecutionResult): void {
-    for (const query of [...this.entries.keys()]) query.end(result);
+    for (const group of [...this.groups.values()]) for (const query of [...group.queries]) query.end(result);
   }
 
   close(): void {
-    for (const query of [...this.entries.keys()]) void query.return();
+    for (const group of [...this.groups.values()]) for (const query of [...group.queries]) void query.return();
     this.batcher.stop();
   }
 
-  private remove(query: LiveQuery): void {
-    const entry = this.entries.get(query);
-    if (!entry) return;
-    this.entries.delete(query);
-    const left = (this.countByOwner.get(entry.owner) ?? 1) - 1;
-    if (left > 0) this.countByOwner.set(entry.owner, left);
-    else this.countByOwner.delete(entry.owner);
-    if (this.entries.size === 0) this.batcher.stop();
+  private remove(subscription: LiveSubscription, group: Group, query: LiveQuery): void {
+    if (!group.queries.delete(query)) return;
+    this.count--;
+    if (group.queries.size === 0 && this.groups.get(subscription.sharingKey) === group) this.groups.delete(subscription.sharingKey);
+    const left = (this.countByOwner.get(subscription.owner) ?? 1) - 1;
+    if (left > 0) this.countByOwner.set(subscription.owner, left);
+    else this.countByOwner.delete(subscription.owner);
+    if (this.count === 0) this.batcher.stop();
   }
 
   private onBatch(collections: ReadonlySet<string>): void {
     this.stats.batches++;
-    for (const [query, entry] of this.entries) {
-      if (touches(entry.reads, collections)) {
-        this.stats.invalidations++;
-        query.invalidate();
-      }
+    for (const group of this.groups.values()) {
+      if (!touches(group.reads, collections)) continue;
+      this.stats.invalidations++;
+      group.execution.invalidate();
+      for (const query of group.queries) query.invalidate();
     }
   }
 }

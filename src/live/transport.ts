@@ -10,6 +10,7 @@ import {
   getVariableValues,
   GraphQLError,
   parse,
+  print,
   specifiedRules,
   validate,
   type DocumentNode,
@@ -30,9 +31,11 @@ import { scanOperationSource } from '../limits/source-scan.js';
 import type { PersistedQueries, PersistedQueryLogger } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../query/pagination.js';
 import { schemaExtensions } from '../resolve/index.js';
+import { isCustomLogic } from '../sdl/facts.js';
+import type { SchemaModel } from '../sdl/model.js';
 import { authenticateConnection, connectionHeaders } from './connection-auth.js';
 import { noSchemaYet, onlySubscriptions, tokenExpired } from './errors.js';
-import { LiveQuery } from './live-query.js';
+import type { LiveQuery } from './live-query.js';
 import { readsOfOperation } from './read-set.js';
 import type { LiveRegistry } from './registry.js';
 
@@ -197,12 +200,17 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
       const model = schemaExtensions(args.schema)?.model;
       const operation = getOperationAST(args.document, args.operationName);
       if (!model || !operation) throw new Error('onSubscribe let through an operation it could not resolve');
-      const query = new LiveQuery(async () => {
-        const context = (await options.createContext(connection.headers)) as { auth?: AuthResult };
-        context.auth = connection.auth;
-        return execute({ ...args, contextValue: context });
+      const { headers, auth } = connection;
+      const query = options.registry.add({
+        owner: connection,
+        sharingKey: sharingKey(args, auth, usesCustomLogic(model) ? connection : undefined),
+        reads: readsOfOperation(model, args.document, operation),
+        run: async () => {
+          const context = (await options.createContext(headers)) as { auth?: AuthResult };
+          context.auth = auth;
+          return execute({ ...args, contextValue: context });
+        },
       });
-      options.registry.add(connection, readsOfOperation(model, args.document, operation), query);
       connection.queries.add(query);
       query.onFinished(() => connection.queries.delete(query));
       return query;
@@ -215,6 +223,30 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
       for (const query of connection.queries) void query.return();
     },
   };
+}
+
+/** Connections whose results may depend on more than the token's claims (headers forwarded by custom logic) share nothing. */
+const connectionIds = new WeakMap<object, number>();
+let nextConnectionId = 1;
+
+/**
+ * Equal for subscriptions whose results are equal: the same document, operation and variables, run for a
+ * caller with the same rule variables (what `@auth` rules read). With `@lambda`/`@custom` fields in the
+ * schema, the caller's headers may reach the results too, so then only one connection's equal
+ * subscriptions share.
+ */
+function sharingKey(args: ExecutionArgs, auth: AuthResult, privateTo: object | undefined): string {
+  let connection = '';
+  if (privateTo) {
+    let id = connectionIds.get(privateTo);
+    if (id === undefined) connectionIds.set(privateTo, (id = nextConnectionId++));
+    connection = String(id);
+  }
+  return JSON.stringify([print(args.document), args.operationName ?? null, args.variableValues ?? null, auth.authenticated, auth.variables, connection]);
+}
+
+function usesCustomLogic(model: SchemaModel): boolean {
+  return model.customQueries.length > 0 || [...model.types.values()].some((type) => type.fields.some(isCustomLogic));
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {
