@@ -15,6 +15,7 @@
  *   npm run bench -- jwt                  token verification per algorithm, static key and JWK Set (bench/jwt.ts; only when named)
  *   npm run bench -- http                 the HTTP layer (router, CORS) next to bare node:http (bench/http-layer.ts; only when named)
  *   npm run bench -- observability        getTask with metrics and tracing off, on, and on with request logs (bench/observability.ts; only when named)
+ *   npm run bench -- subscriptions        1,000 subscribers under 100 writes/s: write → delivery, CPU, RSS (bench/subscriptions.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -39,6 +40,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean }> = {
   jwt: { file: 'jwt.js', inDefault: false },
   http: { file: 'http-layer.js', inDefault: false },
   observability: { file: 'observability.js', inDefault: false },
+  subscriptions: { file: 'subscriptions.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

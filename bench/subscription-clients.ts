@@ -1,0 +1,96 @@
+/**
+ * The client side of `npm run bench -- subscriptions`, in processes of their own so that their CPU is not
+ * the service's: SUBSCRIBERS graphql-ws connections (one subscription each) spread over GROUPS distinct
+ * queries and, in one of the processes, a writer adding WRITES_PER_SECOND objects over HTTP once the
+ * parent says "go" on stdin; it reports when the parent says "stop". Each subscriber notes, for every object it sees for the first time, the time
+ * it arrived; the parent, which saw each object's commit, turns those into delays.
+ *
+ *   node dist/bench/subscription-clients.js <url> <subscribers> <groups> <offset> <firstSeq> <writesPerSecond> <seconds>
+ *
+ * Prints two JSON lines: { ready, failures } once every subscriber has its first result, then the report
+ * ({ receipts: [seq, receivedAt][], sent: [seq, sentAt][], writes, failures }).
+ */
+import readline from 'node:readline';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+const [url, subscribersText, groupsText, offsetText, firstSeqText, rateText, secondsText] = process.argv.slice(2);
+const SUBSCRIBERS = Number(subscribersText);
+const GROUPS = Number(groupsText);
+/** This process's first subscriber number, so that processes spread over the groups alike. */
+const OFFSET = Number(offsetText);
+const FIRST_SEQ = Number(firstSeqText);
+const WRITES_PER_SECOND = Number(rateText);
+const SECONDS = Number(secondsText);
+
+const QUERY = 'subscription($group: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }';
+
+async function main(): Promise<void> {
+  const wsUrl = `${url!.replace(/^http/, 'ws')}/graphql`;
+  const clients: Client[] = [];
+  const receipts: Array<[number, number]> = [];
+  const sent: Array<[number, number]> = [];
+  let initial = 0;
+  let failures = 0;
+  /** The newest seq each subscriber has seen. */
+  const newest = new Array<number>(SUBSCRIBERS).fill(-1);
+
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+    clients.push(client);
+    client.subscribe(
+      { query: QUERY, variables: { group: (OFFSET + i) % GROUPS } },
+      {
+        next: (result) => {
+          const items = ((result.data as { queryItem?: Array<{ seq: number }> } | undefined)?.queryItem ?? []);
+          if (items.length === 0) return;
+          const now = Date.now();
+          if (newest[i] === -1) initial++;
+          else for (const item of items) if (item.seq > newest[i]!) receipts.push([item.seq, now]);
+          newest[i] = Math.max(newest[i]!, items[0]!.seq);
+        },
+        error: () => failures++,
+        complete: () => undefined,
+      },
+    );
+  }
+  const readyBy = Date.now() + 300_000;
+  while (initial < SUBSCRIBERS && Date.now() < readyBy && failures === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  process.stdout.write(`${JSON.stringify({ ready: initial, failures })}\n`);
+  const commands = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  await commands.next(); // "go"
+
+  let writes = 0;
+  const started = Date.now();
+  if (WRITES_PER_SECOND > 0) {
+    let seq = FIRST_SEQ;
+    const interval = 1000 / WRITES_PER_SECOND;
+    const mutation = 'mutation($input: [AddItemInput!]!) { addItem(input: $input) { numUids } }';
+    while (Date.now() - started < SECONDS * 1000) {
+      const wait = started + writes * interval - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const item = { seq, group: seq % GROUPS };
+      sent.push([seq, Date.now()]);
+      seq++;
+      writes++;
+      void fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: mutation, variables: { input: [item] } }) })
+        .then((response) => response.json())
+        .then((body) => {
+          if ((body as { errors?: unknown }).errors) failures++;
+        })
+        .catch(() => failures++);
+    }
+  } else {
+    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  }
+  // The parent says "stop" once every write has committed and had time to be delivered.
+  await commands.next();
+  process.stdout.write(`${JSON.stringify({ done: true, writes, failures, receipts, sent })}\n`);
+  await Promise.all(clients.map((client) => client.dispose()));
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
