@@ -23,6 +23,14 @@ const FIRST_SEQ = Number(firstSeqText);
 const WRITES_PER_SECOND = Number(rateText);
 const SECONDS = Number(secondsText);
 
+const WAVE = 50;
+
+/** Resolves once `condition()` holds, or after five minutes. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  const giveUpAt = Date.now() + 300_000;
+  while (!condition() && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 const QUERY = 'subscription($group: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }';
 
 async function main(): Promise<void> {
@@ -35,8 +43,18 @@ async function main(): Promise<void> {
   /** The newest seq each subscriber has seen. */
   const newest = new Array<number>(SUBSCRIBERS).fill(-1);
 
+  const errors = new Map<string, number>();
+  const noteError = (error: unknown) => {
+    failures++;
+    const event = error as { code?: number; reason?: string; message?: string };
+    const key = event.code !== undefined ? `close ${event.code} ${event.reason ?? ''}` : String(event.message ?? error);
+    errors.set(key, (errors.get(key) ?? 0) + 1);
+  };
   for (let i = 0; i < SUBSCRIBERS; i++) {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+    // Connections open in waves of WAVE, each waiting for the one before to have its first results, as
+    // clients arriving over a few seconds would; a thousand handshakes at once would time out on a loaded machine.
+    if (i % WAVE === 0) await waitFor(() => initial + failures >= i);
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
     client.subscribe(
       { query: QUERY, variables: { group: (OFFSET + i) % GROUPS } },
@@ -49,14 +67,13 @@ async function main(): Promise<void> {
           else for (const item of items) if (item.seq > newest[i]!) receipts.push([item.seq, now]);
           newest[i] = Math.max(newest[i]!, items[0]!.seq);
         },
-        error: () => failures++,
+        error: noteError,
         complete: () => undefined,
       },
     );
   }
-  const readyBy = Date.now() + 300_000;
-  while (initial < SUBSCRIBERS && Date.now() < readyBy && failures === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  process.stdout.write(`${JSON.stringify({ ready: initial, failures })}\n`);
+  await waitFor(() => initial + failures >= SUBSCRIBERS);
+  process.stdout.write(`${JSON.stringify({ ready: initial, failures, errors: Object.fromEntries(errors) })}\n`);
   const commands = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   await commands.next(); // "go"
 

@@ -1,4 +1,4 @@
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Store } from '../store/port.js';
 import { ChangeBatcher } from './change-batcher.js';
 import { serviceAtCapacity, tooManyOnConnection } from './errors.js';
@@ -53,7 +53,7 @@ export class LiveRegistry {
   }
 
   /** The refusal a new subscription of `owner` would meet now, if any. */
-  refusal(owner: object): Error | undefined {
+  refusal(owner: object): GraphQLError | undefined {
     if ((this.countByOwner.get(owner) ?? 0) >= this.settings.maxPerConnection) return tooManyOnConnection(this.settings.maxPerConnection);
     if (this.count >= this.settings.maxTotal) return serviceAtCapacity(this.settings.maxTotal);
     return undefined;

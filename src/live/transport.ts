@@ -189,7 +189,7 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
       const overLimit = variableLimitRefusal({ limits: options.limits, pages, variables: payload.variables ?? undefined, operation, schema, document });
       if (overLimit) return [overLimit];
       const full = options.registry.refusal(connection);
-      if (full) return [full as GraphQLError];
+      if (full) return [full];
       await resolved.registerOnceAccepted?.();
       const request: SubscriptionRequest = { connection };
       return { schema, document, operationName, variableValues: payload.variables ?? undefined, contextValue: request };
@@ -201,6 +201,9 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
       const operation = getOperationAST(args.document, args.operationName);
       if (!model || !operation) throw new Error('onSubscribe let through an operation it could not resolve');
       const { headers, auth } = connection;
+      // onSubscribe checked the limits, but other subscriptions may have started since (it awaits).
+      const full = options.registry.refusal(connection);
+      if (full) return { errors: [full] };
       const query = options.registry.add({
         owner: connection,
         sharingKey: sharingKey(args, auth, usesCustomLogic(model) ? connection : undefined),
