@@ -3,7 +3,8 @@
  * BENCH_QUERIES distinct queries (default 10: the newest 50 Items of one group each) over BENCH_OBJECTS
  * stored Items (default 100,000), while a writer adds BENCH_WRITES objects per second (default 100), one
  * per mutation, for BENCH_SECONDS (default 10). The service runs in this process on the embedded store;
- * subscribers and writer run in BENCH_CLIENT_PROCESSES child processes (default 2; bench/subscription-clients.ts).
+ * the subscribers in BENCH_CLIENT_PROCESSES child processes (default 2), the writer in one more
+ * (bench/subscription-clients.ts).
  *
  * Prints the delay from each object's commit (seen here, when its transaction returned) to its arrival at
  * each subscriber of its group (p50, p99, max), the objects delivered against those expected, and the
@@ -113,12 +114,14 @@ async function main(): Promise<void> {
     const ready: Array<Promise<void>> = [];
     const reports: Array<Promise<ClientReport>> = [];
     const subscribeStarted = Date.now();
-    for (let index = 0; index < CLIENT_PROCESSES; index++) {
-      const share = Math.floor(SUBSCRIBERS / CLIENT_PROCESSES) + (index < SUBSCRIBERS % CLIENT_PROCESSES ? 1 : 0);
-      const offset = index * Math.floor(SUBSCRIBERS / CLIENT_PROCESSES) + Math.min(index, SUBSCRIBERS % CLIENT_PROCESSES);
+    // The writer has a process of its own (the last), so that receiving results never delays its writes.
+    for (let index = 0; index <= CLIENT_PROCESSES; index++) {
+      const writer = index === CLIENT_PROCESSES;
+      const share = writer ? 0 : Math.floor(SUBSCRIBERS / CLIENT_PROCESSES) + (index < SUBSCRIBERS % CLIENT_PROCESSES ? 1 : 0);
+      const offset = writer ? 0 : index * Math.floor(SUBSCRIBERS / CLIENT_PROCESSES) + Math.min(index, SUBSCRIBERS % CLIENT_PROCESSES);
       const child = spawn(
         process.execPath,
-        [path.join(__dirname, 'subscription-clients.js'), server.url, String(share), String(QUERIES), String(offset), String(OBJECTS), String(index === 0 ? WRITES : 0), String(SECONDS)],
+        [path.join(__dirname, 'subscription-clients.js'), server.url, String(share), String(QUERIES), String(offset), String(OBJECTS), String(writer ? WRITES : 0), String(SECONDS)],
         { stdio: ['pipe', 'pipe', 'inherit'] },
       );
       children.push(child);

@@ -35,6 +35,9 @@ export class LiveRegistry {
   private readonly countByOwner = new Map<object, number>();
   private readonly batcher: ChangeBatcher;
   private count = 0;
+  /** Executions running now; while any of the last batch's run, the next batch waits (see onBatch). */
+  private running = 0;
+  private heldBack: Set<string> | undefined;
   /** Batches handed over, and distinct executions marked stale by them, for tests and metrics. */
   readonly stats = { batches: 0, invalidations: 0 };
 
@@ -65,7 +68,7 @@ export class LiveRegistry {
     if (refusal) throw refusal;
     let group = this.groups.get(subscription.sharingKey);
     if (!group) {
-      group = { reads: subscription.reads, execution: new SharedExecution(subscription.run), queries: new Set() };
+      group = { reads: subscription.reads, execution: new SharedExecution(subscription.run, (running) => this.noteRun(running)), queries: new Set() };
       this.groups.set(subscription.sharingKey, group);
     }
     const shared = group;
@@ -98,7 +101,26 @@ export class LiveRegistry {
     if (this.count === 0) this.batcher.stop();
   }
 
+  private noteRun(running: boolean): void {
+    this.running += running ? 1 : -1;
+    if (this.running === 0 && this.heldBack) {
+      const batch = this.heldBack;
+      this.heldBack = undefined;
+      this.onBatch(batch);
+    }
+  }
+
+  /**
+   * Marks stale what `collections` touched. While executions are still running, the batch is held back
+   * and merged with the next ones until they are done: under more writes than the re-runs can follow,
+   * re-runs happen back to back rather than piling up, and writes keep their share of the event loop.
+   */
   private onBatch(collections: ReadonlySet<string>): void {
+    if (this.running > 0) {
+      this.heldBack ??= new Set();
+      for (const collection of collections) this.heldBack.add(collection);
+      return;
+    }
     this.stats.batches++;
     for (const group of this.groups.values()) {
       if (!touches(group.reads, collections)) continue;

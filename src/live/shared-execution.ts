@@ -10,7 +10,11 @@ export class SharedExecution {
   private stale = true;
   private current: Promise<ExecutionResult> | undefined;
 
-  constructor(private readonly run: () => Promise<ExecutionResult>) {}
+  /** `onRun` is told when a run starts and (with `false`) when it has settled. */
+  constructor(
+    private readonly run: () => Promise<ExecutionResult>,
+    private readonly onRun: (running: boolean) => void = () => undefined,
+  ) {}
 
   invalidate(): void {
     this.stale = true;
@@ -20,7 +24,8 @@ export class SharedExecution {
   latest(): Promise<ExecutionResult> {
     if (this.stale || !this.current) {
       this.stale = false;
-      this.current = this.run();
+      this.onRun(true);
+      this.current = this.run().finally(() => this.onRun(false));
     }
     return this.current;
   }
