@@ -7,8 +7,8 @@
  *
  *   node dist/bench/subscription-clients.js <url> <subscribers> <groups> <offset> <firstSeq> <writesPerSecond> <seconds>
  *
- * Prints two JSON lines: { ready, failures } once every subscriber has its first result, then the report
- * ({ receipts: [seq, receivedAt][], sent: [seq, sentAt][], writes, failures }).
+ * Prints JSON lines: { ready, failures } once every subscriber has its first result, { wrote } when the
+ * writer is done, then the report ({ receipts: [seq, receivedAt][], sent: [seq, sentAt][], writes, failures }).
  */
 import readline from 'node:readline';
 import { createClient, type Client } from 'graphql-ws';
@@ -31,7 +31,14 @@ async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition() && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-const QUERY = 'subscription($group: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }';
+/**
+ * BENCH_QUERY=feed (default): the group's Items added since the run began, newest first: a live feed,
+ * served through the `seq` index. BENCH_QUERY=top: the group's newest Items among all of them, which the
+ * embedded store answers by sorting the group's share of the stored Items at every run.
+ */
+const QUERY = process.env.BENCH_QUERY === 'top'
+  ? 'subscription($group: Int!, $since: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }'
+  : 'subscription($group: Int!, $since: Int!) { queryItem(filter: { group: { eq: $group }, seq: { ge: $since } }, order: { desc: seq }, first: 50) { seq } }';
 
 async function main(): Promise<void> {
   const wsUrl = `${url!.replace(/^http/, 'ws')}/graphql`;
@@ -57,13 +64,18 @@ async function main(): Promise<void> {
     const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
     client.subscribe(
-      { query: QUERY, variables: { group: (OFFSET + i) % GROUPS } },
+      { query: QUERY, variables: { group: (OFFSET + i) % GROUPS, since: FIRST_SEQ - 1 } },
       {
         next: (result) => {
           const items = ((result.data as { queryItem?: Array<{ seq: number }> } | undefined)?.queryItem ?? []);
-          if (items.length === 0) return;
           const now = Date.now();
-          if (newest[i] === -1) initial++;
+          if (newest[i] === -1) {
+            // The first result (one old Item, the feed's starting point).
+            initial++;
+            newest[i] = items[0]?.seq ?? FIRST_SEQ - 1;
+            return;
+          }
+          if (items.length === 0) return;
           else for (const item of items) if (item.seq > newest[i]!) receipts.push([item.seq, now]);
           newest[i] = Math.max(newest[i]!, items[0]!.seq);
         },
@@ -97,14 +109,13 @@ async function main(): Promise<void> {
         })
         .catch(() => failures++);
     }
-  } else {
-    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    process.stdout.write(`${JSON.stringify({ wrote: writes })}\n`);
   }
   // The parent says "stop" once every write has committed and had time to be delivered.
   await commands.next();
-  process.stdout.write(`${JSON.stringify({ done: true, writes, failures, receipts, sent })}\n`);
   await Promise.all(clients.map((client) => client.dispose()));
-  process.exit(0);
+  // A pipe takes a large write in parts: exit only once all of it is out.
+  process.stdout.write(`${JSON.stringify({ done: true, writes, failures, receipts, sent })}\n`, () => process.exit(0));
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 /**
  * Subscriptions under write load (issue 15): BENCH_SUBSCRIBERS graphql-ws subscribers (default 1,000) on
- * BENCH_QUERIES distinct queries (default 10: the newest 50 Items of one group each) over BENCH_OBJECTS
+ * BENCH_QUERIES distinct queries (default 10, one per group of Items: with BENCH_QUERY=feed, the default, the
+ * group's Items added since the run began, newest first; with BENCH_QUERY=top, its newest 50) over BENCH_OBJECTS
  * stored Items (default 100,000), while a writer adds BENCH_WRITES objects per second (default 100), one
  * per mutation, for BENCH_SECONDS (default 10). The service runs in this process on the embedded store;
  * the subscribers in BENCH_CLIENT_PROCESSES child processes (default 2), the writer in one more
@@ -91,6 +92,7 @@ interface ClientReport {
 
 async function main(): Promise<void> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-subscriptions-'));
+  const query = process.env.BENCH_QUERY === 'top' ? 'top' : 'feed';
   const opened = await openEmbeddedStore(folder);
   const committedAt = new Map<number, number>();
   const store = notingCommits(opened, committedAt);
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
     const children: Array<ChildProcessByStdio<Writable, Readable, null>> = [];
     const ready: Array<Promise<void>> = [];
     const reports: Array<Promise<ClientReport>> = [];
+    let wrote: Promise<number> = Promise.resolve(0);
     const subscribeStarted = Date.now();
     // The writer has a process of its own (the last), so that receiving results never delays its writes.
     for (let index = 0; index <= CLIENT_PROCESSES; index++) {
@@ -126,12 +129,29 @@ async function main(): Promise<void> {
       );
       children.push(child);
       const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      const next = async () => JSON.parse(((await lines.next()).value as string | undefined) ?? '{}') as Record<string, unknown>;
+      /** The next JSON line; anything else a client prints is passed on to stderr. */
+      const next = async (): Promise<Record<string, unknown>> => {
+        for (;;) {
+          const { value, done } = await lines.next();
+          if (done) return { ended: true };
+          try {
+            return JSON.parse(value as string) as Record<string, unknown>;
+          } catch {
+            process.stderr.write(`client ${index}: ${String(value)}\n`);
+          }
+        }
+      };
       const readyLine = next();
       ready.push(readyLine.then((line) => {
         if (line.failures !== 0 || line.ready !== share) throw new Error(`client process ${index}: ${JSON.stringify(line)}`);
       }));
-      reports.push(readyLine.then(() => next()).then((line) => line as unknown as ClientReport));
+      if (writer) {
+        const wroteLine = readyLine.then(() => next());
+        wrote = wroteLine.then((line) => line.wrote as number);
+        reports.push(wroteLine.then(() => next()).then((line) => line as unknown as ClientReport));
+      } else {
+        reports.push(readyLine.then(() => next()).then((line) => line as unknown as ClientReport));
+      }
     }
     await Promise.all(ready);
     console.log(`${SUBSCRIBERS} subscribers got their first result in ${((Date.now() - subscribeStarted) / 1000).toFixed(1)} s (${app.liveRegistry.executions} distinct executions); writing for ${SECONDS} s`);
@@ -141,11 +161,11 @@ async function main(): Promise<void> {
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
     for (const child of children) child.stdin.write('go\n');
-    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    const writes = await wrote;
     // Writes still queued commit late on a loaded machine: wait for them (a minute at most), then for their deliveries.
     const waitUntil = Date.now() + 60_000;
-    while (committedAt.size < WRITES * SECONDS - 1 && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 100));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    while (committedAt.size < writes && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     for (const child of children) child.stdin.write('stop\n');
     const done = await Promise.all(reports);
     clearInterval(sampler);
@@ -153,14 +173,13 @@ async function main(): Promise<void> {
     const wallMs = Date.now() - wallAtStart;
     const rssAfter = rssAfterGarbageCollection();
 
-    const writes = done.reduce((sum, report) => sum + report.writes, 0);
     const failures = done.reduce((sum, report) => sum + report.failures, 0);
     const delays = done.flatMap((report) => report.receipts.map(([seq, at]) => at - (committedAt.get(seq) ?? NaN))).filter((delay) => !Number.isNaN(delay)).sort((a, b) => a - b);
     const sentAt = new Map(done.flatMap((report) => report.sent));
     const commitDelays = [...sentAt].map(([seq, at]) => (committedAt.get(seq) ?? NaN) - at).filter((delay) => !Number.isNaN(delay)).sort((a, b) => a - b);
     const expected = commitDelays.length * (SUBSCRIBERS / QUERIES);
     console.log(
-      `subscriptions: ${SUBSCRIBERS} subscribers, ${QUERIES} queries, ${OBJECTS.toLocaleString('en')} Items, ${WRITES} writes/s for ${SECONDS} s, debounce ${DEBOUNCE_MS} ms, ` +
+      `subscriptions: ${SUBSCRIBERS} subscribers, ${QUERIES} ${query} queries, ${OBJECTS.toLocaleString('en')} Items, ${WRITES} writes/s for ${SECONDS} s, debounce ${DEBOUNCE_MS} ms, ` +
         `${CLIENT_PROCESSES} client processes (${os.cpus().length} CPUs shared, load ${os.loadavg()[0]!.toFixed(1)})\n` +
         `  commit → delivery: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms over ${delays.length} deliveries of ${expected} expected\n` +
         `  mutation sent → commit: p50 ${percentile(commitDelays, 50)} ms, p99 ${percentile(commitDelays, 99)} ms; ${commitDelays.length} of ${writes} writes committed, ${failures} failures\n` +
