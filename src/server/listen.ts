@@ -33,20 +33,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.handler(req, res);
   });
 
-  const subscriptions = app.attachSubscriptions(server);
-
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
     });
-  } catch (error) {
-    await subscriptions.close();
-    throw error;
-  }
+  });
+  // Attached once listening: the WebSocket server re-emits the HTTP server's errors (a port in use) as its own.
+  const subscriptions = app.attachSubscriptions(server);
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
 
