@@ -36,8 +36,9 @@ async function waitFor(condition: () => boolean): Promise<void> {
  * served through the `seq` index. BENCH_QUERY=top: the group's newest Items among all of them, which the
  * embedded store answers by sorting the group's share of the stored Items at every run.
  */
-const QUERY = process.env.BENCH_QUERY === 'top'
-  ? 'subscription($group: Int!, $since: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }'
+const TOP = process.env.BENCH_QUERY === 'top';
+const QUERY = TOP
+  ? 'subscription($group: Int!) { queryItem(filter: { group: { eq: $group } }, order: { desc: seq }, first: 50) { seq } }'
   : 'subscription($group: Int!, $since: Int!) { queryItem(filter: { group: { eq: $group }, seq: { ge: $since } }, order: { desc: seq }, first: 50) { seq } }';
 
 async function main(): Promise<void> {
@@ -53,8 +54,8 @@ async function main(): Promise<void> {
   const errors = new Map<string, number>();
   const noteError = (error: unknown) => {
     failures++;
-    const event = error as { code?: number; reason?: string; message?: string };
-    const key = event.code !== undefined ? `close ${event.code} ${event.reason ?? ''}` : String(event.message ?? error);
+    const event = (Array.isArray(error) ? error[0] : error) as { code?: number; reason?: string; message?: string };
+    const key = event.code !== undefined ? `close ${event.code} ${event.reason ?? ''}` : String(event.message ?? JSON.stringify(error));
     errors.set(key, (errors.get(key) ?? 0) + 1);
   };
   for (let i = 0; i < SUBSCRIBERS; i++) {
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
     const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
     client.subscribe(
-      { query: QUERY, variables: { group: (OFFSET + i) % GROUPS, since: FIRST_SEQ - 1 } },
+      { query: QUERY, variables: TOP ? { group: (OFFSET + i) % GROUPS } : { group: (OFFSET + i) % GROUPS, since: FIRST_SEQ - 1 } },
       {
         next: (result) => {
           const items = ((result.data as { queryItem?: Array<{ seq: number }> } | undefined)?.queryItem ?? []);

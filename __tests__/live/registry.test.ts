@@ -2,6 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import { LiveRegistry } from '../../src/live/registry.js';
 import { liveSettings } from '../../src/live/settings.js';
 import type { ChangeListener, Store } from '../../src/store/port.js';
+import { until } from '../helpers/wait.js';
 
 /** A store whose change feed the test drives; batches are handed over after debounceMs 0. */
 function feedStore() {
@@ -51,7 +52,7 @@ describe('LiveRegistry', () => {
     expect([registry.size, registry.executions, registry.refusal(owner)]).toEqual([0, 0, undefined]);
   });
 
-  it('holds a batch back while the last batch’s runs are under way, then hands over the merged batch once', async () => {
+  it('holds a batch back while the last batch’s runs are under way (and as long again), then hands over the merged batch once', async () => {
     const { store, write, listeners } = feedStore();
     const registry = new LiveRegistry(store, liveSettings({ debounceMs: 0 }));
     const { state, run } = manualRun();
@@ -69,6 +70,7 @@ describe('LiveRegistry', () => {
     expect(registry.stats.batches).toBe(1);
     state.finish({ data: { n: 1 } });
     expect(await rerun).toEqual({ done: false, value: { data: { n: 1 } } });
+    await until(() => registry.stats.batches === 2);
     expect(registry.stats).toEqual({ batches: 2, invalidations: 2 });
     const third = query.next();
     expect(state.starts).toBe(3);

@@ -7,6 +7,9 @@ import { touches, type ReadSet } from './read-set.js';
 import type { LiveSettings } from './settings.js';
 import { SharedExecution } from './shared-execution.js';
 
+/** The longest a batch waits after a round of re-runs, however long the round took. */
+const MAX_QUIET_MS = 1000;
+
 /** The subscriptions that compute the same result (same operation, variables and caller), run as one. */
 interface Group {
   reads: ReadSet;
@@ -37,7 +40,12 @@ export class LiveRegistry {
   private count = 0;
   /** Executions running now; while any of the last batch's run, the next batch waits (see onBatch). */
   private running = 0;
+  /** When the executions running now began to run (the first of them). */
+  private roundStartedAt = 0;
+  /** After a round of executions, the next batch waits as long as the round took (see onBatch). */
+  private quietUntil = 0;
   private heldBack: Set<string> | undefined;
+  private releaseTimer: NodeJS.Timeout | undefined;
   /** Batches handed over, and distinct executions marked stale by them, for tests and metrics. */
   readonly stats = { batches: 0, invalidations: 0 };
 
@@ -87,6 +95,9 @@ export class LiveRegistry {
   }
 
   close(): void {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    this.heldBack = undefined;
     for (const group of [...this.groups.values()]) for (const query of [...group.queries]) void query.return();
     this.batcher.stop();
   }
@@ -102,23 +113,39 @@ export class LiveRegistry {
   }
 
   private noteRun(running: boolean): void {
+    if (running && this.running === 0) this.roundStartedAt = Date.now();
     this.running += running ? 1 : -1;
-    if (this.running === 0 && this.heldBack) {
-      const batch = this.heldBack;
-      this.heldBack = undefined;
-      this.onBatch(batch);
+    if (this.running > 0) return;
+    this.quietUntil = Date.now() + Math.min(Date.now() - this.roundStartedAt, MAX_QUIET_MS);
+    this.releaseHeldBack();
+  }
+
+  private releaseHeldBack(): void {
+    if (!this.heldBack || this.running > 0 || this.releaseTimer) return;
+    const wait = this.quietUntil - Date.now();
+    if (wait > 0) {
+      this.releaseTimer = setTimeout(() => {
+        this.releaseTimer = undefined;
+        this.releaseHeldBack();
+      }, wait);
+      return;
     }
+    const batch = this.heldBack;
+    this.heldBack = undefined;
+    this.onBatch(batch);
   }
 
   /**
-   * Marks stale what `collections` touched. While executions are still running, the batch is held back
-   * and merged with the next ones until they are done: under more writes than the re-runs can follow,
-   * re-runs happen back to back rather than piling up, and writes keep their share of the event loop.
+   * Marks stale what `collections` touched. While executions are still running, and after they are done
+   * for as long again as they took, the batch is held back and merged with the next ones: re-runs then
+   * take at most about half of the event loop, however many writes come, and writes keep the rest. Under
+   * a light load a round takes a few milliseconds, and so does the wait.
    */
   private onBatch(collections: ReadonlySet<string>): void {
-    if (this.running > 0) {
+    if (this.running > 0 || Date.now() < this.quietUntil || this.releaseTimer) {
       this.heldBack ??= new Set();
       for (const collection of collections) this.heldBack.add(collection);
+      this.releaseHeldBack();
       return;
     }
     this.stats.batches++;
