@@ -19,6 +19,7 @@
  *   npm run bench -- schema-changes       the change report of an upload: diff cost and stored-data checks (bench/schema-changes.ts; only when named)
  *   npm run bench -- cascade              @cascade next to the same reads without it (bench/cascade.ts; only when named)
  *   npm run bench -- storage-names        reads under @dgraph storage names vs own names, and @secret's bcrypt work (bench/storage-names.ts; only when named)
+ *   npm run bench -- subscriptions        1,000 subscribers under 100 writes/s: write → delivery, CPU, RSS (bench/subscriptions.ts; only when named)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -47,6 +48,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: str
   'schema-changes': { file: 'schema-changes.js', inDefault: false },
   cascade: { file: 'cascade.js', inDefault: false },
   'storage-names': { file: 'storage-names.js', inDefault: false },
+  subscriptions: { file: 'subscriptions.js', inDefault: false },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

@@ -40,6 +40,9 @@ export class MemoryStore implements Store {
   listIndexes(): never {
     throw new Error('MemoryStore.listIndexes is not implemented by the test double');
   }
+  watchChanges(): never {
+    throw new Error('MemoryStore.watchChanges is not implemented by the test double');
+  }
   ready(): boolean {
     return !this.unavailable;
   }

@@ -32,6 +32,8 @@ function recordingStore(answer: () => Promise<unknown> = async () => []): { stor
     transaction: (work) => work(TX),
     syncIndexes: async () => ({ created: [], dropped: [] }),
     listIndexes: async () => [],
+    // It records calls and changes nothing, so its feed never reports a change.
+    watchChanges: () => () => undefined,
     ready: () => true,
     close: async () => undefined,
   };

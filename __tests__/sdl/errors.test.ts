@@ -36,7 +36,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['operation in a schema', 'type T { id: ID! }\nquery { queryT { id } }', [
     '2:1 a schema holds type definitions only; operations and fragments are not allowed',
   ]],
-  ['subscription', 'type Subscription { x: Int @lambda }', ['1:6 Type Subscription: subscriptions are not supported']],
+  ['subscription', 'type Subscription { x: Int @lambda }', ['1:6 Type Subscription: the Subscription type is generated: mark a type or a @lambda Query field @withSubscription']],
   ['interface implementing an interface', 'interface A { id: ID! }\ninterface B implements A { id: ID! }', [
     '2:24 Type B: an interface cannot implement other interfaces here',
   ]],
@@ -70,7 +70,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '1:31 Type P; field name: @unique is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
   ]],
   ['field directive on a type', 'type P @search { id: ID! }', [
-    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph)',
+    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription)',
   ]],
   ['type directive on a field', 'type P { id: ID! name: String @key(fields: "name") }', [
     '1:31 Type P; field name: @key is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
@@ -144,7 +144,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     "1:86 Type Mutation; field ping: mode field inside @custom directive can't be present on Query/Mutation",
   ]],
   ['storage directive on a custom query', 'type Query { x: String @lambda @search }', [
-    '1:32 Type Query; field x: @search is not allowed on a Query field (allowed there: @lambda, @custom, @deprecated)',
+    '1:32 Type Query; field x: @search is not allowed on a Query field (allowed there: @lambda, @custom, @deprecated, @withSubscription)',
   ]],
   ['@deprecated with a non-string reason', 'type Task { id: ID! x: String @deprecated(reason: 3) }', [
     '1:51 Type Task; field x: @deprecated(reason:) must be a string, found 3',
@@ -235,8 +235,8 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '4:10 Type P; field x: @requires(fields:) names weight, but type P has no field weight',
   ]],
   ['@key and @extends on an interface', 'interface Node @key(fields: "id") @extends { id: ID! }', [
-    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph)',
-    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph)',
+    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription)',
+    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription)',
   ]],
   // @auth
   ['@auth rule that is not GraphQL', 'type P @auth(query: { rule: "query { queryP { " }) { id: ID! }', [

@@ -5,7 +5,8 @@
  * `open` opens the store under test (each test gets its own collections, so a shared database is fine);
  * `reopen`, when given, opens the same data again after the suite has closed the store from `open`.
  */
-import { DeadlineExceededError, DuplicateKeyError, type IndexSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { DeadlineExceededError, DuplicateKeyError, type IndexSpec, type Store, type StoredDocument, type StoreChange } from '../../src/store/port.js';
+import { until } from '../helpers/wait.js';
 
 let collectionCounter = 0;
 const runId = Math.random().toString(36).slice(2, 8);
@@ -602,6 +603,88 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           }),
         ).rejects.toEqual(new DeadlineExceededError(`deleteMany on ${name}`));
         expect(await books.find({}, { sort: { _id: 1 } })).toEqual(BOOKS);
+      });
+    });
+
+    describe('change feed', () => {
+      /** Every collection the feed names, in the order heard; `settled` writes a marker and waits to hear it. */
+      async function watching(): Promise<{ heard: string[]; changes: StoreChange[]; settled(): Promise<void>; stop(): void }> {
+        const heard: string[] = [];
+        const changes: StoreChange[] = [];
+        const stop = store.watchChanges((change) => {
+          changes.push(change);
+          heard.push(...change.collections);
+        });
+        // A marker write heard proves the feed runs (a change stream opens in the background) and that
+        // everything written before it was heard, since the feed tells writes in commit order.
+        const settled = async () => {
+          const marker = freshName('Marker');
+          await store.collection(marker).insertMany([{ _id: 'm' }]);
+          await until(() => heard.includes(marker));
+        };
+        await settled();
+        return { heard, changes, settled, stop };
+      }
+
+      it('names the collection of each insert, update and delete after it is written', async () => {
+        const feed = await watching();
+        const [inserted, updated, deleted] = [freshName('FeedIns'), freshName('FeedUpd'), freshName('FeedDel')];
+        await store.collection(inserted).insertMany([{ _id: 'a', n: 1 }]);
+        await until(() => feed.heard.includes(inserted));
+        await store.collection(updated).insertMany([{ _id: 'u', n: 1 }]);
+        await store.collection(deleted).insertMany([{ _id: 'd', n: 1 }]);
+        await feed.settled();
+        feed.heard.length = 0;
+        await store.collection(updated).updateMany({ _id: 'u' }, { $set: { n: 2 } });
+        await store.collection(deleted).deleteMany({ _id: 'd' });
+        await feed.settled();
+        expect(feed.heard.filter((name) => !name.startsWith('Marker'))).toEqual([updated, deleted]);
+        expect(feed.changes.every((change) => new Set(change.collections).size === change.collections.length)).toBe(true);
+        feed.stop();
+      });
+
+      it('names every collection a committed transaction wrote to', async () => {
+        const feed = await watching();
+        const [a, b] = [freshName('FeedTxA'), freshName('FeedTxB')];
+        await store.transaction(async (tx) => {
+          await store.collection(a).insertMany([{ _id: 'x' }], { tx });
+          await store.collection(b).insertMany([{ _id: 'y' }], { tx });
+          await store.collection(a).updateMany({ _id: 'x' }, { $set: { n: 1 } }, { tx });
+        });
+        await until(() => feed.heard.includes(a) && feed.heard.includes(b));
+        feed.stop();
+      });
+
+      it('says nothing of a rolled-back transaction or of a write that changed nothing', async () => {
+        const feed = await watching();
+        const [rolledBack, unchanged] = [freshName('FeedRb'), freshName('FeedSame')];
+        await store.collection(unchanged).insertMany([{ _id: 's', n: 1 }]);
+        await feed.settled();
+        feed.heard.length = 0;
+        await expect(
+          store.transaction(async (tx) => {
+            await store.collection(rolledBack).insertMany([{ _id: 'gone' }], { tx });
+            throw new Error('work failed');
+          }),
+        ).rejects.toThrow('work failed');
+        expect(await store.collection(unchanged).updateMany({ _id: 'missing' }, { $set: { n: 2 } })).toEqual({ matched: 0, modified: 0 });
+        expect(await store.collection(unchanged).deleteMany({ _id: 'missing' })).toBe(0);
+        await feed.settled();
+        expect(feed.heard.filter((name) => !name.startsWith('Marker'))).toEqual([]);
+        feed.stop();
+      });
+
+      it('stops telling a listener once it is stopped, and keeps telling the others', async () => {
+        const first = await watching();
+        const second = await watching();
+        first.stop();
+        const name = freshName('FeedStop');
+        first.heard.length = 0;
+        await store.collection(name).insertMany([{ _id: 'z' }]);
+        await until(() => second.heard.includes(name));
+        await second.settled();
+        expect(first.heard).toEqual([]);
+        second.stop();
       });
     });
 

@@ -44,6 +44,8 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   const blocks = new Blocks();
   const queries: Operation[] = [];
   const mutations: Operation[] = [];
+  /** Dgraph's `@withSubscription`: the type's queries (or the @lambda query) again, under `Subscription`. */
+  const subscriptions: Operation[] = [];
 
   for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
   // Dgraph's query directive, served here only: the gateway's clients cannot ask for it.
@@ -61,7 +63,10 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     blocks.currentType = type.name;
     addTypeBlocks(model, type, blocks);
     blocks.currentType = undefined;
-    queries.push(...queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
+    const typeQueries = queryOperations(model, type).map((operation) => ({ ...operation, typeName: type.name }));
+    queries.push(...typeQueries);
+    // Dgraph subscribes to get, query and aggregate; a password check is not data that changes.
+    if (type.withSubscription) subscriptions.push(...typeQueries.filter((operation) => !operation.sdl.startsWith(`${names.checkPassword(type.name)}(`)));
     mutations.push(...mutationOperations(model, type).map((operation) => ({ ...operation, typeName: type.name })));
   }
   for (const union of model.unions?.values() ?? []) {
@@ -70,7 +75,10 @@ export function generateApi(model: SchemaModel): GeneratedApi {
       if (block.gatewaySdl !== undefined) blocks.gatewayVariants.set(block.name, block.gatewaySdl);
     }
   }
-  for (const field of model.customQueries) queries.push({ sdl: customOperation(field), localOnly: false });
+  for (const field of model.customQueries) {
+    queries.push({ sdl: customOperation(field), localOnly: false });
+    if (field.withSubscription) subscriptions.push({ sdl: customOperation(field), localOnly: false });
+  }
   for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
 
   const print = (includeLocalOnly: boolean): string => {
@@ -78,13 +86,13 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     const typeBlocks = includeLocalOnly ? [...blocks.values()] : blocks.gatewayView();
     // With every query switched off (`@generate`), Query stays as a bare header: the federation fields extend it.
     const queryRoot = includeLocalOnly && queries.length === 0 ? 'type Query' : rootType('Query', visible(queries));
-    return [...typeBlocks, queryRoot, rootType('Mutation', visible(mutations))]
+    return [...typeBlocks, queryRoot, rootType('Mutation', visible(mutations)), rootType('Subscription', visible(subscriptions))]
       .filter((block) => block !== '')
       .join('\n\n') + '\n';
   };
   const schemaExtension = federationSchemaExtension(model.federation);
   const gatewaySdl = schemaExtension === '' ? print(false) : `${schemaExtension}\n\n${print(false)}`;
-  return { sdl: print(true), gatewaySdl, origins: originsOf(blocks, [queries, mutations]) };
+  return { sdl: print(true), gatewaySdl, origins: originsOf(blocks, [queries, mutations, subscriptions]) };
 }
 
 /** Mirrors `print(true)`: blocks, a blank line between them, then each root type's header and one line per operation. */

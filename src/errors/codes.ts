@@ -38,6 +38,9 @@ export const ERROR_CODES = {
   FORBIDDEN: 'client',
   // A collection that cannot be dropped: its type is in the active schema (DELETE /admin/collections/<Type>).
   COLLECTION_IN_USE: 'client',
+  // Subscriptions (live/): one connection holds too many; a schema swap ended one (subscribe again).
+  TOO_MANY_SUBSCRIPTIONS: 'client',
+  SCHEMA_CHANGED: 'client',
   // Data the request conflicts with.
   DUPLICATE_ID: 'client',
   // HTTP routing and bodies.
@@ -49,6 +52,8 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: 'server',
   // The service's state and its dependencies.
   SCHEMA_NOT_LOADED: 'server',
+  // This instance runs as many subscriptions as it allows (live/).
+  SUBSCRIPTIONS_AT_CAPACITY: 'server',
   LAMBDA_NOT_LOADED: 'server',
   STORE_UNAVAILABLE: 'server',
   // A JWK Set URL of the authorization line cannot be fetched: tokens cannot be checked (auth/keys/).

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { LRUCache } from 'lru-cache';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import type { PageLimits } from '../query/pagination.js';
 import { estimateCost } from './cost.js';
@@ -49,20 +49,43 @@ export function operationLimitsPlugin(limits: OperationLimits, pages: PageLimits
       }
       return {
         async didResolveOperation({ request: { variables }, operation, schema, document }) {
-          for (const [name, value] of Object.entries(variables ?? {})) {
-            const depth = valueDepth(value);
-            if (depth > limits.maxInputDepth) {
-              throw limitExceeded('maxInputDepth', `the nesting of objects and lists in variable $${name}`, depth, limits.maxInputDepth, { code: ErrorCode.BAD_USER_INPUT });
-            }
-          }
-          if (!operation || usesVariableSizes.get(operation) === false) return;
-          const estimate = estimateCost({ schema, operation, fragments: fragmentsOf(document), ...pages, variables: variables ?? {} });
-          usesVariableSizes.set(operation, estimate.dependsOnVariables);
-          if (estimate.cost > limits.maxCost) throw costRefusal(operation, estimate.cost, limits.maxCost, pages.defaultPageSize);
+          const refusal = variableLimitRefusal({ limits, pages, variables, operation, schema, document }, usesVariableSizes);
+          if (refusal) throw refusal;
         },
       };
     },
   };
+}
+
+export interface OperationWithVariables {
+  limits: OperationLimits;
+  pages: PageLimits;
+  variables: Record<string, unknown> | undefined;
+  operation: OperationDefinitionNode | undefined | null;
+  schema: GraphQLSchema;
+  document: DocumentNode;
+}
+
+/**
+ * The limits that depend on variable values, once the operation is known: the nesting of each variable's
+ * value, and the cost when list sizes come from variables. Also called by live/ for subscriptions, which
+ * graphql-ws runs without Apollo's plugins. `usesVariableSizes` remembers operations whose cost does not
+ * depend on variables (validation already checked those).
+ */
+export function variableLimitRefusal(
+  { limits, pages, variables, operation, schema, document }: OperationWithVariables,
+  usesVariableSizes?: WeakMap<OperationDefinitionNode, boolean>,
+): GraphQLError | undefined {
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    const depth = valueDepth(value);
+    if (depth > limits.maxInputDepth) {
+      return limitExceeded('maxInputDepth', `the nesting of objects and lists in variable $${name}`, depth, limits.maxInputDepth, { code: ErrorCode.BAD_USER_INPUT });
+    }
+  }
+  if (!operation || usesVariableSizes?.get(operation) === false) return undefined;
+  const estimate = estimateCost({ schema, operation, fragments: fragmentsOf(document), ...pages, variables: variables ?? {} });
+  usesVariableSizes?.set(operation, estimate.dependsOnVariables);
+  return estimate.cost > limits.maxCost ? costRefusal(operation, estimate.cost, limits.maxCost, pages.defaultPageSize) : undefined;
 }
 
 function fragmentsOf(document: DocumentNode): (name: string) => FragmentDefinitionNode | undefined {

@@ -5,7 +5,7 @@
  */
 import { SpanKind, type Context, type Span } from '@opentelemetry/api';
 import type {
-  Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, StoreSnapshot, Transaction,
+  ChangeListener, Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, StopWatching, StoreSnapshot, Transaction,
   UpdateDocument, UpdateResult,
 } from '../store/port.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -47,6 +47,10 @@ class ObservedStore implements Store {
 
   listIndexes(collection: string): Promise<IndexSpec[]> {
     return this.inner.listIndexes(collection);
+  }
+
+  watchChanges(listener: ChangeListener): StopWatching {
+    return this.inner.watchChanges(listener);
   }
 
   ready(): boolean {

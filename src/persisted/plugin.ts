@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequest, GraphQLRequestListener } from '@apollo/server';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { ErrorCode } from '../errors/codes.js';
 import { StoreUnavailableError, type Store } from '../store/port.js';
 import { PersistedQueryCache } from './cache.js';
 import { PERSISTED_QUERY_DEFAULTS } from './defaults.js';
@@ -54,10 +55,25 @@ export interface PersistedQueries {
   plugin: ApolloServerPlugin<BaseContext>;
   /** Validates an Apollo persisted query manifest and stores all its operations, or none (`ManifestError`). */
   registerManifest(body: unknown): Promise<ManifestResult>;
+  /**
+   * The plugin's decisions as a plain function, for transports Apollo's plugins do not see (graphql-ws):
+   * the query text a request with `query` and `extensions` runs (looked up by hash, checked against the
+   * safelist), or the error that refuses it. `registerOnceAccepted` stores a new hash/query pair; call it
+   * once the operation has been parsed, validated and accepted, as the plugin does.
+   */
+  queryOf(
+    query: string | undefined,
+    extensions: Record<string, unknown> | undefined,
+    logger: PersistedQueryLogger,
+  ): Promise<{ query: string; registerOnceAccepted?: () => Promise<void> } | { error: GraphQLError }>;
   cache: PersistedQueryCache;
   /** The options in force, defaults filled in. */
   settings: PersistedQuerySettings;
 }
+
+type ResolvedQuery =
+  | { kind: 'run'; query: string | undefined; hit?: boolean; register?: { hash: string; query: string } }
+  | { kind: 'refuse'; error: GraphQLError };
 
 export interface PersistedQuerySettings {
   persistedOnly: boolean;
@@ -109,51 +125,68 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
     }
   }
 
-  async function handle(request: GraphQLRequest, logger: PersistedQueryLogger): Promise<GraphQLRequestListener<BaseContext> | void> {
-    const asked = classifyPersistedQueryRequest(request.query, request.extensions, maxQueryBytes);
-    const safelist = persistedOnly && !isTrustedRequest(request);
-    if (asked.kind !== 'ordinary') {
-      // Apollo's own APQ code must not see it: with `persistedQueries: false` it refuses the request
-      // (PersistedQueryNotSupported), and when enabled it would apply its own, different rules.
-      request.extensions = withoutPersistedQuery(request.extensions);
-    }
+  async function resolveQuery(query: string | undefined, extensions: Record<string, unknown> | undefined, safelist: boolean, logger: PersistedQueryLogger): Promise<ResolvedQuery> {
+    const asked = classifyPersistedQueryRequest(query, extensions, maxQueryBytes);
     switch (asked.kind) {
       case 'invalid':
-        return refuse(request, asked.error);
+        return { kind: 'refuse', error: asked.error };
       case 'ordinary':
       case 'unpersisted': {
-        if (!safelist || request.query === undefined || request.query === '') {
-          return;
+        if (!safelist || query === undefined || query === '') {
+          return { kind: 'run', query };
         }
-        const hash = sha256Hex(request.query);
+        const hash = sha256Hex(query);
         const found = await lookUp(hash, logger);
         if (found.error) {
-          return refuse(request, found.error);
+          return { kind: 'refuse', error: found.error };
         }
-        return found.query === undefined ? refuse(request, queryNotInSafelist(hash)) : undefined;
+        return found.query === undefined ? { kind: 'refuse', error: queryNotInSafelist(hash) } : { kind: 'run', query };
       }
       case 'lookup': {
         const found = await lookUp(asked.hash, logger);
         if (found.error) {
-          return refuse(request, found.error);
+          return { kind: 'refuse', error: found.error };
         }
         if (found.query === undefined) {
-          return refuse(request, safelist ? hashNotInSafelist(asked.hash) : persistedQueryNotFound());
+          return { kind: 'refuse', error: safelist ? hashNotInSafelist(asked.hash) : persistedQueryNotFound() };
         }
-        request.query = found.query;
-        return markHit;
+        return { kind: 'run', query: found.query, hit: true };
       }
       case 'register': {
         if (safelist) {
           const found = await lookUp(asked.hash, logger);
           if (found.error) {
-            return refuse(request, found.error);
+            return { kind: 'refuse', error: found.error };
           }
-          return found.query === undefined ? refuse(request, queryNotInSafelist(asked.hash)) : undefined;
+          return found.query === undefined ? { kind: 'refuse', error: queryNotInSafelist(asked.hash) } : { kind: 'run', query };
         }
-        return cache.isRemembered(asked.hash) ? undefined : registerOnExecution(asked.hash, asked.query, logger);
+        return cache.isRemembered(asked.hash) ? { kind: 'run', query } : { kind: 'run', query, register: { hash: asked.hash, query: asked.query } };
       }
     }
+  }
+
+  async function register(hash: string, query: string, logger: PersistedQueryLogger): Promise<void> {
+    try {
+      await cache.register(hash, query);
+    } catch (error) {
+      logger.warn(`persisted query ${hash} was not stored: ${messageOf(error)}`);
+    }
+  }
+
+  async function handle(request: GraphQLRequest, logger: PersistedQueryLogger): Promise<GraphQLRequestListener<BaseContext> | void> {
+    const safelist = persistedOnly && !isTrustedRequest(request);
+    const resolved = await resolveQuery(request.query, request.extensions, safelist, logger);
+    if (request.extensions?.persistedQuery !== undefined && request.extensions?.persistedQuery !== null) {
+      // Apollo's own APQ code must not see it: with `persistedQueries: false` it refuses the request
+      // (PersistedQueryNotSupported), and when enabled it would apply its own, different rules.
+      request.extensions = withoutPersistedQuery(request.extensions);
+    }
+    if (resolved.kind === 'refuse') return refuse(request, resolved.error);
+    if (resolved.hit) {
+      request.query = resolved.query;
+      return markHit;
+    }
+    return resolved.register ? registerOnExecution(resolved.register.hash, resolved.register.query, logger) : undefined;
   }
 
   /**
@@ -167,11 +200,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
         requestContext.metrics.persistedQueryRegister = true;
       },
       async executionDidStart() {
-        try {
-          await cache.register(hash, query);
-        } catch (error) {
-          logger.warn(`persisted query ${hash} was not stored: ${messageOf(error)}`);
-        }
+        await register(hash, query, logger);
       },
     };
   }
@@ -186,6 +215,13 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
       const operations = readManifest(body, maxQueryBytes);
       const counts = await cache.registerAll(operations.map((operation) => ({ hash: operation.hash, query: operation.body })));
       return { operations: counts.added + counts.existing, added: counts.added, alreadyRegistered: counts.existing };
+    },
+    async queryOf(query, extensions, logger) {
+      const resolved = await resolveQuery(query, extensions, persistedOnly, logger);
+      if (resolved.kind === 'refuse') return { error: resolved.error };
+      if (resolved.query === undefined || resolved.query === '') return { error: new GraphQLError('the request has no query', { extensions: { code: ErrorCode.BAD_REQUEST } }) };
+      const text = resolved.query;
+      return { query: text, registerOnceAccepted: resolved.register ? () => register(resolved.register!.hash, text, logger) : undefined };
     },
     cache,
     settings: { persistedOnly, lruMaxEntries, lruMaxBytes, maxQueryBytes, maxRegisteredQueries, maxRegisteredBytes },

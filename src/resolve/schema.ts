@@ -14,6 +14,7 @@ import { storedFieldResolvers } from './stored-fields.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
 import { buildSubgraphApiSchema } from './subgraph-schema.js';
 import { checkPasswordResolvers } from './passwords/check-password.js';
+import { subscriptionResolvers } from './subscriptions.js';
 
 /** What the server keeps about the active schema, next to the executable schema. */
 export interface SchemaExtensions {
@@ -120,5 +121,7 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
   for (const union of model.unions?.keys() ?? []) map[union] = { __resolveType: (object: { __typename: string }) => object.__typename };
   for (const [typeName, fields] of Object.entries(customFieldResolvers(model, services))) map[typeName] = { ...map[typeName], ...fields };
   if (Object.keys(map.Mutation).length === 0) delete map.Mutation;
+  const subscriptions = subscriptionResolvers(map.Query, model);
+  if (Object.keys(subscriptions).length > 0) map.Subscription = subscriptions;
   return { ...map, DateTime: DateTimeScalar as never, Int64: Int64Scalar as never };
 }

@@ -4,6 +4,7 @@ import { fieldDraftOf, type NameKind } from './fields.js';
 import { generatedOperationNames } from './generated-names.js';
 import type { FederationLink } from './federation-link.js';
 import type { FieldModel } from './model.js';
+import { subscribedOperationProblem } from './subscriptions.js';
 
 /**
  * Fields of a user-declared `type Query` / `type Mutation`: custom operations, each resolved by `@lambda`
@@ -41,6 +42,8 @@ export function customOperationsOf(
     if (!model.lambda && !model.custom && !(node.directives ?? []).some((directive) => directive.name.value === 'custom')) {
       errors.at(describe(`a custom ${root === 'Query' ? 'query' : 'mutation'} needs @lambda or @custom(http: {...}) to resolve it`), node.name);
     }
+    const subscriptionProblem = model.withSubscription ? subscribedOperationProblem(root, model) : undefined;
+    if (subscriptionProblem) errors.at(describe(subscriptionProblem), node.name);
     operations.push(model);
   }
   return operations;

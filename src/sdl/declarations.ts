@@ -71,7 +71,7 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink, i
         if (name === 'Query' || name === 'Mutation') {
           collectRootType(definition, declarations, errors, isIgnored);
         } else if (name === 'Subscription') {
-          errors.at(typeMessage(name, 'subscriptions are not supported'), definition.name);
+          errors.at(typeMessage(name, 'the Subscription type is generated: mark a type or a @lambda Query field @withSubscription'), definition.name);
         } else if (claimName(definition.name)) {
           declarations.objects.set(name, {
             name,

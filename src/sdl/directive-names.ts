@@ -1,13 +1,13 @@
 /** The directives a schema may use, by where they go. Anything else is an error. */
 
-export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate', 'secret', 'dgraph'] as const;
-export const INTERFACE_DIRECTIVES = ['auth', 'generate', 'secret', 'dgraph'] as const;
+export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate', 'secret', 'dgraph', 'withSubscription'] as const;
+export const INTERFACE_DIRECTIVES = ['auth', 'generate', 'secret', 'dgraph', 'withSubscription'] as const;
 export const TYPE_FIELD_DIRECTIVES = [
   'id', 'search', 'hasInverse', 'external', 'provides', 'requires', 'lambda', 'custom', 'deprecated',
   'default', 'dgraph',
 ] as const;
-/** Fields of Query/Mutation are computed: they take only the custom-logic directives. */
-export const ROOT_FIELD_DIRECTIVES = ['lambda', 'custom', 'deprecated'] as const;
+/** Fields of Query/Mutation are computed: they take only the custom-logic directives (and a @lambda query `@withSubscription`). */
+export const ROOT_FIELD_DIRECTIVES = ['lambda', 'custom', 'deprecated', 'withSubscription'] as const;
 
 /** What Federation 2 (a schema with a federation `@link`) adds at each place. */
 export const FEDERATION_2_TYPE_DIRECTIVES = ['shareable', 'inaccessible', 'tag', 'interfaceObject'] as const;
@@ -15,7 +15,10 @@ export const FEDERATION_2_INTERFACE_DIRECTIVES = ['inaccessible', 'tag'] as cons
 export const FEDERATION_2_FIELD_DIRECTIVES = ['shareable', 'inaccessible', 'tag', 'override'] as const;
 export const FEDERATION_2_ROOT_FIELD_DIRECTIVES = ['shareable', 'inaccessible', 'tag'] as const;
 
-export type FieldDirectiveName = (typeof TYPE_FIELD_DIRECTIVES)[number] | (typeof FEDERATION_2_FIELD_DIRECTIVES)[number];
+export type FieldDirectiveName =
+  | (typeof TYPE_FIELD_DIRECTIVES)[number]
+  | (typeof ROOT_FIELD_DIRECTIVES)[number]
+  | (typeof FEDERATION_2_FIELD_DIRECTIVES)[number];
 export type TypeDirectiveName = (typeof TYPE_DIRECTIVES)[number] | (typeof FEDERATION_2_TYPE_DIRECTIVES)[number];
 
 /** Directives that may stand more than once at one place. */

@@ -25,7 +25,7 @@ export const FEDERATION_2_DIRECTIVES: Readonly<Record<string, number>> = Object.
 /** Federation 2 directives that exist in the spec but Autograph does not implement. */
 const UNSUPPORTED_FEDERATION_DIRECTIVES = ['authenticated', 'requiresScopes', 'policy', 'context', 'fromContext', 'cost', 'listSize'];
 /** Directives Autograph itself defines: an import may not be renamed onto them. */
-const AUTOGRAPH_DIRECTIVES = ['id', 'search', 'hasInverse', 'lambda', 'custom', 'auth', 'deprecated'];
+const AUTOGRAPH_DIRECTIVES = ['id', 'search', 'hasInverse', 'lambda', 'custom', 'auth', 'deprecated', 'withSubscription'];
 /** Types of the federation spec that may be imported (they are never written in an Autograph schema). */
 const IMPORTABLE_TYPES = ['FieldSet'];
 

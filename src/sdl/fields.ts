@@ -141,6 +141,12 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   const marks = federationMarksOf(collected, context.link.minor, errors, describe);
   if (marks) model.marks = marks;
 
+  const withSubscription = directives.get('withSubscription');
+  if (withSubscription) {
+    checkNoArguments(withSubscription, errors, describe);
+    model.withSubscription = true;
+  }
+
   const deprecated = directives.get('deprecated');
   if (deprecated) model.deprecationReason = deprecationReasonOf(deprecated, errors, describe);
 

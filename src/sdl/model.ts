@@ -59,6 +59,8 @@ export interface FieldModel {
   marks?: FederationMarks;
   /** Custom logic: the field is resolved by a lambda or an HTTP call, never stored. */
   lambda: boolean;
+  /** A `@lambda` Query field marked `@withSubscription`: also a subscription, re-run when stored data changes. */
+  withSubscription?: boolean;
   custom?: CustomHttpConfig;
   /**
    * Relations only. `storedHere`: this side's documents hold the related ids (a single id, or an array of
@@ -162,6 +164,8 @@ export interface TypeModel {
   /** Federation: declared with `@extends` or `extend type`; the owner is another service. */
   extended: boolean;
   auth?: AuthRules;
+  /** `@withSubscription` (Dgraph): `getT`, `queryT` and `aggregateT` are also subscriptions. */
+  withSubscription?: boolean;
   /** Federation 2 marks printed for the gateway (`@shareable`, `@inaccessible`, `@tag`, `@interfaceObject`, composed directives). */
   marks?: FederationMarks;
   description?: string;

@@ -33,6 +33,8 @@ export interface TypeDirectives {
   /** `@secret` and `@dgraph`, read by sdl/secret.ts and sdl/storage-names.ts once every type is known. */
   secret?: DirectiveNode;
   dgraph?: DirectiveNode;
+  /** `@withSubscription`: the type's queries are also subscriptions. */
+  withSubscription?: boolean;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -76,6 +78,11 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
   if (secret) result.secret = secret;
   const dgraph = collected.byName.get('dgraph');
   if (dgraph) result.dgraph = dgraph;
+  const withSubscription = collected.byName.get('withSubscription');
+  if (withSubscription) {
+    checkNoArguments(withSubscription, errors, describe);
+    result.withSubscription = true;
+  }
   return result;
 }
 

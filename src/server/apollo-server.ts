@@ -1,5 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import type { ValidationRule } from 'graphql';
 import type { Logger } from 'pino';
 import { createAuthPlugin, type KeySetPolicy } from '../auth/index.js';
 import { operationLimitsPlugin } from '../limits/plugin.js';
@@ -34,9 +35,19 @@ export interface ApolloServerParts {
 /** The page sizes the resolvers apply (query/pagination.ts), which the cost estimate follows. */
 const PAGES: PageLimits = { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE };
 
+/** Whether introspection is answered: as asked, else Apollo Server's default (off under NODE_ENV=production). */
+export function introspectionEnabled(asked: boolean | undefined): boolean {
+  return asked ?? process.env.NODE_ENV !== 'production';
+}
+
+/** The validation rules beyond graphql-js's own, for HTTP (Apollo) and WebSocket (live/) alike. */
+export function serviceValidationRules(limits: OperationLimits, introspection: boolean): ValidationRule[] {
+  return [...(introspection ? [] : [noIntrospectionRule]), ...operationLimitRules(limits, PAGES)];
+}
+
 export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseContext> {
   const { limits, logger } = parts;
-  const introspection = parts.introspection ?? process.env.NODE_ENV !== 'production';
+  const introspection = introspectionEnabled(parts.introspection);
   return new ApolloServer<BaseContext>({
     gateway: parts.schemaSource,
     // The persisted query plugin comes first: it replaces the request's query text (a hash lookup) before
@@ -56,7 +67,7 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin(),
     ],
-    validationRules: [...(introspection ? [] : [noIntrospectionRule]), ...operationLimitRules(limits, PAGES)],
+    validationRules: serviceValidationRules(limits, introspection),
     // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).
     parseOptions: { maxTokens: limits.maxTokens },
     // Apollo's own APQ (in memory, other rules) is off: the plugin above implements the protocol.

@@ -2,8 +2,10 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { checkAuthRules, DEFAULT_KEY_SET_POLICY, type KeySetPolicy } from '../auth/index.js';
+import type { Server } from 'node:http';
+import { checkAuthRules, DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from '../auth/index.js';
 import { customHttpFetch } from '../custom/index.js';
+import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveSettings } from '../live/index.js';
 import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
@@ -17,7 +19,9 @@ import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import { dryRunActivation, prepareActivation, type ActivationError, type ActivationOptions, type ActivationResult, type ActiveSchema, type DryRunResult } from './activation.js';
 import { dropRemovedTypeData } from './type-data-drop.js';
 import { budgetPlugin } from './budget-plugin.js';
-import { createApolloServer } from './apollo-server.js';
+import { createApolloServer, introspectionEnabled, serviceValidationRules } from './apollo-server.js';
+import { formatError } from './format-error.js';
+import { attachWebSocket, type WebSocketEndpoint } from './websocket.js';
 import { CORS_MAX_AGE_SECONDS } from './cors.js';
 import { flattenHeaders } from './graphql-endpoint.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
@@ -121,6 +125,8 @@ export interface AppOptions {
   limits?: Partial<OperationLimits>;
   /** How JWK Sets (`JWKUrl`/`JWKUrls`) are fetched and kept; auth/'s defaults for those not given. */
   keySets?: Partial<KeySetPolicy>;
+  /** Subscriptions over WebSocket: debounce and limits (the CLI's `--subscription-*` flags); live/'s defaults for those not given. */
+  subscriptions?: Partial<LiveSettings>;
   /** Prometheus metrics at `GET /metrics` (the CLI's `--metrics`); default true. */
   metrics?: boolean;
   /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`; otherwise loopback callers only. */
@@ -145,6 +151,10 @@ export interface App {
   readonly persistedQueries: PersistedQueries;
   /** Activates the schema and lambda script another instance stored, if they changed (the periodic check, now). */
   checkStore(): Promise<void>;
+  /** Serves subscriptions (graphql-ws) on `server`'s `/graphql` path; close the endpoint before the server. */
+  attachSubscriptions(server: Server): WebSocketEndpoint;
+  /** The running subscriptions of this instance. */
+  readonly liveRegistry: LiveRegistry;
   /** Stops Apollo Server. The store belongs to the caller, who closes it after this. */
   close(): Promise<void>;
 }
@@ -228,10 +238,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     logger: logger.child({ component: 'persisted-queries' }),
   });
+  const limits = operationLimits(options.limits);
+  const liveRegistry = new LiveRegistry(store, liveSettings(options.subscriptions));
   const apollo = createApolloServer({
     schemaSource,
     persistedQueries,
-    limits: operationLimits(options.limits),
+    limits,
     keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
     introspection: options.introspection,
     plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
@@ -251,6 +263,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       return result;
     }
     schemaSource.publish(result.active.schema);
+    // Their operations were validated against the schema just replaced: each ends with a message.
+    liveRegistry.endAll(schemaChangedResult());
     if (!apolloStarted) {
       // Apollo starts with the first real schema, so start-time plugins (inline tracing for subgraphs)
       // see it. Before that, /graphql answers SCHEMA_NOT_LOADED without reaching Apollo.
@@ -377,7 +391,26 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     persistedQueries,
     checkStore: () => definitions.check(),
+    liveRegistry,
+    attachSubscriptions(server) {
+      return attachWebSocket(
+        server,
+        '/graphql',
+        liveServerOptions({
+          registry: liveRegistry,
+          activeSchema: () => active?.schema,
+          validationRules: serviceValidationRules(limits, introspectionEnabled(options.introspection)),
+          limits,
+          persistedQueries,
+          keySets: new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets }),
+          createContext: (headers) => createContext(services, { headers }),
+          formatError,
+          logger: logger.child({ component: 'subscriptions' }),
+        }),
+      );
+    },
     async close() {
+      liveRegistry.close();
       await definitions.close();
       await activationQueue;
       if (apolloStarted) {

@@ -5,6 +5,8 @@ import { OPERATION_LIMITS, type OperationLimitName, type OperationLimits } from 
 import { PERSISTED_QUERY_DEFAULTS } from '../persisted/defaults.js';
 import { DEFAULT_SCHEMA_LIMITS } from '../sdl/limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
+import { DEFAULT_LIVE_SETTINGS } from '../live/settings.js';
+import { DEFAULT_CHANGE_POLL_MS } from '../store/mongo/change-feed.js';
 
 /**
  * Command-line flags and their environment equivalents. A flag wins over its environment variable, which
@@ -59,6 +61,14 @@ export interface ServerConfig extends Partial<OperationLimits> {
   maxResultObjects?: number;
   /** Most bcrypt operations (`@secret` passwords hashed or checked) one GraphQL request may do. */
   maxPasswordOperations?: number;
+  /** How long store changes are gathered into one batch of subscription re-runs, in ms. */
+  subscriptionDebounceMs?: number;
+  /** Most running subscriptions per WebSocket connection. */
+  maxSubscriptionsPerConnection?: number;
+  /** Most running subscriptions on this instance. */
+  maxSubscriptions?: number;
+  /** With a standalone MongoDB: how often to read other instances' write counters, in ms. */
+  changePollMs?: number;
   /** Most queries clients may register (APQ) in the store; the least recently used are evicted past it. */
   persistedMaxRegistered?: number;
   /** Most bytes of query text clients may register in the store. */
@@ -128,6 +138,10 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--request-timeout-ms', env: 'REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', valueName: 'MS', description: `time limit of one GraphQL request; MongoDB reads get it as maxTimeMS (default ${DEFAULT_BUDGET_LIMITS.timeoutMs})`, parse: parseMilliseconds },
   { flag: '--max-result-objects', env: 'MAX_RESULT_OBJECTS', key: 'maxResultObjects', valueName: 'N', description: `most objects one GraphQL answer may hold (default ${DEFAULT_BUDGET_LIMITS.maxObjects})`, parse: parseCount },
   { flag: '--max-password-operations', env: 'MAX_PASSWORD_OPERATIONS', key: 'maxPasswordOperations', valueName: 'N', description: `most @secret passwords one GraphQL request may hash or check with bcrypt (default ${DEFAULT_BUDGET_LIMITS.maxPasswordOperations})`, parse: parseCount },
+  { flag: '--subscription-debounce-ms', env: 'SUBSCRIPTION_DEBOUNCE_MS', key: 'subscriptionDebounceMs', valueName: 'MS', description: `how long store changes are gathered into one batch of subscription re-runs (default ${DEFAULT_LIVE_SETTINGS.debounceMs})`, parse: parseMilliseconds },
+  { flag: '--max-subscriptions-per-connection', env: 'MAX_SUBSCRIPTIONS_PER_CONNECTION', key: 'maxSubscriptionsPerConnection', valueName: 'N', description: `most running subscriptions per WebSocket connection (default ${DEFAULT_LIVE_SETTINGS.maxPerConnection})`, parse: parseCount },
+  { flag: '--max-subscriptions', env: 'MAX_SUBSCRIPTIONS', key: 'maxSubscriptions', valueName: 'N', description: `most running subscriptions on this instance (default ${DEFAULT_LIVE_SETTINGS.maxTotal})`, parse: parseCount },
+  { flag: '--change-poll-ms', env: 'CHANGE_POLL_MS', key: 'changePollMs', valueName: 'MS', description: `with --mongo on a standalone server (no change streams): how often subscriptions look for other instances' writes (default ${DEFAULT_CHANGE_POLL_MS})`, parse: parseMilliseconds },
   { flag: '--persisted-max-query-bytes', env: 'PERSISTED_MAX_QUERY_BYTES', key: 'persistedMaxQueryBytes', valueName: 'BYTES', description: `largest query text that may be persisted (default ${PERSISTED_QUERY_DEFAULTS.maxQueryBytes})`, parse: parseCount },
   { flag: '--persisted-max-registered', env: 'PERSISTED_MAX_REGISTERED', key: 'persistedMaxRegistered', valueName: 'N', description: `most queries clients may register in the store; the least recently used are evicted past it (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredQueries})`, parse: parseCount },
   { flag: '--persisted-max-registered-bytes', env: 'PERSISTED_MAX_REGISTERED_BYTES', key: 'persistedMaxRegisteredBytes', valueName: 'BYTES', description: `most bytes of query text clients may register in the store (default ${PERSISTED_QUERY_DEFAULTS.maxRegisteredBytes})`, parse: parseCount },

@@ -40,10 +40,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       resolve();
     });
   });
+  // Attached once listening: the WebSocket server re-emits the HTTP server's errors (a port in use) as its own.
+  const subscriptions = app.attachSubscriptions(server);
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
 
   async function shutdown(): Promise<void> {
+    await subscriptions.close();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive connections must not carry further requests once the answer in progress is sent.
     for (const res of inFlight) {

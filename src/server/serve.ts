@@ -57,6 +57,11 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       requestTimeoutMs: config.requestTimeoutMs,
       maxResultObjects: config.maxResultObjects,
       maxPasswordOperations: config.maxPasswordOperations,
+      subscriptions: {
+        debounceMs: config.subscriptionDebounceMs,
+        maxPerConnection: config.maxSubscriptionsPerConnection,
+        maxTotal: config.maxSubscriptions,
+      },
       metrics: config.metrics,
       metricsToken: config.metricsToken,
       schemaLimits: {
@@ -169,7 +174,7 @@ function startTraceExport(logger: Logger): TraceExport | undefined {
 
 function openStore(config: ServerConfig, logger: Logger): Promise<Store> {
   if (config.mongoUri !== undefined) {
-    return openMongoStore(config.mongoUri, { logger: logger.child({ component: 'mongodb' }) });
+    return openMongoStore(config.mongoUri, { logger: logger.child({ component: 'mongodb' }), changePollMS: config.changePollMs });
   }
   return openEmbeddedStore(resolvePath(config.dataDir));
 }

@@ -125,6 +125,15 @@ export interface StoreSnapshot {
   close(): Promise<void>;
 }
 
+/** What one committed unit of work (or, over MongoDB, one reported write) changed. */
+export interface StoreChange {
+  /** The collections it wrote to, each once. */
+  readonly collections: readonly string[];
+}
+
+export type ChangeListener = (change: StoreChange) => void;
+export type StopWatching = () => void;
+
 export interface Store {
   /** A short name for logs and /health: `embedded` or `mongodb`. */
   readonly kind: string;
@@ -139,6 +148,11 @@ export interface Store {
   /** Makes the collection's indexes named with `prefix` exactly `specs`: creates missing, drops obsolete. */
   syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync>;
   listIndexes(collection: string): Promise<IndexSpec[]>;
+  /**
+   * The change feed: `listener` hears of every committed write, through this instance or (MongoDB) any
+   * other sharing the database, never of a rolled-back one. Returns the function that stops it.
+   */
+  watchChanges(listener: ChangeListener): StopWatching;
   /** Whether the backend can serve requests now (MongoDB may be unreachable). */
   ready(): boolean;
   close(): Promise<void>;
@@ -184,4 +198,6 @@ export const SYSTEM_COLLECTIONS = {
   interfaceIdClaims: '_autograph_interface_id_claims',
   /** Every activated schema, by revision (schema-changes/history.ts). */
   schemaHistory: '_autograph_schema_history',
+  /** MongoDB standalone only: a write counter per collection, read by other instances' change feeds. */
+  changes: '_autograph_changes',
 } as const;

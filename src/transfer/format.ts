@@ -43,12 +43,11 @@ export interface EndLine {
 export const DEFINITION_COLLECTIONS = { schema: SYSTEM_COLLECTIONS.schema, lambda: SYSTEM_COLLECTIONS.lambda } as const;
 
 /**
- * Collections that are not data: the two definition collections (carried by the header) and the schema history,
- * which belongs to the store it was made in (an import activates the file's schema, which starts the target's
- * history). None of them counts when deciding whether an import target is empty.
+ * Collections that are not data: the two definition collections (carried by the header) and the store's own
+ * bookkeeping (isExportedCollection). None of them counts when deciding whether an import target is empty.
  */
 export function isDefinitionCollection(name: string): boolean {
-  return name === DEFINITION_COLLECTIONS.schema || name === DEFINITION_COLLECTIONS.lambda || name === SYSTEM_COLLECTIONS.schemaHistory;
+  return name === DEFINITION_COLLECTIONS.schema || name === DEFINITION_COLLECTIONS.lambda || !isExportedCollection(name);
 }
 
 /**
@@ -57,8 +56,11 @@ export function isDefinitionCollection(name: string): boolean {
  * keeps it).
  */
 export function isExportedCollection(name: string): boolean {
-  return name !== SYSTEM_COLLECTIONS.schemaHistory;
+  return !STORE_LOCAL_COLLECTIONS.has(name);
 }
+
+/** The schema history, and the write counters other instances' change feeds read (MongoDB standalone). */
+const STORE_LOCAL_COLLECTIONS: ReadonlySet<string> = new Set([SYSTEM_COLLECTIONS.schemaHistory, SYSTEM_COLLECTIONS.changes]);
 
 /** The id of the one document of each definition collection. */
 export const ACTIVE_DEFINITION_ID = 'active';

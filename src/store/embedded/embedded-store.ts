@@ -3,7 +3,8 @@
  * Every write runs as a unit of work (see TransactionManager) and is appended to the log as one record
  * before it is acknowledged.
  */
-import type { Collection, IndexSpec, IndexSync, Store, StoreSnapshot, Transaction } from '../port.js';
+import { ChangeListeners } from '../change-listeners.js';
+import type { ChangeListener, Collection, IndexSpec, IndexSync, StopWatching, Store, StoreSnapshot, Transaction } from '../port.js';
 import { sameIndexDefinition } from './collection-index.js';
 import { ID_INDEX_NAME, type CollectionState } from './collection-state.js';
 import { CollectionView } from './collection-view.js';
@@ -41,6 +42,7 @@ export class EmbeddedStore implements Store, StoreCore {
   private readonly transactions = new TransactionManager();
   private readonly handles = new Map<string, EmbeddedCollection>();
   private readonly compactor: Compactor;
+  private readonly changes: ChangeListeners;
   private closed = false;
 
   /** `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it. */
@@ -54,6 +56,7 @@ export class EmbeddedStore implements Store, StoreCore {
     previousLogExists = false,
   ) {
     const report = options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
+    this.changes = new ChangeListeners(options.onBackgroundError && ((error) => options.onBackgroundError!(asError(error))));
     this.compactor = new Compactor(dataDir, database, log, {
       thresholdBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
       onError: report,
@@ -70,14 +73,16 @@ export class EmbeddedStore implements Store, StoreCore {
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     this.assertOpen();
-    return this.transactions.run(
-      'transaction',
-      (scope) => {
-        this.assertOpen();
-        return work(scope.handle);
-      },
-      (scope) => this.commit(scope),
-      (scope) => scope.rollback(this.database),
+    return this.announcingCommit((commit) =>
+      this.transactions.run(
+        'transaction',
+        (scope) => {
+          this.assertOpen();
+          return work(scope.handle);
+        },
+        commit,
+        (scope) => scope.rollback(this.database),
+      ),
     );
   }
 
@@ -90,6 +95,10 @@ export class EmbeddedStore implements Store, StoreCore {
       () => undefined,
       () => undefined,
     );
+  }
+
+  watchChanges(listener: ChangeListener): StopWatching {
+    return this.changes.add(listener);
   }
 
   read<T>(tx: Transaction | undefined, work: (viewOf: ViewResolver) => T): T {
@@ -111,15 +120,32 @@ export class EmbeddedStore implements Store, StoreCore {
   ): Promise<T> {
     this.assertOpen();
     if (tx !== undefined) return work(this.database.ensure(collection), this.transactions.scopeOf(tx));
-    return this.transactions.run(
-      what,
-      (scope) => {
-        this.assertOpen();
-        return work(this.database.ensure(collection), scope);
-      },
-      (scope) => this.commit(scope),
-      (scope) => scope.rollback(this.database),
+    return this.announcingCommit((commit) =>
+      this.transactions.run(
+        what,
+        (scope) => {
+          this.assertOpen();
+          return work(this.database.ensure(collection), scope);
+        },
+        commit,
+        (scope) => scope.rollback(this.database),
+      ),
     );
+  }
+
+  /**
+   * Runs a unit of work given the commit step to use, and tells the change feed what it wrote once it has
+   * finished: its record is durable and readers outside it see it. A unit that failed (rolled back) or
+   * wrote nothing says nothing.
+   */
+  private async announcingCommit<T>(run: (commit: (scope: WriteScope) => Promise<void>) => Promise<T>): Promise<T> {
+    let written: string[] = [];
+    const result = await run(async (scope) => {
+      await this.commit(scope);
+      written = scope.collections();
+    });
+    this.changes.emit(written);
+    return result;
   }
 
   async syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
@@ -241,4 +267,8 @@ function checkIndexSpecs(collection: string, specs: IndexSpec[], prefix: string)
       }
     }
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -29,6 +29,11 @@ export class WriteScope {
     return this.earlier.get(collection);
   }
 
+  /** The collections this scope wrote to. */
+  collections(): string[] {
+    return [...this.earlier.keys()];
+  }
+
   get touchedNothing(): boolean {
     return this.earlier.size === 0;
   }

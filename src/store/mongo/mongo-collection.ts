@@ -30,6 +30,8 @@ export interface OperationRunner {
   ): Promise<T>;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   supportsTransactions(): boolean;
+  /** After a write under `tx` (or none) changed documents of `collection`: the change feed's part. */
+  wrote(collection: string, tx: Transaction | undefined): Promise<void>;
   /** The fields of a collection's index by its name, as last synced or listed (undefined: not known). */
   indexFields(collection: string, indexName: string): readonly string[] | undefined;
 }
@@ -104,22 +106,27 @@ export class MongoCollection implements Collection {
         throw new DuplicateKeyError(this.name, field, value);
       }
     });
+    await this.runner.wrote(this.name, scope?.tx);
   }
 
   async updateMany(filter: Filter, update: UpdateDocument, scope?: OperationScope): Promise<UpdateResult> {
     const timeLimit = timeLimitOf(scope, `updateMany on ${this.name}`);
-    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
+    const outcome = await this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const result = await collection.updateMany(filter, update, { session, ...timeLimit });
       return { matched: result.matchedCount, modified: result.modifiedCount };
     });
+    if (outcome.modified > 0) await this.runner.wrote(this.name, scope?.tx);
+    return outcome;
   }
 
   async deleteMany(filter: Filter, scope?: OperationScope): Promise<number> {
     const timeLimit = timeLimitOf(scope, `deleteMany on ${this.name}`);
-    return this.runner.run(this.name, scope?.tx, async (collection, session) => {
+    const deleted = await this.runner.run(this.name, scope?.tx, async (collection, session) => {
       const result = await collection.deleteMany(filter, { session, ...timeLimit });
       return result.deletedCount;
     });
+    if (deleted > 0) await this.runner.wrote(this.name, scope?.tx);
+    return deleted;
   }
 }
 

@@ -1,10 +1,13 @@
 import { MongoServerError, type ClientSession, type Collection as DriverCollection, type MongoClientOptions } from 'mongodb';
+import { DEFAULT_CHANGE_POLL_MS, MongoChangeFeed } from './change-feed.js';
 import {
   StoreUnavailableError,
+  type ChangeListener,
   type Collection,
   type IndexSpec,
   type IndexSync,
   type Store,
+  type StopWatching,
   type StoredDocument,
   type StoreSnapshot,
   type Transaction,
@@ -44,6 +47,8 @@ export interface MongoStoreOptions {
   reconnectDelayMS?: number;
   /** How long a transaction (or its commit) is retried after transient errors such as write conflicts or an election (default 15000). */
   transactionRetryWindowMS?: number;
+  /** Standalone server only: how often the change feed reads other instances' write counters (default 250). */
+  changePollMS?: number;
 }
 
 const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 2000;
@@ -84,13 +89,15 @@ export async function openMongoStore(uri: string, options: MongoStoreOptions = {
   const store = new MongoStore(connection, databaseName, {
     transactionRetryWindowMS: options.transactionRetryWindowMS ?? DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
     electionRetryWindowMS: options.electionRetryWindowMS ?? ELECTION_WINDOW_MS,
+    changePollMS: options.changePollMS ?? DEFAULT_CHANGE_POLL_MS,
+    logger: options.logger,
   });
   await connection.start();
   return store;
 }
 
 function checkOptions(options: MongoStoreOptions): void {
-  const timings = ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS', 'transactionRetryWindowMS', 'electionRetryWindowMS'] as const;
+  const timings = ['serverSelectionTimeoutMS', 'heartbeatFrequencyMS', 'reconnectDelayMS', 'transactionRetryWindowMS', 'electionRetryWindowMS', 'changePollMS'] as const;
   for (const name of timings) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
@@ -124,11 +131,14 @@ function clientOptions(uri: string, options: MongoStoreOptions): MongoClientOpti
 interface StoreSettings {
   transactionRetryWindowMS: number;
   electionRetryWindowMS: number;
+  changePollMS?: number;
+  logger?: MongoStoreLogger;
 }
 
 const DEFAULT_SETTINGS: StoreSettings = {
   transactionRetryWindowMS: DEFAULT_TRANSACTION_RETRY_WINDOW_MS,
   electionRetryWindowMS: ELECTION_WINDOW_MS,
+  changePollMS: DEFAULT_CHANGE_POLL_MS,
 };
 
 /** The Store port over the official driver; collections and `_id`s follow the shared storage layout. */
@@ -138,12 +148,23 @@ export class MongoStore implements Store, OperationRunner {
   private readonly transactions = new TransactionRegistry();
   /** Per collection, the fields of each index by name: what a duplicate-key message's index name means. */
   private readonly indexKeys = new Map<string, Map<string, string[]>>();
+  private readonly changes: MongoChangeFeed;
 
   constructor(
     private readonly connection: StoreConnection,
     readonly databaseName: string,
     private readonly settings: StoreSettings = DEFAULT_SETTINGS,
-  ) {}
+  ) {
+    this.changes = new MongoChangeFeed(connection, databaseName, settings.changePollMS ?? DEFAULT_CHANGE_POLL_MS, settings.logger);
+  }
+
+  watchChanges(listener: ChangeListener): StopWatching {
+    return this.changes.watch(listener);
+  }
+
+  wrote(collection: string, tx: Transaction | undefined): Promise<void> {
+    return this.changes.wrote(collection, tx);
+  }
 
   collection(name: string): Collection {
     checkCollectionName(name);
@@ -228,6 +249,7 @@ export class MongoStore implements Store, OperationRunner {
         return await work(tx);
       } finally {
         this.transactions.end(tx);
+        await this.changes.transactionEnded(tx);
       }
     }
     const session = this.connection.client.startSession();
@@ -283,6 +305,7 @@ export class MongoStore implements Store, OperationRunner {
   }
 
   async close(): Promise<void> {
+    await this.changes.close();
     await this.connection.close();
   }
 
