@@ -6,7 +6,7 @@ import { errorLines, typeOf, validModel } from './helpers.js';
 describe('@withSubscription in the schema', () => {
   const refused: Array<[rule: string, source: string, expected: string[]]> = [
     ['on a stored field', 'type T { id: ID! n: Int @withSubscription }', [
-      '1:25 Type T; field n: @withSubscription is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated)',
+      '1:25 Type T; field n: @withSubscription is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
     ]],
     ['on a mutation', 'type T { id: ID! }\ntype Mutation { bump: Int @lambda @withSubscription }', [
       '2:17 Type Mutation; field bump: @withSubscription applies to types and to @lambda Query fields, not to mutations',
@@ -36,6 +36,20 @@ describe('@withSubscription in the schema', () => {
     expect(typeOf(model, 'Plain').withSubscription).toBeUndefined();
     expect(model.customQueries.map((field) => [field.name, field.withSubscription === true])).toEqual([['taskCount', true], ['other', false]]);
     expect(subscribedQueries(model)).toEqual(['getTask', 'queryTask', 'aggregateTask', 'getNamed', 'queryNamed', 'aggregateNamed', 'taskCount']);
+  });
+});
+
+describe('@generate(subscription: true), Dgraph\'s other spelling', () => {
+  it('subscribes the queries the type generates, and no password check', () => {
+    const model = validModel(`
+      type Account @generate(query: { aggregate: false }, subscription: true) @secret(field: "pwd") { id: ID! login: String! @id }
+      type Off @generate(subscription: false) { id: ID! }
+    `);
+    expect(typeOf(model, 'Account').withSubscription).toBe(true);
+    expect(typeOf(model, 'Off').withSubscription).toBeUndefined();
+    expect(subscribedQueries(model)).toEqual(['getAccount', 'queryAccount']);
+    const subscription = /type Subscription \{\n[^}]*\}/.exec(generateApi(model).sdl)?.[0];
+    expect(subscription?.split('\n').map((line) => line.trim().replace(/\(.*/, ''))).toEqual(['type Subscription {', 'getAccount', 'queryAccount', '}']);
   });
 });
 
