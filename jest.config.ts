@@ -28,6 +28,9 @@ const wire: ProjectConfig = {
 
 const config: Config = {
   testTimeout: 30_000,
+  // On a 2-core machine Jest would run every file in the main process, whose heap then grows past Node's limit
+  // over 500 files; with a limit, files run in a worker that is replaced once it holds more than this.
+  workerIdleMemoryLimit: '1GB',
   // Says once per run whether the end-to-end suites run on MongoDB (MONGODB_URI) or the embedded store only.
   globalSetup: '<rootDir>/__tests__/helpers/backend-notice.ts',
   projects: process.env.MONGODB_URI ? [main] : [main, wire],
