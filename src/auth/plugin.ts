@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../sdl/model.js';
 import { AuthenticationError, KeySetUnavailableError } from './errors.js';
-import { DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from './keys/remote-key-set.js';
+import { DEFAULT_KEY_SET_POLICY, KeySets } from './keys/remote-key-set.js';
 import type { AuthContext } from './request-auth.js';
 import { ANONYMOUS, authenticateRequest } from './token.js';
 
@@ -18,10 +18,10 @@ function modelOf(schema: GraphQLSchema | undefined): SchemaModel | undefined {
  * HTTP 401 and one UNAUTHENTICATED error saying why: Apollo Server turns an error thrown from
  * `didResolveOperation` (the first hook whose errors become the response) into that response, using the
  * `http.status` the `AuthenticationError` carries. A token whose key set (`JWKUrl`) cannot be fetched ends
- * it the same way with 503 and KEY_SET_UNAVAILABLE. The plugin keeps the fetched key sets, per URL.
+ * it the same way with 503 and KEY_SET_UNAVAILABLE. `keySets` keeps the fetched key sets, per URL; the
+ * WebSocket transport verifies with the same instance, so both share one cache of each JWK Set.
  */
-export function createAuthPlugin(keySetPolicy: KeySetPolicy = DEFAULT_KEY_SET_POLICY): ApolloServerPlugin<BaseContext> {
-  const keySets = new KeySets(keySetPolicy);
+export function createAuthPlugin(keySets: KeySets = new KeySets(DEFAULT_KEY_SET_POLICY)): ApolloServerPlugin<BaseContext> {
   return {
     async requestDidStart(requestContext) {
       const context = requestContext.contextValue as AuthContext;

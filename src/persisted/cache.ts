@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { DuplicateKeyError, SYSTEM_COLLECTIONS, type Collection, type Store } from '../store/port.js';
 import { sha256Hex, utf8Bytes } from './hash.js';
-import { RegistrationCap, type ClientRegistrationFields, type RegistrationCapLimits } from './registration-cap.js';
+import { RegistrationCap, type RegistrationCapLimits } from './registration-cap.js';
 
 /**
  * A stored persisted query: `_id` is the lowercase hex SHA-256 of `query`. One a client registered (APQ)

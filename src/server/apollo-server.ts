@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { ValidationRule } from 'graphql';
 import type { Logger } from 'pino';
-import { createAuthPlugin, type KeySetPolicy } from '../auth/index.js';
+import { createAuthPlugin, type KeySets } from '../auth/index.js';
 import { operationLimitsPlugin } from '../limits/plugin.js';
 import { operationLimitRules } from '../limits/rules.js';
 import type { OperationLimits } from '../limits/settings.js';
@@ -19,8 +19,8 @@ export interface ApolloServerParts {
   schemaSource: SwappableSchemaSource;
   persistedQueries: PersistedQueries;
   limits: OperationLimits;
-  /** How the auth plugin fetches and keeps JWK Sets. */
-  keySets: KeySetPolicy;
+  /** The JWK Sets the auth plugin verifies tokens with (fetched and kept per URL). */
+  keySets: KeySets;
   /**
    * Whether introspection is answered and validation errors suggest names ("Did you mean ...?");
    * default: on unless NODE_ENV is production, as Apollo Server decides.

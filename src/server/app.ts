@@ -6,7 +6,6 @@ import type { Server } from 'node:http';
 import { checkAuthRules, DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from '../auth/index.js';
 import { customHttpFetch } from '../custom/index.js';
 import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveSettings } from '../live/index.js';
-import { ErrorCode } from '../errors/codes.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
@@ -240,11 +239,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const limits = operationLimits(options.limits);
   const liveRegistry = new LiveRegistry(store, liveSettings(options.subscriptions));
+  // One cache of each JWK Set for HTTP and WebSocket requests alike.
+  const keySets = new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets });
   const apollo = createApolloServer({
     schemaSource,
     persistedQueries,
     limits,
-    keySets: { ...DEFAULT_KEY_SET_POLICY, ...options.keySets },
+    keySets,
     introspection: options.introspection,
     plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
     logger,
@@ -402,7 +403,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           validationRules: serviceValidationRules(limits, introspectionEnabled(options.introspection)),
           limits,
           persistedQueries,
-          keySets: new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets }),
+          keySets,
           createContext: (headers) => createContext(services, { headers }),
           formatError,
           logger: logger.child({ component: 'subscriptions' }),

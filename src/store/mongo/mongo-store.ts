@@ -1,7 +1,6 @@
 import { MongoServerError, type ClientSession, type Collection as DriverCollection, type MongoClientOptions } from 'mongodb';
 import { DEFAULT_CHANGE_POLL_MS, MongoChangeFeed } from './change-feed.js';
 import {
-  StoreUnavailableError,
   type ChangeListener,
   type Collection,
   type IndexSpec,
