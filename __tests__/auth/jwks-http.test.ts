@@ -9,6 +9,7 @@ import { activateSchema, gql } from '../helpers/gql.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startJwksServer, type JwksServer } from './jwks-server.js';
 import { publicJwk, signingPair, signWith, type SigningPair } from './sign.js';
+import { record, wsClient } from '../live/ws-client.js';
 
 const NAMESPACE = 'https://autograph.example/claims';
 const AUDIENCE = 'autograph-tests';
@@ -204,6 +205,37 @@ describe('a flood of made-up kids', () => {
     expect(keys.requests).toBe(1);
     const answers = await Promise.all(Array.from({ length: 25 }, () => notes(server, bearing(signWith(signingPair('EdDSA'), claimsFor('alice'))))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(401));
+    expect(keys.requests).toBe(1);
+  });
+});
+
+describe('one key set cache for HTTP and WebSocket requests', () => {
+  let es: SigningPair;
+  let keys: JwksServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    es = signingPair('ES256');
+    keys = await startJwksServer([publicJwk(es)]);
+    server = await startTestServer();
+    await activateSchema(server.url, schemaWith({ JWKUrl: `${keys.url}/jwks.json` }).replace('type Note @auth', 'type Note @withSubscription @auth'));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await keys?.close();
+  });
+
+  test('a subscription verified after an HTTP request fetches the key set no second time', async () => {
+    expect((await notes(server, bearing(signWith(es, claimsFor('alice'))))).status).toBe(200);
+    expect(keys.requests).toBe(1);
+    const client = wsClient(server.url, bearing(signWith(es, claimsFor('alice'))));
+    try {
+      const feed = record(client, { query: 'subscription { queryNote { text } }' });
+      expect(await feed.nextResult()).toEqual({ data: { queryNote: [] } });
+    } finally {
+      await client.dispose();
+    }
     expect(keys.requests).toBe(1);
   });
 });
