@@ -67,6 +67,7 @@ function instantStore(): Store {
     transaction: (work) => work({ id: 1 }),
     syncIndexes: async () => ({ created: [], dropped: [] }),
     listIndexes: async () => [],
+    dropCollection: async () => false,
     // Its writes change nothing, so its feed never reports a change.
     watchChanges: () => () => undefined,
     openSnapshot: async () => ({ consistency: 'point-in-time', collections: [], documents: async function* () {}, close: async () => undefined }),

@@ -11,6 +11,7 @@ export function overriding(store: Store, overrides: Partial<Store>): Store {
     transaction: (work) => store.transaction(work),
     syncIndexes: (collection, specs, prefix) => store.syncIndexes(collection, specs, prefix),
     listIndexes: (collection) => store.listIndexes(collection),
+    dropCollection: (collection) => store.dropCollection(collection),
     watchChanges: (listener) => store.watchChanges(listener),
     ready: () => store.ready(),
     close: () => store.close(),

@@ -36,6 +36,7 @@ export function slowStore(store: Store, slow: () => ((operation: Operation, coll
     transaction: (work) => store.transaction(work),
     syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
     listIndexes: (name) => store.listIndexes(name),
+    dropCollection: (name) => store.dropCollection(name),
     watchChanges: (listener) => store.watchChanges(listener),
     ready: () => store.ready(),
     close: () => store.close(),

@@ -40,6 +40,9 @@ export class MemoryStore implements Store {
   listIndexes(): never {
     throw new Error('MemoryStore.listIndexes is not implemented by the test double');
   }
+  dropCollection(): never {
+    throw new Error('MemoryStore.dropCollection is not implemented by the test double');
+  }
   watchChanges(): never {
     throw new Error('MemoryStore.watchChanges is not implemented by the test double');
   }

@@ -32,6 +32,7 @@ function recordingStore(answer: () => Promise<unknown> = async () => []): { stor
     transaction: (work) => work(TX),
     syncIndexes: async () => ({ created: [], dropped: [] }),
     listIndexes: async () => [],
+    dropCollection: async () => false,
     // It records calls and changes nothing, so its feed never reports a change.
     watchChanges: () => () => undefined,
     ready: () => true,

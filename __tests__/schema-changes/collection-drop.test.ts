@@ -1,5 +1,5 @@
 /**
- * `DELETE /admin/collections/<Type>` drops the stored objects of a type the active schema no longer has,
+ * `DELETE /admin/collections/<Type>` drops the collection of a type the active schema no longer has,
  * and only those: never a served type, never implicitly (removing a type from the schema keeps its data).
  */
 import { activateSchema, gqlData } from '../helpers/gql';
@@ -43,36 +43,44 @@ test('a type still in the schema is refused with 409 COLLECTION_IN_USE, and its 
   expect(await gqlData(server.url, '{ aggregateNote { count } }')).toEqual({ aggregateNote: { count: 2 } });
 });
 
-test('a removed type keeps its objects until dropped; the drop deletes them and their indexes, and leaves other types alone', async () => {
+test('a removed type keeps its objects until dropped; the drop removes its collection with them and its indexes, and leaves other types alone', async () => {
   await activateSchema(server.url, WITHOUT_NOTES);
   expect(await server.store.collection('Note').count({})).toBe(2);
   // The activation dropped the removed type's indexes; one left behind (by a service that started with the
-  // new schema over old data, say) goes with the drop.
+  // new schema over old data, say) and one made by someone else go with the collection.
   expect(await server.store.listIndexes('Note')).toEqual([]);
   await server.store.syncIndexes('Note', [{ name: 'ag_search_text', keys: { text: 1 } }], 'ag_');
+  await server.store.syncIndexes('Note', [{ name: 'ops_by_code', keys: { code: 1 } }], 'ops_');
 
   const { status, body } = await dropCollection(server.url, 'Note');
   expect(status).toBe(200);
   expect(body).toEqual({
     data: {
-      message: 'dropped the stored objects of type Note',
+      message: 'dropped the collection of type Note with its stored objects and indexes',
       type: 'Note',
+      collectionDropped: true,
       deleted: 2,
-      indexesDropped: ['Note.ag_search_text'],
+      indexesDropped: ['Note.ag_search_text', 'Note.ops_by_code'],
     },
   });
-  expect(await server.store.collection('Note').count({})).toBe(0);
-  expect((await server.store.listIndexes('Note')).filter((index) => index.name.startsWith('ag_'))).toEqual([]);
+  expect(await server.store.listIndexes('Note')).toEqual([]);
+  const snapshot = await server.store.openSnapshot();
+  expect(snapshot.collections.map((collection) => collection.name)).not.toContain('Note');
+  await snapshot.close();
   expect(await gqlData(server.url, '{ queryTask { title } }')).toEqual({ queryTask: [{ title: 'stays' }] });
+
+  const again = await dropCollection(server.url, 'Note');
+  expect(again.status).toBe(200);
+  expect(again.body.data).toEqual({ message: 'type Note has no collection: nothing to drop', type: 'Note', collectionDropped: false, deleted: 0, indexesDropped: [] });
 
   await activateSchema(server.url, WITH_NOTES);
   expect(await gqlData(server.url, '{ queryNote { code } }')).toEqual({ queryNote: [] });
 });
 
-test('dropping a type that has no stored objects answers 0 deleted', async () => {
+test('dropping a type that never had a collection answers that nothing was dropped', async () => {
   const { status, body } = await dropCollection(server.url, 'Gone');
   expect(status).toBe(200);
-  expect(body.data).toEqual({ message: 'dropped the stored objects of type Gone', type: 'Gone', deleted: 0, indexesDropped: [] });
+  expect(body.data).toEqual({ message: 'type Gone has no collection: nothing to drop', type: 'Gone', collectionDropped: false, deleted: 0, indexesDropped: [] });
 });
 
 test.each([

@@ -449,6 +449,33 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
       });
     });
 
+    describe('dropCollection', () => {
+      it('removes the documents and every index, answers whether the collection existed, and leaves others alone', async () => {
+        const name = await seedBooks();
+        const other = await seedBooks();
+        await store.syncIndexes(name, [byCode], 'ag_');
+        await store.syncIndexes(name, [{ name: 'other_rank', keys: { rank: -1 } }], 'other_');
+
+        expect(await store.dropCollection(name)).toBe(true);
+        expect(await store.collection(name).find({})).toEqual([]);
+        expect(await store.collection(name).count({})).toBe(0);
+        expect(await store.listIndexes(name)).toEqual([]);
+        const snapshot = await store.openSnapshot();
+        expect(snapshot.collections.map((collection) => collection.name)).not.toContain(name);
+        await snapshot.close();
+        expect(await store.dropCollection(name)).toBe(false);
+        expect(await store.collection(other).count({})).toBe(BOOKS.length);
+
+        // Written again, it starts empty and without the dropped unique index.
+        await store.collection(name).insertMany([{ _id: 'b1', code: 'A' }, { _id: 'n2', code: 'A' }]);
+        expect(ids(await store.collection(name).find({}, { sort: { _id: 1 } }))).toEqual(['b1', 'n2']);
+      });
+
+      it('answers false for a collection that was never created', async () => {
+        expect(await store.dropCollection(freshName('Never'))).toBe(false);
+      });
+    });
+
     describe('transactions', () => {
       it('commits all writes of a successful transaction and returns its result', async () => {
         const a = freshName('TxA');
@@ -674,6 +701,19 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         feed.stop();
       });
 
+      it('names a dropped collection, and says nothing of dropping one that does not exist', async () => {
+        const feed = await watching();
+        const [dropped, missing] = [freshName('FeedDrop'), freshName('FeedMissing')];
+        await store.collection(dropped).insertMany([{ _id: 'd' }]);
+        await feed.settled();
+        feed.heard.length = 0;
+        await store.dropCollection(dropped);
+        await store.dropCollection(missing);
+        await feed.settled();
+        expect(feed.heard.filter((name) => !name.startsWith('Marker'))).toEqual([dropped]);
+        feed.stop();
+      });
+
       it('stops telling a listener once it is stopped, and keeps telling the others', async () => {
         const first = await watching();
         const second = await watching();
@@ -710,6 +750,21 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           ]);
           expect(await listedIndexes(store, name)).toEqual([normalized(byCode)]);
           await expect(reopened.insertMany([{ _id: 'r4', code: 'C' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        });
+
+        it('keeps a dropped collection gone across close and reopen', async () => {
+          const [dropped, kept] = [freshName('Dropped'), freshName('Kept')];
+          await store.syncIndexes(dropped, [byCode], 'ag_');
+          await store.collection(dropped).insertMany([{ _id: 'g1', code: 'A' }]);
+          await store.collection(kept).insertMany([{ _id: 'k1' }]);
+          expect(await store.dropCollection(dropped)).toBe(true);
+          await store.close();
+
+          store = await reopen();
+          expect(await store.collection(dropped).find({})).toEqual([]);
+          expect(await store.listIndexes(dropped)).toEqual([]);
+          expect(await store.collection(kept).find({})).toEqual([{ _id: 'k1' }]);
+          expect(await store.dropCollection(dropped)).toBe(false);
         });
       });
     }

@@ -133,6 +133,22 @@ describe('embedded store', () => {
       await expect(openEmbeddedStore(crashed)).rejects.toThrow(/wal\.log is corrupt at line 1/);
     });
 
+    it('replays a collection drop from the log: documents and indexes stay gone', async () => {
+      const folder = tempFolder();
+      const store = await openEmbeddedStore(folder);
+      await store.syncIndexes('Gone', [{ name: 'ag_id_code', keys: { code: 1 }, unique: true, sparse: true }], 'ag_');
+      await store.collection('Gone').insertMany([{ _id: 'g1', code: 'A' }]);
+      await store.dropCollection('Gone');
+      await store.collection('Gone').insertMany([{ _id: 'g2', code: 'A' }]);
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+
+      const reopened = await openEmbeddedStore(crashed);
+      expect(await reopened.collection('Gone').find({})).toEqual([{ _id: 'g2', code: 'A' }]);
+      expect(await reopened.listIndexes('Gone')).toEqual([]);
+      await reopened.close();
+    });
+
     it('leaves no trace of a rolled-back transaction after a restart', async () => {
       const folder = tempFolder();
       const store = await openEmbeddedStore(folder);

@@ -49,6 +49,10 @@ class ObservedStore implements Store {
     return this.inner.listIndexes(collection);
   }
 
+  dropCollection(collection: string): Promise<boolean> {
+    return this.inner.dropCollection(collection);
+  }
+
   watchChanges(listener: ChangeListener): StopWatching {
     return this.inner.watchChanges(listener);
   }

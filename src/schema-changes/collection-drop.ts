@@ -1,13 +1,14 @@
 import type { SchemaModel } from '../sdl/model.js';
-import { INDEX_PREFIX } from '../store/indexes.js';
 import type { Store } from '../store/port.js';
 
 /** What dropping a removed type's data did. */
 export interface CollectionDrop {
   type: string;
-  /** Objects deleted. */
+  /** Whether the type's collection existed (and is now gone). */
+  collectionDropped: boolean;
+  /** Objects deleted with it. */
   deleted: number;
-  /** The service's indexes removed from the collection. */
+  /** The indexes that went with it (`Type.name`; the implicit `_id` index is not listed). */
   indexesDropped: string[];
 }
 
@@ -34,14 +35,18 @@ export function dropRefusal(typeName: string, active: SchemaModel): DropRefusal 
 }
 
 /**
- * Deletes every stored object of `typeName` and the service's indexes on its collection, through the
- * Store port (so on both backends; MongoDB keeps the then empty collection). The caller has checked
- * `dropRefusal` against the served schema.
+ * Drops the collection of `typeName` with its stored objects and indexes, through the Store port (so on
+ * both backends). The caller has checked `dropRefusal` against the served schema, so nothing writes to
+ * the type meanwhile and the counts read first are what the drop removes.
  */
 export async function dropTypeData(store: Store, typeName: string): Promise<CollectionDrop> {
-  const deleted = await store.collection(typeName).deleteMany({});
-  // Syncing would create a collection that was never there (MongoDB): only a collection with our indexes is synced.
-  const ours = (await store.listIndexes(typeName)).filter((index) => index.name.startsWith(INDEX_PREFIX));
-  const dropped = ours.length === 0 ? [] : (await store.syncIndexes(typeName, [], INDEX_PREFIX)).dropped;
-  return { type: typeName, deleted, indexesDropped: dropped.map((name) => `${typeName}.${name}`) };
+  const deleted = await store.collection(typeName).count({});
+  const indexes = await store.listIndexes(typeName);
+  const collectionDropped = await store.dropCollection(typeName);
+  return {
+    type: typeName,
+    collectionDropped,
+    deleted: collectionDropped ? deleted : 0,
+    indexesDropped: collectionDropped ? indexes.map((index) => `${typeName}.${index.name}`) : [],
+  };
 }

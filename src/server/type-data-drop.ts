@@ -15,7 +15,7 @@ export interface TypeDataDropSteps {
 }
 
 /**
- * `DELETE /admin/collections/<Type>`: drops the stored objects of a type only when the schema served
+ * `DELETE /admin/collections/<Type>`: drops the collection of a type only when the schema served
  * (after catching up with the store) no longer has it. Refusals are HttpErrors with a client code.
  */
 export async function dropRemovedTypeData(typeName: string, steps: TypeDataDropSteps): Promise<CollectionDrop> {

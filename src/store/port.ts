@@ -149,6 +149,11 @@ export interface Store {
   syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync>;
   listIndexes(collection: string): Promise<IndexSpec[]>;
   /**
+   * Removes the collection with its documents and indexes; true when it existed. Writing to it later
+   * creates it anew, empty and without indexes. Listeners hear of it as a write to the collection.
+   */
+  dropCollection(collection: string): Promise<boolean>;
+  /**
    * The change feed: `listener` hears of every committed write, through this instance or (MongoDB) any
    * other sharing the database, never of a rolled-back one. Returns the function that stops it.
    */

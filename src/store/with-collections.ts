@@ -14,6 +14,7 @@ export function withCollections(store: Store, collection: (name: string) => Coll
     transaction: (work) => store.transaction(work),
     syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
     listIndexes: (name) => store.listIndexes(name),
+    dropCollection: (name) => store.dropCollection(name),
     watchChanges: (listener) => store.watchChanges(listener),
     ready: () => store.ready(),
     close: () => store.close(),

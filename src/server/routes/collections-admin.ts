@@ -3,7 +3,7 @@ import type { CollectionDrop } from '../../schema-changes/collection-drop.js';
 import { allowMethods, HttpError, sendJson } from '../http-io.js';
 
 export interface CollectionsAdminDeps {
-  /** Drops the stored objects of a type the active schema no longer has; throws an HttpError when it may not. */
+  /** Drops the collection of a type the active schema no longer has; throws an HttpError when it may not. */
   dropTypeData(typeName: string): Promise<CollectionDrop>;
 }
 
@@ -24,5 +24,8 @@ export async function handleCollectionsAdmin(req: IncomingMessage, res: ServerRe
     throw new HttpError(400, 'BAD_REQUEST', `the collection name in ${path} is not valid URL encoding`);
   }
   const drop = await deps.dropTypeData(typeName);
-  sendJson(res, 200, { data: { message: `dropped the stored objects of type ${typeName}`, ...drop } });
+  const message = drop.collectionDropped
+    ? `dropped the collection of type ${typeName} with its stored objects and indexes`
+    : `type ${typeName} has no collection: nothing to drop`;
+  sendJson(res, 200, { data: { message, ...drop } });
 }

@@ -20,8 +20,24 @@ export class Database {
     return Array.from(this.collections.values());
   }
 
+  /** Forgets the collection, documents and indexes; returns its state (to put back on rollback), if it existed. */
+  remove(name: string): CollectionState | undefined {
+    const state = this.collections.get(name);
+    this.collections.delete(name);
+    return state;
+  }
+
+  /** Puts back a state `remove` returned. */
+  restore(state: CollectionState): void {
+    this.collections.set(state.name, state);
+  }
+
   /** Applies a logged operation without constraint checks: it was valid when it was committed. */
   apply(operation: LogOperation): void {
+    if (operation.op === 'dropCollection') {
+      this.remove(operation.collection);
+      return;
+    }
     const state = this.ensure(operation.collection);
     switch (operation.op) {
       case 'put':

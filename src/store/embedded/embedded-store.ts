@@ -197,6 +197,28 @@ export class EmbeddedStore implements Store, StoreCore {
     return (this.database.get(collection)?.indexSpecs() ?? []).map(copySpec);
   }
 
+  async dropCollection(collection: string): Promise<boolean> {
+    assertCollectionName(collection);
+    this.assertOpen();
+    let removed: CollectionState | undefined;
+    const existed = await this.transactions.run(
+      `dropCollection ${collection}`,
+      async () => {
+        this.assertOpen();
+        removed = this.database.remove(collection);
+        if (removed === undefined) return false;
+        await this.append([{ op: 'dropCollection', collection }]);
+        return true;
+      },
+      () => undefined,
+      () => {
+        if (removed !== undefined) this.database.restore(removed);
+      },
+    );
+    if (existed) this.changes.emit([collection]);
+    return existed;
+  }
+
   ready(): boolean {
     return !this.closed;
   }

@@ -9,7 +9,8 @@ export type LogOperation =
   | { op: 'put'; collection: string; documents: StoredDocument[] }
   | { op: 'delete'; collection: string; ids: string[] }
   | { op: 'createIndex'; collection: string; spec: IndexSpec }
-  | { op: 'dropIndex'; collection: string; name: string };
+  | { op: 'dropIndex'; collection: string; name: string }
+  | { op: 'dropCollection'; collection: string };
 
 export interface LogRecord {
   /** Increases by one per record; a snapshot remembers the last sequence it contains. */
@@ -36,6 +37,8 @@ function isLogOperation(value: unknown): value is LogOperation {
       return op.spec !== null && typeof op.spec === 'object';
     case 'dropIndex':
       return typeof op.name === 'string';
+    case 'dropCollection':
+      return true;
     default:
       return false;
   }

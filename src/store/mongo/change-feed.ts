@@ -143,7 +143,7 @@ export class MongoChangeFeed {
 
   private openStream(): void {
     if (this.stream || this.closed || !this.started) return;
-    const stream = this.database().watch([{ $match: { operationType: { $in: ['insert', 'update', 'replace', 'delete'] } } }]);
+    const stream = this.database().watch([{ $match: { operationType: { $in: ['insert', 'update', 'replace', 'delete', 'drop'] } } }]);
     this.stream = stream;
     stream.on('change', (event) => {
       const namespace = (event as { ns?: { coll?: string } }).ns;

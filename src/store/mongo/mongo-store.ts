@@ -303,6 +303,22 @@ export class MongoStore implements Store, OperationRunner {
     return { created: plan.create.map((spec) => spec.name), dropped: plan.drop };
   }
 
+  /**
+   * Since MongoDB 7.0 (and on mongos always) `drop` succeeds for a collection that does not exist, so the
+   * driver's answer cannot tell; the collection is looked up first. Older servers answer "ns not found",
+   * which the driver's `drop` turns into false (another instance dropped it in between).
+   */
+  async dropCollection(collection: string): Promise<boolean> {
+    checkCollectionName(collection);
+    const existed = await this.run(collection, undefined, async (driverCollection) => {
+      const found = await driverCollection.db.listCollections({ name: collection }, { nameOnly: true }).toArray();
+      return found.length > 0 && (await driverCollection.drop());
+    });
+    this.indexKeys.delete(collection);
+    if (existed) await this.changes.wrote(collection, undefined);
+    return existed;
+  }
+
   async close(): Promise<void> {
     await this.changes.close();
     await this.connection.close();
