@@ -61,7 +61,7 @@ describe('LiveRegistry', () => {
     state.finish({ data: { n: 0 } });
     await initial;
     await write('Task');
-    expect(registry.stats).toEqual({ batches: 1, invalidations: 1 });
+    expect(registry.stats).toEqual({ batches: 1, invalidations: 1, reruns: 0, delivered: 1, unchanged: 0 });
     const rerun = query.next();
     expect(state.starts).toBe(2);
     // Two more batches while the re-run is under way: held back, then handed over as one.
@@ -71,12 +71,47 @@ describe('LiveRegistry', () => {
     state.finish({ data: { n: 1 } });
     expect(await rerun).toEqual({ done: false, value: { data: { n: 1 } } });
     await until(() => registry.stats.batches === 2);
-    expect(registry.stats).toEqual({ batches: 2, invalidations: 2 });
+    expect(registry.stats).toEqual({ batches: 2, invalidations: 2, reruns: 1, delivered: 2, unchanged: 0 });
     const third = query.next();
     expect(state.starts).toBe(3);
     state.finish({ data: { n: 2 } });
     expect(await third).toEqual({ done: false, value: { data: { n: 2 } } });
     registry.close();
     expect(listeners.size).toBe(0);
+  });
+
+  it('reports running counts, re-runs, results delivered or unchanged, and refusals to its listener', async () => {
+    const { store, write } = feedStore();
+    const events: string[] = [];
+    const registry = new LiveRegistry(store, liveSettings({ debounceMs: 0, maxPerConnection: 2 }), {
+      runningChanged: (count) => events.push(`running ${count}`),
+      rerun: () => events.push('rerun'),
+      resultDelivered: () => events.push('delivered'),
+      resultUnchanged: () => events.push('unchanged'),
+      refused: (code) => events.push(`refused ${code}`),
+    });
+    const { state, run } = manualRun();
+    const owner = {};
+    const first = registry.add({ owner, sharingKey: 'k', reads, run });
+    const second = registry.add({ owner, sharingKey: 'k', reads, run });
+    expect(() => registry.add({ owner, sharingKey: 'k', reads, run })).toThrow('this connection already runs 2 subscriptions');
+    const initial = Promise.all([first.next(), second.next()]);
+    state.finish({ data: { n: 0 } });
+    await initial;
+    await write('Task');
+    const unchanged = first.next();
+    state.finish({ data: { n: 0 } });
+    await write('Task');
+    // The equal result was skipped; the run after the second batch brings a new one.
+    await until(() => state.starts === 3);
+    state.finish({ data: { n: 1 } });
+    expect(await unchanged).toEqual({ done: false, value: { data: { n: 1 } } });
+    await first.return();
+    await second.return();
+    registry.close();
+    expect(events).toEqual([
+      'running 1', 'running 2', 'refused TOO_MANY_SUBSCRIPTIONS', 'delivered', 'delivered',
+      'rerun', 'unchanged', 'rerun', 'delivered', 'running 1', 'running 0',
+    ]);
   });
 });

@@ -8,6 +8,12 @@ function textOf(result: ExecutionResult): string {
   return text;
 }
 
+/** Told what became of each result: sent, or not sent because it equalled the last one. */
+export interface LiveQueryOutcomes {
+  delivered?(): void;
+  unchanged?(): void;
+}
+
 /**
  * One running subscription as the async generator graphql-ws reads results from.
  *
@@ -25,7 +31,10 @@ export class LiveQuery implements AsyncGenerator<ExecutionResult, undefined> {
   private wake: (() => void) | undefined;
   private readonly onFinish: Array<() => void> = [];
 
-  constructor(private readonly run: () => Promise<ExecutionResult>) {}
+  constructor(
+    private readonly run: () => Promise<ExecutionResult>,
+    private readonly outcomes: LiveQueryOutcomes = {},
+  ) {}
 
   /** Called once, when it finishes for whatever reason. */
   onFinished(callback: () => void): void {
@@ -56,6 +65,7 @@ export class LiveQuery implements AsyncGenerator<ExecutionResult, undefined> {
       if (this.finalResult) {
         const result = this.finalResult;
         this.finish();
+        this.outcomes.delivered?.();
         return { done: false, value: result };
       }
       if (this.stale) {
@@ -63,8 +73,12 @@ export class LiveQuery implements AsyncGenerator<ExecutionResult, undefined> {
         const result = await this.run();
         if (this.finished || this.finalResult) continue;
         const text = textOf(result);
-        if (text === this.lastSent) continue;
+        if (text === this.lastSent) {
+          this.outcomes.unchanged?.();
+          continue;
+        }
         this.lastSent = text;
+        this.outcomes.delivered?.();
         return { done: false, value: result };
       }
       await new Promise<void>((resolve) => (this.wake = resolve));

@@ -2,7 +2,8 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Store } from '../store/port.js';
 import { ChangeBatcher } from './change-batcher.js';
 import { serviceAtCapacity, tooManyOnConnection } from './errors.js';
-import { LiveQuery } from './live-query.js';
+import type { LiveListener } from './listener.js';
+import { LiveQuery, type LiveQueryOutcomes } from './live-query.js';
 import { touches, type ReadSet } from './read-set.js';
 import type { LiveSettings } from './settings.js';
 import { SharedExecution } from './shared-execution.js';
@@ -46,10 +47,28 @@ export class LiveRegistry {
   private quietUntil = 0;
   private heldBack: Set<string> | undefined;
   private releaseTimer: NodeJS.Timeout | undefined;
-  /** Batches handed over, and distinct executions marked stale by them, for tests and metrics. */
-  readonly stats = { batches: 0, invalidations: 0 };
+  /**
+   * Batches handed over, distinct executions marked stale by them, re-runs of those executions, and
+   * results sent to subscribers or skipped as unchanged, for tests and metrics.
+   */
+  readonly stats = { batches: 0, invalidations: 0, reruns: 0, delivered: 0, unchanged: 0 };
+  private readonly outcomes: LiveQueryOutcomes;
 
-  constructor(store: Store, private readonly settings: LiveSettings) {
+  constructor(
+    store: Store,
+    private readonly settings: LiveSettings,
+    private readonly listener: LiveListener = {},
+  ) {
+    this.outcomes = {
+      delivered: () => {
+        this.stats.delivered++;
+        this.listener.resultDelivered?.();
+      },
+      unchanged: () => {
+        this.stats.unchanged++;
+        this.listener.resultUnchanged?.();
+      },
+    };
     this.batcher = new ChangeBatcher(store, settings.debounceMs, (collections) => this.onBatch(collections));
   }
 
@@ -73,20 +92,30 @@ export class LiveRegistry {
   /** Starts `subscription`: the results to send, held here until they finish. Throws the refusal when a limit is reached. */
   add(subscription: LiveSubscription): LiveQuery {
     const refusal = this.refusal(subscription.owner);
-    if (refusal) throw refusal;
+    if (refusal) {
+      this.noteRefused([refusal]);
+      throw refusal;
+    }
     let group = this.groups.get(subscription.sharingKey);
     if (!group) {
-      group = { reads: subscription.reads, execution: new SharedExecution(subscription.run, (running) => this.noteRun(running)), queries: new Set() };
+      group = { reads: subscription.reads, execution: new SharedExecution(this.countingReruns(subscription.run), (running) => this.noteRun(running)), queries: new Set() };
       this.groups.set(subscription.sharingKey, group);
     }
     const shared = group;
-    const query = new LiveQuery(() => shared.execution.latest());
+    const query = new LiveQuery(() => shared.execution.latest(), this.outcomes);
     shared.queries.add(query);
     this.count++;
+    this.listener.runningChanged?.(this.count);
     this.countByOwner.set(subscription.owner, (this.countByOwner.get(subscription.owner) ?? 0) + 1);
     this.batcher.start();
     query.onFinished(() => this.remove(subscription, shared, query));
     return query;
+  }
+
+  /** Reports a subscription refused before it started with `errors` (the first error's code is the reason). */
+  noteRefused(errors: readonly GraphQLError[]): void {
+    const code = errors[0]?.extensions.code;
+    this.listener.refused?.(typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR');
   }
 
   /** Ends every running subscription with `result` (a schema swap). */
@@ -105,11 +134,24 @@ export class LiveRegistry {
   private remove(subscription: LiveSubscription, group: Group, query: LiveQuery): void {
     if (!group.queries.delete(query)) return;
     this.count--;
+    this.listener.runningChanged?.(this.count);
     if (group.queries.size === 0 && this.groups.get(subscription.sharingKey) === group) this.groups.delete(subscription.sharingKey);
     const left = (this.countByOwner.get(subscription.owner) ?? 1) - 1;
     if (left > 0) this.countByOwner.set(subscription.owner, left);
     else this.countByOwner.delete(subscription.owner);
     if (this.count === 0) this.batcher.stop();
+  }
+
+  /** `run`, counting each run after its first as a re-run. */
+  private countingReruns(run: () => Promise<ExecutionResult>): () => Promise<ExecutionResult> {
+    let runs = 0;
+    return () => {
+      if (runs++ > 0) {
+        this.stats.reruns++;
+        this.listener.rerun?.();
+      }
+      return run();
+    };
   }
 
   private noteRun(running: boolean): void {

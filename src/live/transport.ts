@@ -20,7 +20,7 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
-import type { ServerOptions } from 'graphql-ws';
+import type { ServerOptions, SubscribePayload } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { AuthResult, KeySets } from '../auth/index.js';
@@ -131,6 +131,43 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
     return options.formatError(Object.keys(extensions).length > 0 ? { ...json, extensions } : { ...json, extensions: undefined }, error);
   };
 
+  /** The execution arguments of a subscription that passes every check, or the errors that refuse it. */
+  async function admit(ctx: Context, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const connection = connectionOf(ctx);
+    if (connection.expiresAt !== undefined && connection.expiresAt <= Date.now()) {
+      return [tokenExpired(connection.tokenHeader ?? 'the token header', new Date(connection.expiresAt))];
+    }
+    const schema = options.activeSchema();
+    const model = schema && schemaExtensions(schema)?.model;
+    if (!schema || !model) return [noSchemaYet()];
+    // The schema may have changed since the connection opened: its token is checked against this one.
+    const verified = await authenticateConnection(model, connection.headers, options.keySets);
+    if (!verified.ok) return [new GraphQLError(verified.reason, { extensions: { code: ErrorCode.UNAUTHENTICATED } })];
+    connection.auth = verified.auth;
+
+    const resolved = await options.persistedQueries.queryOf(payload.query || undefined, payload.extensions ?? undefined, options.logger);
+    if ('error' in resolved) return [resolved.error];
+    const document = parsed(resolved.query);
+    if (!('kind' in document)) return document;
+    const invalid = validate(schema, document, [...specifiedRules, ...options.validationRules]);
+    if (invalid.length > 0) return invalid.map((error) => withCode(error, ErrorCode.GRAPHQL_VALIDATION_FAILED));
+    const operationName = payload.operationName ?? undefined;
+    const operation = getOperationAST(document, operationName);
+    if (!operation) {
+      return [new GraphQLError(operationName ? `no operation named "${operationName}" in the document` : 'the document holds several operations: name the one to run', { extensions: { code: ErrorCode.OPERATION_RESOLUTION_FAILURE } })];
+    }
+    if (operation.operation !== 'subscription') return [onlySubscriptions(operation.operation)];
+    const variables = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+    if (variables.errors) return variables.errors.map((error) => withCode(error, ErrorCode.BAD_USER_INPUT));
+    const overLimit = variableLimitRefusal({ limits: options.limits, pages, variables: payload.variables ?? undefined, operation, schema, document });
+    if (overLimit) return [overLimit];
+    const full = options.registry.refusal(connection);
+    if (full) return [full];
+    await resolved.registerOnceAccepted?.();
+    const request: SubscriptionRequest = { connection };
+    return { schema, document, operationName, variableValues: payload.variables ?? undefined, contextValue: request };
+  }
+
   return {
     onError(_ctx, _id, _payload, errors) {
       return errors.map(formatted);
@@ -160,39 +197,9 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
     },
 
     async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
-      const connection = connectionOf(ctx);
-      if (connection.expiresAt !== undefined && connection.expiresAt <= Date.now()) {
-        return [tokenExpired(connection.tokenHeader ?? 'the token header', new Date(connection.expiresAt))];
-      }
-      const schema = options.activeSchema();
-      const model = schema && schemaExtensions(schema)?.model;
-      if (!schema || !model) return [noSchemaYet()];
-      // The schema may have changed since the connection opened: its token is checked against this one.
-      const verified = await authenticateConnection(model, connection.headers, options.keySets);
-      if (!verified.ok) return [new GraphQLError(verified.reason, { extensions: { code: ErrorCode.UNAUTHENTICATED } })];
-      connection.auth = verified.auth;
-
-      const resolved = await options.persistedQueries.queryOf(payload.query || undefined, payload.extensions ?? undefined, options.logger);
-      if ('error' in resolved) return [resolved.error];
-      const document = parsed(resolved.query);
-      if (!('kind' in document)) return document;
-      const invalid = validate(schema, document, [...specifiedRules, ...options.validationRules]);
-      if (invalid.length > 0) return invalid.map((error) => withCode(error, ErrorCode.GRAPHQL_VALIDATION_FAILED));
-      const operationName = payload.operationName ?? undefined;
-      const operation = getOperationAST(document, operationName);
-      if (!operation) {
-        return [new GraphQLError(operationName ? `no operation named "${operationName}" in the document` : 'the document holds several operations: name the one to run', { extensions: { code: ErrorCode.OPERATION_RESOLUTION_FAILURE } })];
-      }
-      if (operation.operation !== 'subscription') return [onlySubscriptions(operation.operation)];
-      const variables = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
-      if (variables.errors) return variables.errors.map((error) => withCode(error, ErrorCode.BAD_USER_INPUT));
-      const overLimit = variableLimitRefusal({ limits: options.limits, pages, variables: payload.variables ?? undefined, operation, schema, document });
-      if (overLimit) return [overLimit];
-      const full = options.registry.refusal(connection);
-      if (full) return [full];
-      await resolved.registerOnceAccepted?.();
-      const request: SubscriptionRequest = { connection };
-      return { schema, document, operationName, variableValues: payload.variables ?? undefined, contextValue: request };
+      const admitted = await admit(ctx, payload);
+      if (Array.isArray(admitted)) options.registry.noteRefused(admitted);
+      return admitted;
     },
 
     async subscribe(args) {
@@ -203,7 +210,10 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
       const { headers, auth } = connection;
       // onSubscribe checked the limits, but other subscriptions may have started since (it awaits).
       const full = options.registry.refusal(connection);
-      if (full) return { errors: [full] };
+      if (full) {
+        options.registry.noteRefused([full]);
+        return { errors: [full] };
+      }
       const query = options.registry.add({
         owner: connection,
         sharingKey: sharingKey(args, auth, usesCustomLogic(model) ? connection : undefined),

@@ -13,6 +13,12 @@ export interface ServiceMetrics {
   recordLambdaCall(resolver: string, seconds: number, failed: boolean): void;
   recordCustomCall(host: string, seconds: number, failed: boolean): void;
   recordPersistedQuery(result: string): void;
+  setRunningSubscriptions(count: number): void;
+  recordSubscriptionRerun(): void;
+  /** `delivered` (sent to a subscriber) or `unchanged` (equal to the last one sent, so not sent). */
+  recordSubscriptionResult(outcome: 'delivered' | 'unchanged'): void;
+  /** A subscription refused before it started, by its error code. */
+  recordSubscriptionRefused(code: string): void;
 }
 
 /** What the schema gauge reports: a short hash of the text being served, if any. */
@@ -64,9 +70,33 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     labelNames: ['result'] as const,
     registers,
   });
+  const runningSubscriptions = new Gauge({
+    name: 'autograph_subscriptions_running',
+    help: 'Subscriptions running on this instance, all WebSocket connections together',
+    registers,
+  });
+  const subscriptionReruns = new Counter({
+    name: 'autograph_subscription_reruns_total',
+    help: 'Subscription operations run again after a change to what they read (one run per group of equal subscriptions)',
+    registers,
+  });
+  const subscriptionResults = new Counter({
+    name: 'autograph_subscription_results_total',
+    help: 'Subscription results by outcome: delivered (sent to a subscriber) or unchanged (equal to the last one sent, so not sent)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const subscriptionRefusals = new Counter({
+    name: 'autograph_subscriptions_refused_total',
+    help: 'Subscriptions refused before they started, by error code (limits, validation, authentication, ...)',
+    labelNames: ['code'] as const,
+    registers,
+  });
   const requestCounts = childrenByLabel((type) => childrenByLabel((name) => childrenByLabel((outcome) => requests.labels(type, name, outcome))));
   const requestTimers = childrenByLabel((type) => childrenByLabel((name) => requestDuration.child(type, name)));
   const persistedCounts = childrenByLabel((result) => persistedQueries.labels(result));
+  const resultCounts = childrenByLabel((outcome) => subscriptionResults.labels(outcome));
+  const refusalCounts = childrenByLabel((code) => subscriptionRefusals.labels(code));
   return {
     registry,
     recordRequest(operationType, operationName, outcome, seconds) {
@@ -77,6 +107,10 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     recordLambdaCall: lambdaCalls,
     recordCustomCall: customCalls,
     recordPersistedQuery: (result) => persistedCounts(result).inc(),
+    setRunningSubscriptions: (count) => runningSubscriptions.set(count),
+    recordSubscriptionRerun: () => subscriptionReruns.inc(),
+    recordSubscriptionResult: (outcome) => resultCounts(outcome).inc(),
+    recordSubscriptionRefused: (code) => refusalCounts(code).inc(),
   };
 }
 

@@ -5,11 +5,11 @@ import type { Logger } from 'pino';
 import type { Server } from 'node:http';
 import { checkAuthRules, DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from '../auth/index.js';
 import { customHttpFetch } from '../custom/index.js';
-import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveSettings } from '../live/index.js';
+import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveListener, type LiveSettings } from '../live/index.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
 import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../limits/budget.js';
-import { createObservability, noteErrorCode } from '../observe/index.js';
+import { createObservability, noteErrorCode, type ServiceMetrics } from '../observe/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
@@ -238,7 +238,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger: logger.child({ component: 'persisted-queries' }),
   });
   const limits = operationLimits(options.limits);
-  const liveRegistry = new LiveRegistry(store, liveSettings(options.subscriptions));
+  const liveRegistry = new LiveRegistry(store, liveSettings(options.subscriptions), liveListenerOf(observability.metrics));
   // One cache of each JWK Set for HTTP and WebSocket requests alike.
   const keySets = new KeySets({ ...DEFAULT_KEY_SET_POLICY, ...options.keySets });
   const apollo = createApolloServer({
@@ -419,5 +419,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       await lambdaRuntime.close();
     },
+  };
+}
+
+/** The subscription metrics, fed by the registry's reports (live/ does not know observe/). */
+function liveListenerOf(metrics: ServiceMetrics | undefined): LiveListener {
+  if (!metrics) return {};
+  return {
+    runningChanged: (count) => metrics.setRunningSubscriptions(count),
+    rerun: () => metrics.recordSubscriptionRerun(),
+    resultDelivered: () => metrics.recordSubscriptionResult('delivered'),
+    resultUnchanged: () => metrics.recordSubscriptionResult('unchanged'),
+    refused: (code) => metrics.recordSubscriptionRefused(code),
   };
 }
