@@ -44,14 +44,16 @@ describe('MongoChangeFeed on a replica set', () => {
     const heard: StoreChange[] = [];
     const stop = feed.watch((change) => heard.push(change));
     await until(() => streams.length === 1);
-    expect(pipelines).toEqual([[{ $match: { operationType: { $in: ['insert', 'update', 'replace', 'delete'] } } }]]);
+    expect(pipelines).toEqual([[{ $match: { operationType: { $in: ['insert', 'update', 'replace', 'delete', 'drop'] } } }]]);
     expect(logged).toEqual(['info: subscriptions hear of writes through a MongoDB change stream']);
     streams[0]!.emit('change', { operationType: 'insert', ns: { db: 'db', coll: 'Task' } });
     streams[0]!.emit('change', { operationType: 'delete', ns: { db: 'db', coll: 'User' } });
-    expect(heard).toEqual([{ collections: ['Task'] }, { collections: ['User'] }]);
+    // A collection dropped by another instance (DELETE /admin/collections/<Type>) empties its subscribers' results.
+    streams[0]!.emit('change', { operationType: 'drop', ns: { db: 'db', coll: 'Note' } });
+    expect(heard).toEqual([{ collections: ['Task'] }, { collections: ['User'] }, { collections: ['Note'] }]);
     // Its own writes arrive through the stream too: it does not tell them twice.
     await feed.wrote('Task', undefined);
-    expect(heard).toHaveLength(2);
+    expect(heard).toHaveLength(3);
     stop();
     expect(streams[0]!.closed).toBe(true);
   });
