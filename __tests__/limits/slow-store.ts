@@ -1,4 +1,5 @@
 import type { Collection, OperationScope, Store } from '../../src/store/port.js';
+import { withCollections } from '../../src/store/with-collections.js';
 
 export type Operation = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
@@ -27,20 +28,7 @@ export function slowStore(store: Store, slow: () => ((operation: Operation, coll
       deleteMany: delayed('deleteMany', (filter, scope) => inner.deleteMany(filter, scope), (args) => args[1]),
     };
   };
-  return {
-    get kind() {
-      return store.kind;
-    },
-    collection,
-    openSnapshot: () => store.openSnapshot(),
-    transaction: (work) => store.transaction(work),
-    syncIndexes: (name, specs, prefix) => store.syncIndexes(name, specs, prefix),
-    listIndexes: (name) => store.listIndexes(name),
-    dropCollection: (name) => store.dropCollection(name),
-    watchChanges: (listener) => store.watchChanges(listener),
-    ready: () => store.ready(),
-    close: () => store.close(),
-  };
+  return withCollections(store, collection);
 }
 
 async function passed(deadline: number): Promise<void> {
