@@ -24,7 +24,7 @@ export async function serveApollo(server: ApolloServer<BaseContext>, port: numbe
       res.end();
       return;
     }
-    handleGraphQLRequest(req, res, server, async () => ({}), DEFAULT_MAX_BODY_BYTES).catch((error: unknown) => {
+    handleGraphQLRequest(req, res, server, () => async () => ({}), DEFAULT_MAX_BODY_BYTES).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       sendHttpError(res, error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_SERVER_ERROR', 'internal server error'));
     });

@@ -91,6 +91,23 @@ test('@cascade on a relation field: its objects are cut, the parents stay', asyn
   });
 });
 
+test('@cascade written in a named fragment or an inline fragment applies as if written in place', async () => {
+  const expected = {
+    queryAuthor: [
+      { name: 'George', posts: [{ title: 'A show about nothing', text: 'Got ya!' }] },
+      { name: 'Jerry', posts: [] },
+      { name: 'Kramer', posts: [{ title: 'Ha! Cosmo Kramer', text: 'Giddy up!' }] },
+    ],
+  };
+  const named = await api.data(`{ queryAuthor(order: { asc: name }) { ...Written } } fragment Written on Author { name posts @cascade { title text } }`);
+  expect(named).toEqual(expected);
+  const inline = await api.data(`{ queryAuthor(order: { asc: name }) { ... on Author { name posts @cascade { title text } } } }`);
+  expect(inline).toEqual(expected);
+  // The same operation text without the directive, answered before and after: nothing is cut.
+  const uncut = await api.data(`{ queryAuthor(order: { asc: name }) { ...Plain } } fragment Plain on Author { name posts { title text } }`);
+  expect(uncut.queryAuthor[1]).toEqual({ name: 'Jerry', posts: [{ title: 'Outside', text: null }] });
+});
+
 test('@cascade(fields:) at the top only requires the listed fields: a null country keeps its author', async () => {
   const result = await api.data(`{ queryAuthor(order: { asc: name }) @cascade(fields: ["name"]) { name reputation country { name } } }`);
   expect(result).toEqual({

@@ -24,13 +24,15 @@ function charged(resolve: Resolver): Resolver {
     const budget = budgetOf(context);
     if (!budget) return resolve(source, args, context, info);
     budget.check();
-    const charge = (value: unknown): unknown => {
-      budget.holdObjects(objectsIn(value));
-      return value;
-    };
     const result = resolve(source, args, context, info);
-    return isPromiseLike(result) ? Promise.resolve(result).then(charge) : charge(result);
+    if (!isPromiseLike(result)) return holding(budget, result);
+    return Promise.resolve(result).then((value) => holding(budget, value));
   };
+}
+
+function holding(budget: RequestBudget, value: unknown): unknown {
+  budget.holdObjects(objectsIn(value));
+  return value;
 }
 
 /** A context from resolve/'s createRequestContext has one; a server with its own context factory may not. */

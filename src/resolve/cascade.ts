@@ -1,6 +1,6 @@
 import {
   getArgumentValues, getDirectiveValues, getNamedType, GraphQLError, GraphQLIncludeDirective, GraphQLSkipDirective, isObjectType, Kind,
-  type FieldNode, type GraphQLResolveInfo, type SelectionSetNode,
+  type FieldNode, type GraphQLResolveInfo, type OperationDefinitionNode, type SelectionSetNode,
 } from 'graphql';
 import { ErrorCode } from '../errors/codes.js';
 import { compileCascade, isEmptyCascade, type CascadeCondition, type RelatedCascade } from '../query/cascade.js';
@@ -32,6 +32,7 @@ export interface FieldCascade {
  * that count (the caller's query rules).
  */
 export function fieldCascade(model: SchemaModel, info: GraphQLResolveInfo, scope: TypeConstraint): FieldCascade | undefined {
+  if (!mentionsCascade(info)) return undefined;
   // graphql-js hands every object of one level the same field node array (made per request), so the
   // cascade is worked out once per level, not once per parent object.
   let level = cascadeByLevel.get(info.fieldNodes);
@@ -45,6 +46,24 @@ export function fieldCascade(model: SchemaModel, info: GraphQLResolveInfo, scope
   }
   if ('error' in level) throw level.error;
   return level.cascade;
+}
+
+/** Per operation (Apollo reuses parsed documents): whether it or a fragment it may spread carries `@cascade`. */
+const cascadeInOperation = new WeakMap<OperationDefinitionNode, boolean>();
+
+function mentionsCascade(info: GraphQLResolveInfo): boolean {
+  let mentions = cascadeInOperation.get(info.operation);
+  if (mentions === undefined) {
+    mentions = hasCascade(info.operation.selectionSet) || Object.values(info.fragments).some((fragment) => hasCascade(fragment.selectionSet));
+    cascadeInOperation.set(info.operation, mentions);
+  }
+  return mentions;
+}
+
+function hasCascade(set: SelectionSetNode): boolean {
+  return set.selections.some((selection) =>
+    (selection.directives ?? []).some((directive) => directive.name.value === 'cascade') ||
+    (selection.kind !== Kind.FRAGMENT_SPREAD && selection.selectionSet !== undefined && hasCascade(selection.selectionSet)));
 }
 
 /** A level's cascade, or the client error its `fields:` gave (each object of the level answers that error). */

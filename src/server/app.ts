@@ -22,7 +22,6 @@ import { createApolloServer, introspectionEnabled, serviceValidationRules } from
 import { formatError } from './format-error.js';
 import { attachWebSocket, type WebSocketEndpoint } from './websocket.js';
 import { CORS_MAX_AGE_SECONDS } from './cors.js';
-import { flattenHeaders } from './graphql-endpoint.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-io.js';
 import { createRouter } from './router.js';
 import { adminRoute } from './routes/admin.js';
@@ -345,8 +344,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     throw error;
   }
 
-  const context = (req: IncomingMessage) => async () =>
-    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req), { headers: flattenHeaders(req.headers) }));
+  const context = (req: IncomingMessage, headers: Record<string, string | undefined>) => async () =>
+    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req), { headers }));
   const router = createRouter(
     [
       graphqlRoute({

@@ -2,39 +2,47 @@ import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRespons
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readBody } from './http-io.js';
 
-/** Node's headers flattened to one string per name (repeated headers joined with ", "). */
-export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+/**
+ * Node's headers flattened to one string per name (repeated headers joined with ", "), for the context,
+ * and the same as Apollo's HeaderMap, made in one pass.
+ */
+function requestHeaders(headers: IncomingHttpHeaders): { flat: Record<string, string | undefined>; map: HeaderMap } {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  const map = new HeaderMap();
+  for (const name in headers) {
+    const value = headers[name];
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    flat[name] = text;
+    if (text !== undefined) map.set(name, text);
   }
-  return flat;
+  return { flat, map };
+}
+
+/** The query string of a request target with its `?` (`''` when none), as `new URL(target).search` gives it. */
+export function searchOf(target: string | undefined): string {
+  if (target === undefined || !target.includes('?')) return '';
+  return new URL(target, 'http://localhost').search;
 }
 
 /**
  * Runs one `GET|POST /graphql` request through Apollo Server. The body is read here (with a size limit)
  * and parsed as JSON when the content type says JSON; Apollo applies its own rules (CSRF prevention, the
- * shape of the request, GET only for queries) to what it receives.
+ * shape of the request, GET only for queries) to what it receives. `context` gets the request's headers,
+ * flattened to one string per name.
  */
 export async function handleGraphQLRequest<TContext extends BaseContext>(
   req: IncomingMessage,
   res: ServerResponse,
   server: ApolloServer<TContext>,
-  context: () => Promise<TContext>,
+  context: (headers: Record<string, string | undefined>) => () => Promise<TContext>,
   maxBodyBytes: number,
 ): Promise<void> {
-  const headers = new HeaderMap();
-  for (const [name, value] of Object.entries(flattenHeaders(req.headers))) {
-    if (value !== undefined) {
-      headers.set(name, value);
-    }
-  }
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { flat, map: headers } = requestHeaders(req.headers);
   const body = req.method === 'POST' ? parseBody(await readBody(req, maxBodyBytes), headers.get('content-type')) : undefined;
 
   const response = await server.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
-    context,
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: searchOf(req.url), body },
+    context: context(flat),
   });
   await writeResponse(res, response);
 }

@@ -21,7 +21,7 @@ export function createRouter(
   noteError: (req: IncomingMessage, code: string) => void = () => {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = pathnameOf(req.url ?? '/');
     const matched = routes.find((candidate) => candidate.matches(path));
     if (!matched) throw notFound(req.method ?? 'GET', path, routes);
     await matched.handle(req, res, path);
@@ -50,6 +50,16 @@ export function createRouter(
       res.destroy();
     });
   };
+}
+
+/** A path that `new URL` gives back unchanged: no dot segments, percent escapes, backslashes, or a leading `//`. */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_\-/]*$/;
+
+/** The request target's path as `new URL(target, base).pathname` gives it, without building a URL for a plain one. */
+export function pathnameOf(target: string): string {
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  return PLAIN_PATH.test(path) ? path : new URL(target, 'http://localhost').pathname;
 }
 
 function notFound(method: string, path: string, routes: readonly Route[]): HttpError {

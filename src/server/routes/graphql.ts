@@ -15,8 +15,8 @@ export interface GraphQLRouteDeps {
   active(): ActiveSchema | undefined;
   /** Whether no schema could be read yet because the store does not answer. */
   waitingForStore(): boolean;
-  /** The request's context factory, as Apollo Server calls it. */
-  context(req: IncomingMessage): () => Promise<BaseContext>;
+  /** The request's context factory, as Apollo Server calls it; `headers` are the request's, one string per name. */
+  context(req: IncomingMessage, headers: Record<string, string | undefined>): () => Promise<BaseContext>;
   maxBodyBytes: number;
   /** Browser origins allowed to call; no CORS headers at all when undefined. */
   cors?: CorsPolicy;
@@ -53,7 +53,7 @@ export function graphqlRoute(deps: GraphQLRouteDeps): Route {
         });
         return;
       }
-      await handleGraphQLRequest(req, res, deps.apollo, deps.context(req), deps.maxBodyBytes);
+      await handleGraphQLRequest(req, res, deps.apollo, (headers) => deps.context(req, headers), deps.maxBodyBytes);
     },
   };
 }
