@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagi
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
 import { hideSuggestionsPlugin } from './hide-suggestions-plugin.js';
+import { inlineTraceWhenAsked } from './inline-trace-plugin.js';
 import { noIntrospectionRule } from './no-introspection-rule.js';
 import { noStorePlugin } from './no-store-plugin.js';
 import type { SwappableSchemaSource } from './schema-source.js';
@@ -66,6 +67,8 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       // "uncacheable" here; noStorePlugin gives the same header once per request.
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin(),
+      // The schema is always a subgraph, for which Apollo would install its inline trace plugin by itself.
+      inlineTraceWhenAsked(),
     ],
     validationRules: serviceValidationRules(limits, introspection),
     // A backstop for query texts the limits plugin did not see (found by hash in the persisted queries).
