@@ -36,6 +36,13 @@ export function operationLimitsPlugin(limits: OperationLimits, pages: PageLimits
   /** Whether an operation's cost depends on variables; Apollo reuses parsed documents, so this is computed once each. */
   const usesVariableSizes = new WeakMap<OperationDefinitionNode, boolean>();
   const acceptedSources = new LRUCache<string, true>({ ...ACCEPTED_SOURCES, sizeCalculation: (_accepted, text) => Math.max(1, text.length) });
+  // Keeps no state of its own between hooks, so every accepted request shares it.
+  const checkVariables: GraphQLRequestListener<BaseContext> = {
+    async didResolveOperation({ request: { variables }, operation, schema, document }) {
+      const refusal = variableLimitRefusal({ limits, pages, variables, operation, schema, document }, usesVariableSizes);
+      if (refusal) throw refusal;
+    },
+  };
   return {
     async requestDidStart({ request }): Promise<GraphQLRequestListener<BaseContext>> {
       const text = request.query;
@@ -47,12 +54,7 @@ export function operationLimitsPlugin(limits: OperationLimits, pages: PageLimits
         }
         acceptedSources.set(text, true);
       }
-      return {
-        async didResolveOperation({ request: { variables }, operation, schema, document }) {
-          const refusal = variableLimitRefusal({ limits, pages, variables, operation, schema, document }, usesVariableSizes);
-          if (refusal) throw refusal;
-        },
-      };
+      return checkVariables;
     },
   };
 }

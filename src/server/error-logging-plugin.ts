@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import type { Logger } from 'pino';
 import { isClientErrorCode } from '../errors/codes.js';
 import { errorCodeOf } from './error-classes.js';
@@ -10,25 +10,27 @@ import { errorCodeOf } from './error-classes.js';
  * exceeded request budget, a failed batch load) is logged once, at its first path.
  */
 export function errorLoggingPlugin<TContext extends BaseContext>(logger: Logger): ApolloServerPlugin<TContext> {
+  // Keeps nothing between hooks (the causes already logged are per call): one listener serves every request.
+  const listener: GraphQLRequestListener<TContext> = {
+    async didEncounterErrors({ errors, operationName }) {
+      const logged = new Set<unknown>();
+      for (const error of errors) {
+        const cause = error.originalError ?? error;
+        if (logged.has(cause)) continue;
+        logged.add(cause);
+        const code = errorCodeOf(error);
+        const entry = { code, operationName, path: error.path, err: error.originalError ?? error };
+        if (isClientErrorCode(code)) {
+          logger.debug(entry, 'graphql request rejected');
+        } else {
+          logger.warn(entry, 'graphql request error');
+        }
+      }
+    },
+  };
   return {
     async requestDidStart() {
-      return {
-        async didEncounterErrors({ errors, operationName }) {
-          const logged = new Set<unknown>();
-          for (const error of errors) {
-            const cause = error.originalError ?? error;
-            if (logged.has(cause)) continue;
-            logged.add(cause);
-            const code = errorCodeOf(error);
-            const entry = { code, operationName, path: error.path, err: error.originalError ?? error };
-            if (isClientErrorCode(code)) {
-              logger.debug(entry, 'graphql request rejected');
-            } else {
-              logger.warn(entry, 'graphql request error');
-            }
-          }
-        },
-      };
+      return listener;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 
 /**
  * `cache-control: no-store` on every GraphQL answer that has no cache-control header yet: what Apollo's
@@ -7,13 +7,15 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
  * resolved field, a fifth of the CPU of a nested page request; this one runs once per request.
  */
 export function noStorePlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
+  // Stateless: one listener serves every request.
+  const listener: GraphQLRequestListener<TContext> = {
+    async willSendResponse({ response }) {
+      if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
+    },
+  };
   return {
     async requestDidStart() {
-      return {
-        async willSendResponse({ response }) {
-          if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
-        },
-      };
+      return listener;
     },
   };
 }
