@@ -65,6 +65,8 @@ function parseBody(raw: Buffer, contentType: string | undefined): unknown {
 }
 
 function isJsonMediaType(contentType: string | undefined): boolean {
+  // What clients nearly always send, answered without splitting the header.
+  if (contentType === 'application/json') return true;
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
