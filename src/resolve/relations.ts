@@ -21,6 +21,7 @@ import { fieldCascade, withCascade } from './cascade.js';
 import { selectedFieldNames } from './selections.js';
 import { storeOf } from './model-store.js';
 import { storedPath } from '../query/schema-facts.js';
+import { storedProjection } from './stored-projection.js';
 
 /**
  * Relation fields load one level at a time: all parents at a level ask one DataLoader, which makes one
@@ -90,11 +91,20 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
   };
 }
 
-/** Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the pages hold. */
-async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[]): Promise<Map<string, StoredDocument[]>> {
+/**
+ * Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the
+ * pages hold, each with only the stored fields of `projection` when one is given.
+ */
+async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[], projection: Record<string, 1> | undefined): Promise<Map<string, StoredDocument[]>> {
   // `first: 0` asks for nothing; the store would read a limit of 0 as "no limit".
   if (query.page.limit === 0) return new Map();
-  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit });
+  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit, projection });
+}
+
+/** The stored fields the selection under a relation reads from its children; undefined: whole documents. */
+function childProjection(model: SchemaModel, field: FieldModel, info: GraphQLResolveInfo): Record<string, 1> | undefined {
+  const target = model.types.get(field.namedType);
+  return target?.kind === 'type' ? storedProjection(model, target, selectedFieldNames(info)) : undefined;
 }
 
 /**
@@ -109,13 +119,14 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const auth = authConstraints(context, model, 'query');
     const cascade = fieldCascade(model, info, auth);
-    const loader = loaderFor(context, loaderKey('derived', type, field, { args, cascade: cascade?.key }), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+    const projection = childProjection(model, field, info);
+    const loader = loaderFor(context, loaderKey('derived', type, field, { args, cascade: cascade?.key, projection }), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const restrict = withCascade(auth, cascade);
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
         const childPlan = restrictPlan(query.childPlan, restrict(query.collection));
         if (childPlan.lookups.length === 0) {
-          const pages = await pagesPerParent(storeOf(context, model), query, childPlan.match, parentIds);
+          const pages = await pagesPerParent(storeOf(context, model), query, childPlan.match, parentIds, projection);
           return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
         }
         const children = await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined);
