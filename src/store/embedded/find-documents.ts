@@ -12,7 +12,7 @@ import type { CollectionView } from './collection-view.js';
 import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { withLinearRegex } from './linear-regex.js';
-import { projectDocument } from './projection.js';
+import { projectedCopier } from './projection.js';
 import { walkBudget, walkInOrder } from './ordered-walk.js';
 import { countCandidates } from './run-access-plan.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
@@ -154,8 +154,7 @@ export async function findDocuments(
     page = await firstMatches(candidates, matcher, pace, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
-  if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
-  return page.map(cloneJson);
+  return page.map(projected.length > 0 ? projectedCopier(projected) : cloneJson);
 }
 
 /**

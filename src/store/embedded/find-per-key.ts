@@ -12,7 +12,7 @@ import type { CollectionView, DocumentSequence } from './collection-view.js';
 import { compileFilter, matchingDocuments, type DocumentMatcher } from './find-documents.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
-import { projectDocument } from './projection.js';
+import { projectedCopier } from './projection.js';
 import { sortDocuments } from './sort-order.js';
 
 interface CheckedPage {
@@ -54,7 +54,7 @@ export function findPerKey(
       selected.set(key, pageOf(matches, checked));
     }
   }
-  const copy = checked.projected.length === 0 ? cloneJson : (document: StoredDocument) => cloneJson(projectDocument(document, checked.projected));
+  const copy = checked.projected.length === 0 ? cloneJson : projectedCopier(checked.projected);
   return new Map(distinctKeys.map((key) => [key, selected.get(key)!.map(copy)]));
 }
 
