@@ -36,15 +36,9 @@ function intersectionSize(sets: readonly Resolved[]): number {
   const [smallest, ...others] = [...sets].sort((a, b) => a.positions.length - b.positions.length);
   const bitsets = others.map((other) => other.bitset);
   if (!bitsets.every((bitset) => bitset !== undefined)) return intersection(sets).length;
-  // Indexed loops: this runs for every count of a selective filter, and iterators cost several times more here.
-  const positions = smallest!.positions;
-  let count = 0;
-  for (let i = 0; i < positions.length; i++) {
-    let inAll = true;
-    for (let j = 0; j < bitsets.length && inAll; j++) inAll = bitsets[j]!.has(positions[i]!);
-    if (inAll) count++;
-  }
-  return count;
+  let positions = smallest!.positions;
+  for (const bitset of bitsets.slice(0, -1)) positions = bitset!.among(positions);
+  return bitsets.length === 0 ? positions.length : bitsets[bitsets.length - 1]!.countAmong(positions);
 }
 
 /** The positions in all of `sets`: the smallest filtered by the others' bitsets, or merged with their positions. */
@@ -53,17 +47,12 @@ function intersection(sets: readonly Resolved[]): readonly number[] {
   let positions = smallest!.positions;
   const merged: (readonly number[])[] = [];
   for (const other of others) {
-    if (other.bitset) positions = inBitset(positions, other.bitset);
+    if (other.bitset) positions = other.bitset.among(positions);
     else merged.push(other.positions);
   }
   return merged.length === 0 ? positions : intersectAll([positions, ...merged]);
 }
 
-function inBitset(positions: readonly number[], bitset: PositionBitset): number[] {
-  const kept: number[] = [];
-  for (let i = 0; i < positions.length; i++) if (bitset.has(positions[i]!)) kept.push(positions[i]!);
-  return kept;
-}
 
 /** How many documents the lookups find, for a plan whose lookups answer its whole filter. */
 export function countCandidates(plan: AccessPlan, state: CollectionState): number {
