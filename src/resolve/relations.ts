@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import { holdersByChildIds } from './child-id-batches.js';
-import type { GraphQLResolveInfo } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
@@ -17,7 +17,7 @@ import { loaderFor, type RequestContext } from './context.js';
 import { answeredRelationOf, withStoredEdges, withStoredFields } from './custom-objects.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
-import { fieldCascade, withCascade } from './cascade.js';
+import { fieldCascade, withCascade, type FieldCascade } from './cascade.js';
 import { selectedFieldNames } from './selections.js';
 import { storeOf } from './model-store.js';
 import { storedPath } from '../query/schema-facts.js';
@@ -101,10 +101,29 @@ async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFi
   return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit, projection });
 }
 
-/** The stored fields the selection under a relation reads from its children; undefined: whole documents. */
-function childProjection(model: SchemaModel, field: FieldModel, info: GraphQLResolveInfo): Record<string, 1> | undefined {
-  const target = model.types.get(field.namedType);
-  return target?.kind === 'type' ? storedProjection(model, target, selectedFieldNames(info)) : undefined;
+/** What every parent at one level of a derived relation shares: its loader's key and its children's projection. */
+interface DerivedLevel {
+  field: FieldModel;
+  key: string;
+  /** The stored fields the selection under the relation reads from the children; undefined: whole documents. */
+  projection: Record<string, 1> | undefined;
+}
+
+/**
+ * graphql-js hands every object of one level the same field node array (made per request), so the level's
+ * key and projection are worked out once, not once per parent (a hundred parents, a hundred selections walked).
+ */
+const derivedLevels = new WeakMap<readonly FieldNode[], DerivedLevel>();
+
+function derivedLevelOf(model: SchemaModel, type: TypeModel, field: FieldModel, args: RelationArgs, cascade: FieldCascade | undefined, info: GraphQLResolveInfo): DerivedLevel {
+  let level = derivedLevels.get(info.fieldNodes);
+  if (level?.field !== field) {
+    const target = model.types.get(field.namedType);
+    const projection = target?.kind === 'type' ? storedProjection(model, target, selectedFieldNames(info)) : undefined;
+    level = { field, key: loaderKey('derived', type, field, { args, cascade: cascade?.key, projection }), projection };
+    derivedLevels.set(info.fieldNodes, level);
+  }
+  return level;
 }
 
 /**
@@ -119,8 +138,8 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const auth = authConstraints(context, model, 'query');
     const cascade = fieldCascade(model, info, auth);
-    const projection = childProjection(model, field, info);
-    const loader = loaderFor(context, loaderKey('derived', type, field, { args, cascade: cascade?.key, projection }), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+    const { key, projection } = derivedLevelOf(model, type, field, args, cascade, info);
+    const loader = loaderFor(context, key, () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const restrict = withCascade(auth, cascade);
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
