@@ -7,7 +7,8 @@ import { compileFilter } from '../../src/store/embedded/find-documents.js';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import { pageInPositionOrder } from '../../src/store/embedded/position-ordered-page.js';
 import { sortDocuments } from '../../src/store/embedded/sort-order.js';
-import type { Filter, IndexSpec, SortSpec, Store, StoredDocument } from '../../src/store/port.js';
+import { DeadlineExceededError, type Filter, type IndexSpec, type SortSpec, type Store, type StoredDocument } from '../../src/store/port.js';
+import { CHECK_EVERY } from '../../src/store/embedded/scan-deadline.js';
 
 /**
  * Sorted pages read off natural order when the first sort field's index follows it (documents created in
@@ -152,5 +153,27 @@ describe('find with a sort on a field that follows natural order', () => {
       await store.collection(collection).updateMany({ rank: 3, done: true }, { $set: { at: stamp(7) } });
     }
     expect(await pages('Indexed')).toEqual(await pages('Plain'));
+  });
+});
+
+describe('a deep page read off natural order', () => {
+  it('stops at the deadline while it reads', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-position-deadline-'));
+    const store = await openEmbeddedStore(folder);
+    try {
+      await store.syncIndexes('Timed', [{ name: 'ag_n', keys: { n: 1 } }], 'ag_');
+      const size = 3 * CHECK_EVERY;
+      await store.collection('Timed').insertMany(Array.from({ length: size }, (_, n) => ({ _id: `d${String(n).padStart(4, '0')}`, n })));
+      // The operation starts in time; the clock is past the deadline at its next look.
+      const start = 1_000_000;
+      let reads = 0;
+      jest.spyOn(Date, 'now').mockImplementation(() => (++reads > 1 ? start + 10 : start));
+      await expect(store.collection('Timed').find({}, { sort: { n: -1 }, skip: size - 2, limit: 1 }, { deadline: start + 10 }))
+        .rejects.toEqual(new DeadlineExceededError('find on Timed'));
+    } finally {
+      jest.restoreAllMocks();
+      await store.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

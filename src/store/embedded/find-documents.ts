@@ -144,7 +144,7 @@ export async function findDocuments(
   const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
   const state = view.current;
   const walked = sort && limit > 0 && state && isPlainObject(filter)
-    ? pageInPositionOrder(state, filter, sort, skip + limit, (residual) => compileFilter(collection, residual)) ?? pageByOrderedIndex(state, collection, filter, sort, skip + limit)
+    ? pageInPositionOrder(state, filter, sort, skip + limit, (residual) => compileFilter(collection, residual), pace) ?? pageByOrderedIndex(state, collection, filter, sort, skip + limit)
     : undefined;
   let page: StoredDocument[];
   if (walked) {

@@ -12,6 +12,7 @@ import { skipsDocuments } from './collection-index.js';
 import type { CollectionState } from './collection-state.js';
 import type { DocumentMatcher } from './find-documents.js';
 import { candidatePositions } from './run-access-plan.js';
+import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
 import { compareValues, sortDocuments } from './sort-order.js';
 
 /**
@@ -23,7 +24,7 @@ const STEPS_BEYOND_PAGE = 1024;
 /**
  * The first `keep` documents matching `filter` in `sort` order, read in natural order as described above;
  * undefined when the first sort field's index does not follow natural order or the page gave up.
- * `compile` makes the matcher of the filter's part the indexes do not answer.
+ * `compile` makes the matcher of the filter's part the indexes do not answer; `deadline` counts the reads.
  */
 export function pageInPositionOrder(
   state: CollectionState,
@@ -31,6 +32,7 @@ export function pageInPositionOrder(
   sort: SortSpec,
   keep: number,
   compile: (residual: Filter) => DocumentMatcher,
+  deadline: ScanDeadline = NO_DEADLINE,
 ): StoredDocument[] | undefined {
   const [first] = Object.entries(sort);
   if (!first || first[0] === '_id' || keep <= 0) return undefined;
@@ -46,6 +48,9 @@ export function pageInPositionOrder(
   let boundary: unknown;
   for (let step = 0; step < count; step++) {
     if (step >= STEPS_BEYOND_PAGE + keep) return undefined;
+    // A deep page (a large offset) reads many documents: it still stops at the deadline. It never pauses,
+    // as the positions it reads are the current state's.
+    deadline.tick();
     const document = state.documentAt(positionAt(direction === 1 ? step : count - 1 - step));
     if (document === undefined || !matcher.test(document)) continue;
     // The page is full once the group of the first key that filled it is complete.
