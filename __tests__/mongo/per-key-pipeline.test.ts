@@ -33,6 +33,22 @@ describe('perKeyPipeline (findPerKey on MongoDB)', () => {
         { $lookup: { from: 'Task', localField: 'key', foreignField: 'user', pipeline: [{ $sort: { _id: 1 } }], as: 'page' } },
       ],
     ],
+    [
+      'a projection last, after the page is cut (the sort still sees every field)',
+      { keys: ['u1'], filter: { done: false }, page: { sort: { _id: -1 as const }, limit: 10, projection: { title: 1 as const } } },
+      [
+        { $documents: [{ key: 'u1' }] },
+        {
+          $lookup: {
+            from: 'Task',
+            localField: 'key',
+            foreignField: 'user',
+            pipeline: [{ $match: { done: false } }, { $sort: { _id: -1 } }, { $limit: 10 }, { $project: { title: 1 } }],
+            as: 'page',
+          },
+        },
+      ],
+    ],
   ])('%s', (_label, { keys, filter, page }, expected) => {
     expect(perKeyPipeline('Task', 'user', keys, filter, page)).toEqual(expected);
   });

@@ -5,7 +5,7 @@
  * `open` opens the store under test (each test gets its own collections, so a shared database is fine);
  * `reopen`, when given, opens the same data again after the suite has closed the store from `open`.
  */
-import { DeadlineExceededError, DuplicateKeyError, type IndexSpec, type Store, type StoredDocument, type StoreChange } from '../../src/store/port.js';
+import { DeadlineExceededError, DuplicateKeyError, type IndexSpec, type PerKeyPage, type Store, type StoredDocument, type StoreChange } from '../../src/store/port.js';
 import { until } from '../helpers/wait.js';
 
 let collectionCounter = 0;
@@ -270,7 +270,7 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
 
     describe('findPerKey', () => {
       /** The generic way: one `find` per key. */
-      async function findEachKey(name: string, field: string, keys: string[], filter: Record<string, unknown>, page: { sort?: Record<string, 1 | -1>; skip?: number; limit?: number }) {
+      async function findEachKey(name: string, field: string, keys: string[], filter: Record<string, unknown>, page: PerKeyPage) {
         const pages = new Map<string, StoredDocument[]>();
         for (const key of new Set(keys)) pages.set(key, await store.collection(name).find({ $and: [filter, { [field]: key }] }, page));
         return pages;
@@ -303,7 +303,7 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         if (indexed) {
           await store.syncIndexes(name, [{ name: 'test_author', keys: { author: 1 } }, { name: 'test_tags', keys: { tags: 1 } }], 'test_');
         }
-        const cases: Array<[string, string[], Record<string, unknown>, { sort?: Record<string, 1 | -1>; skip?: number; limit?: number }]> = [
+        const cases: Array<[string, string[], Record<string, unknown>, PerKeyPage]> = [
           ['author', ['a0', 'a1', 'a2', 'a3'], {}, { sort: { _id: 1 } }],
           ['author', ['a1', 'a2'], { rank: { $in: [1, 3] } }, { sort: { title: 1, _id: 1 }, limit: 3 }],
           ['author', ['a0', 'a2'], { title: { $regex: '^T1' } }, { sort: { rank: -1, _id: 1 }, skip: 2, limit: 2 }],
@@ -315,11 +315,27 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
           ['author', ['a0', 'a1', 'a2'], { rank: { $ne: 0 } }, { sort: { _id: 1 }, limit: 2 }],
           ['tags', ['sci', 'space'], { rank: { $in: [0, 3] } }, { sort: { _id: -1 }, skip: 2, limit: 1 }],
           ['author', ['a2', 'a1'], { rank: { $lt: 3 } }, { skip: 1, limit: 4 }],
+          // Projected: sorted and filtered by fields the projection leaves out.
+          ['author', ['a0', 'a1', 'a2'], { rank: { $ne: 0 } }, { sort: { _id: 1 }, limit: 2, projection: { title: 1 } }],
+          ['author', ['a1', 'a2'], { tags: 'sci' }, { sort: { rank: -1, title: 1, _id: 1 }, skip: 1, limit: 3, projection: { title: 1, tags: 1 } }],
+          ['tags', ['sci', 'space'], {}, { sort: { _id: -1 }, skip: 2, limit: 3, projection: { author: 1 } }],
+          ['_id', ['m01', 'm02', 'b1', 'zz'], {}, { sort: { _id: 1 }, projection: { rank: 1 } }],
+          ['author', ['a0'], { rank: { $gte: 1 } }, { sort: { title: 1, _id: 1 }, projection: { missing: 1 } }],
         ];
         for (const [field, keys, filter, page] of cases) {
           const perKey = await store.collection(name).findPerKey(field, keys, filter, page);
           expect(perKey).toEqual(await findEachKey(name, field, keys, filter, page));
         }
+      });
+
+      it('returns only the projected fields and _id, leaving the stored documents whole', async () => {
+        const name = await seedBooks();
+        const pages = await store.collection(name).findPerKey('author', ['a1', 'a2'], {}, { sort: { _id: 1 }, projection: { title: 1, tags: 1 } });
+        expect(Object.fromEntries(pages)).toEqual({
+          a1: [{ _id: 'b1', title: BOOKS[0]!.title, tags: BOOKS[0]!.tags }, { _id: 'b3', title: BOOKS[2]!.title, tags: BOOKS[2]!.tags }],
+          a2: [{ _id: 'b2', title: BOOKS[1]!.title, tags: BOOKS[1]!.tags }],
+        });
+        expect(await store.collection(name).find({ _id: 'b1' })).toEqual([BOOKS[0]]);
       });
 
       it('sees the writes of its own transaction', async () => {

@@ -18,3 +18,24 @@ describe('position bitsets', () => {
     expect(PositionBitset.countInAll(lists.map((list) => new PositionBitset(list)))).toBe(expected);
   });
 });
+
+describe('members among given positions', () => {
+  const set = new PositionBitset([0, 31, 32, 95, 4000]);
+  it.each<[string, number[], number[]]>([
+    ['none given', [], []],
+    ['members and others, in the given order', [0, 1, 31, 32, 33, 95, 96], [0, 31, 32, 95]],
+    ['the sign bit of a word', [31, 63, 95], [31, 95]],
+    ['beyond the last word', [4000, 4001, 90000], [4000]],
+    ['a deleted member', [95, 32], [95, 32]],
+  ])('%s', (_label, positions, members) => {
+    expect(set.among(positions)).toEqual(members);
+    expect(set.countAmong(positions)).toBe(members.length);
+  });
+
+  it('leaves out a member once deleted', () => {
+    const changing = new PositionBitset([3, 70]);
+    changing.delete(70);
+    expect(changing.among([3, 70])).toEqual([3]);
+    expect(changing.countAmong([3, 70])).toBe(1);
+  });
+});

@@ -105,6 +105,15 @@ it('count and findPerKey see the held-back writes', async () => {
   expect(Object.fromEntries([...pages].map(([key, documents]) => [key, documents.map((document) => document._id)]))).toEqual({ u1: ['t3'], u3: ['t1', 't4'], u9: [] });
 });
 
+it('findPerKey over held-back writes answers a projected page as the store does after the writes', async () => {
+  const page = { sort: { _id: -1 as const }, limit: 1, projection: { title: 1 as const } };
+  const before = await staged.collection('Task').findPerKey('user', ['u1', 'u3', 'u9'], {}, page);
+  await staged.applyTo(store);
+  const after = await store.collection('Task').findPerKey('user', ['u1', 'u3', 'u9'], {}, page);
+  expect(before).toEqual(after);
+  expect(Object.fromEntries(before)).toEqual({ u1: [{ _id: 't3', title: 'three' }], u3: [{ _id: 't4', title: 'four' }], u9: [] });
+});
+
 it('updateMany reports what it matched and changed; an insert of an id it holds is a duplicate', async () => {
   expect(await staged.collection('Task').updateMany({ user: 'u3' }, { $set: { title: 'four' } })).toEqual({ matched: 2, modified: 1 });
   await expect(staged.collection('User').insertMany([{ _id: 'u3', username: 'again' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', collection: 'User', field: '_id', value: 'u3' });

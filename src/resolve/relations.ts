@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { ID_BATCH_SIZE } from '../store/id-batches.js';
 import { holdersByChildIds } from './child-id-batches.js';
-import type { GraphQLResolveInfo } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { isCustomLogic } from '../sdl/facts.js';
 import { names } from '../api/names.js';
 import { compilePage } from '../query/pagination.js';
@@ -17,10 +17,11 @@ import { loaderFor, type RequestContext } from './context.js';
 import { answeredRelationOf, withStoredEdges, withStoredFields } from './custom-objects.js';
 import { authConstraints, restrictPipeline, restrictPlan, type TypeConstraint } from './authorize.js';
 import { runPlan, tag, type GraphObject } from './read.js';
-import { fieldCascade, withCascade } from './cascade.js';
+import { fieldCascade, withCascade, type FieldCascade } from './cascade.js';
 import { selectedFieldNames } from './selections.js';
 import { storeOf } from './model-store.js';
 import { storedPath } from '../query/schema-facts.js';
+import { storedProjection } from './stored-projection.js';
 
 /**
  * Relation fields load one level at a time: all parents at a level ask one DataLoader, which makes one
@@ -90,11 +91,39 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
   };
 }
 
-/** Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the pages hold. */
-async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[]): Promise<Map<string, StoredDocument[]>> {
+/**
+ * Each parent's page of a derived relation, read per parent (`findPerKey`): no more children than the
+ * pages hold, each with only the stored fields of `projection` when one is given.
+ */
+async function pagesPerParent(store: Store, query: DerivedRelationQuery, childFilter: Filter, parentIds: readonly string[], projection: Record<string, 1> | undefined): Promise<Map<string, StoredDocument[]>> {
   // `first: 0` asks for nothing; the store would read a limit of 0 as "no limit".
   if (query.page.limit === 0) return new Map();
-  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit });
+  return store.collection(query.collection).findPerKey(query.parentPath, parentIds, childFilter, { sort: query.sort, skip: query.page.skip, limit: query.page.limit, projection });
+}
+
+/** What every parent at one level of a derived relation shares: its loader's key and its children's projection. */
+interface DerivedLevel {
+  field: FieldModel;
+  key: string;
+  /** The stored fields the selection under the relation reads from the children; undefined: whole documents. */
+  projection: Record<string, 1> | undefined;
+}
+
+/**
+ * graphql-js hands every object of one level the same field node array (made per request), so the level's
+ * key and projection are worked out once, not once per parent (a hundred parents, a hundred selections walked).
+ */
+const derivedLevels = new WeakMap<readonly FieldNode[], DerivedLevel>();
+
+function derivedLevelOf(model: SchemaModel, type: TypeModel, field: FieldModel, args: RelationArgs, cascade: FieldCascade | undefined, info: GraphQLResolveInfo): DerivedLevel {
+  let level = derivedLevels.get(info.fieldNodes);
+  if (level?.field !== field) {
+    const target = model.types.get(field.namedType);
+    const projection = target?.kind === 'type' ? storedProjection(model, target, selectedFieldNames(info)) : undefined;
+    level = { field, key: loaderKey('derived', type, field, { args, cascade: cascade?.key, projection }), projection };
+    derivedLevels.set(info.fieldNodes, level);
+  }
+  return level;
 }
 
 /**
@@ -109,13 +138,14 @@ function derivedRelation(model: SchemaModel, type: TypeModel, field: FieldModel)
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const auth = authConstraints(context, model, 'query');
     const cascade = fieldCascade(model, info, auth);
-    const loader = loaderFor(context, loaderKey('derived', type, field, { args, cascade: cascade?.key }), () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
+    const { key, projection } = derivedLevelOf(model, type, field, args, cascade, info);
+    const loader = loaderFor(context, key, () => new DataLoader<string, GraphObject[]>(async (parentIds) => {
       const restrict = withCascade(auth, cascade);
       const query = derivedRelationQuery(model, type.name, field.name, parentIds, args, undefined, auth);
       if (query) {
         const childPlan = restrictPlan(query.childPlan, restrict(query.collection));
         if (childPlan.lookups.length === 0) {
-          const pages = await pagesPerParent(storeOf(context, model), query, childPlan.match, parentIds);
+          const pages = await pagesPerParent(storeOf(context, model), query, childPlan.match, parentIds, projection);
           return parentIds.map((id) => tag(pages.get(id) ?? [], field.namedType));
         }
         const children = await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined);

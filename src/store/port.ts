@@ -74,6 +74,8 @@ export interface PerKeyPage {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /** Inclusion projection of the documents returned (`{ field: 1 }`), as `find` applies it; `_id` always comes. */
+  projection?: Record<string, 1>;
 }
 
 export interface Collection {

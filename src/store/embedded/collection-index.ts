@@ -8,7 +8,7 @@
 import { Query } from 'mingo';
 import type { IndexSpec, StoredDocument } from '../port.js';
 import { indexKeysOf, type KeyedValue } from './index-keys.js';
-import { INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
+import { compareKeys, INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 import { PositionBitset } from './position-bitset.js';
 import { insertSorted, removeSorted } from './sorted-positions.js';
 
@@ -35,6 +35,13 @@ export class CollectionIndex {
   private arraysSeen = false;
   /** A partial index's filter: documents it does not select hold no key here. */
   private readonly selects: ((document: StoredDocument) => boolean) | undefined;
+  /** See `followsNaturalOrder`; once false it stays false (a rebuilt index works it out again). */
+  private keysFollowPositions = true;
+  /** The largest position indexed so far and its key, while the keys follow the positions. */
+  private lastPosition = -1;
+  private lastKey: string | undefined;
+  /** The key a document just left at its position: an update removes, then adds at the same position. */
+  private leaving: { position: number; key: string } | undefined;
 
   /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
   constructor(
@@ -71,6 +78,16 @@ export class CollectionIndex {
     return !this.arraysSeen;
   }
 
+  /**
+   * Whether every document holds exactly one key here, a value (never null, missing or an array), and the
+   * keys never decrease along natural order, as for a creation time of documents created in time order.
+   * The matches of any filter are then in this field's order by position already, so a sorted page is read
+   * off their start or end instead of sorting them (position-ordered-page.ts).
+   */
+  get followsNaturalOrder(): boolean {
+    return this.keysFollowPositions && !this.arraysSeen;
+  }
+
   /** How many distinct keys the index holds. */
   get keyCount(): number {
     return this.entries.size;
@@ -85,6 +102,7 @@ export class CollectionIndex {
     const keys = this.keysOf(document);
     if (keys.length > 1) this.severalKeysSeen = true;
     if (!this.arraysSeen && this.fields.some((field) => field.includes('.') || Array.isArray(document[field]))) this.arraysSeen = true;
+    if (this.keysFollowPositions) this.followPositions(keys, position);
     for (const { key } of keys) {
       const holders = this.entries.get(key);
       if (holders === undefined) {
@@ -103,8 +121,27 @@ export class CollectionIndex {
     }
   }
 
+  /** Keeps `keysFollowPositions` true only while `keys` (added at `position`) sort at or after every key before it. */
+  private followPositions(keys: readonly KeyedValue[], position: number): void {
+    const leaving = this.leaving;
+    this.leaving = undefined;
+    const key = keys.length === 1 ? keys[0]!.key : undefined;
+    if (key === undefined || key === 'null' || key === 'a:[]') {
+      this.keysFollowPositions = false;
+    } else if (leaving !== undefined && leaving.position === position && leaving.key === key) {
+      // An update that kept this field's value: nothing moved.
+    } else if (position > this.lastPosition && (this.lastKey === undefined || compareKeys(this.lastKey, key) <= 0)) {
+      this.lastPosition = position;
+      this.lastKey = key;
+    } else {
+      this.keysFollowPositions = false;
+    }
+  }
+
   remove(document: StoredDocument, position: number): void {
-    for (const { key } of this.keysOf(document)) {
+    const keys = this.keysOf(document);
+    this.leaving = keys.length === 1 ? { position, key: keys[0]!.key } : undefined;
+    for (const { key } of keys) {
       const holders = this.entries.get(key);
       if (holders === position) {
         this.entries.delete(key);

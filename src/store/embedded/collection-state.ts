@@ -20,6 +20,7 @@ export class CollectionState {
   /** The slot at each natural-order position (a hole where a document was deleted). */
   private readonly byPosition: Array<Slot | undefined> = [];
   private readonly indexes = new Map<string, CollectionIndex>();
+  private specs: readonly IndexSpec[] | undefined;
   private nextPosition = 0;
   private scanCache: StoredDocument[] | undefined;
   /** The ids in order, built on the first read sorted by `_id`, then kept up. */
@@ -130,8 +131,10 @@ export class CollectionState {
     this.scanCache = undefined;
   }
 
-  indexSpecs(): IndexSpec[] {
-    return Array.from(this.indexes.values(), (index) => index.spec);
+  /** The specs of the indexes, shared until the indexes change (every read plans with them). */
+  indexSpecs(): readonly IndexSpec[] {
+    this.specs ??= Array.from(this.indexes.values(), (index) => index.spec);
+    return this.specs;
   }
 
   index(name: string): CollectionIndex | undefined {
@@ -171,6 +174,7 @@ export class CollectionState {
 
   attachIndex(index: CollectionIndex): void {
     this.indexes.set(index.spec.name, index);
+    this.specs = undefined;
   }
 
   addIndex(spec: IndexSpec, enforceUnique: boolean): void {
@@ -179,5 +183,6 @@ export class CollectionState {
 
   dropIndex(name: string): void {
     this.indexes.delete(name);
+    this.specs = undefined;
   }
 }

@@ -107,7 +107,7 @@ export class Compactor {
   private freeze(seq: number): Snapshot {
     return {
       seq,
-      collections: this.database.all().map((state) => ({ name: state.name, indexes: state.indexSpecs(), documents: state.all() })),
+      collections: this.database.all().map((state) => ({ name: state.name, indexes: [...state.indexSpecs()], documents: state.all() })),
     };
   }
 }

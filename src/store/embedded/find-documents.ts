@@ -1,6 +1,7 @@
 /**
  * `find` and `count` over a collection view. When the view sees the collection's current state, an
- * AccessPlan picks the candidates (or walks an ordered index for a sorted page) and counts come from the
+ * AccessPlan picks the candidates (for a sorted page: read off natural order when the sort field follows
+ * it, or a walk of an ordered index) and counts come from the
  * index postings when they answer the whole filter; the candidates are tested with the compiled
  * predicate, and mingo only where that has no verdict.
  */
@@ -12,7 +13,8 @@ import type { CollectionView } from './collection-view.js';
 import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { withLinearRegex } from './linear-regex.js';
-import { projectDocument } from './projection.js';
+import { pageInPositionOrder } from './position-ordered-page.js';
+import { projectedCopier } from './projection.js';
 import { walkBudget, walkInOrder } from './ordered-walk.js';
 import { countCandidates } from './run-access-plan.js';
 import { NO_DEADLINE, type ScanDeadline } from './scan-deadline.js';
@@ -141,7 +143,9 @@ export async function findDocuments(
   const { skip, limit } = checkFindOptions(collection, options);
   const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
   const state = view.current;
-  const walked = sort && limit > 0 && state ? pageByOrderedIndex(state, collection, filter, sort, skip + limit) : undefined;
+  const walked = sort && limit > 0 && state && isPlainObject(filter)
+    ? pageInPositionOrder(state, filter, sort, skip + limit, (residual) => compileFilter(collection, residual), pace) ?? pageByOrderedIndex(state, collection, filter, sort, skip + limit)
+    : undefined;
   let page: StoredDocument[];
   if (walked) {
     page = walked.slice(skip, skip + limit);
@@ -154,8 +158,7 @@ export async function findDocuments(
     page = await firstMatches(candidates, matcher, pace, skip, limit);
   }
   const projected = Object.keys(options.projection ?? {});
-  if (projected.length > 0) page = page.map((document) => projectDocument(document, projected));
-  return page.map(cloneJson);
+  return page.map(projected.length > 0 ? projectedCopier(projected) : cloneJson);
 }
 
 /**

@@ -3,14 +3,16 @@
  * candidates are that key's postings: a page per key costs the documents holding the key, never every
  * document of every key, and only the documents of the pages are copied. In the default order (by `_id`)
  * the postings are walked in that order and the walk stops once the page is full, so a key's page reads
- * about `skip + limit` documents. Without such an index, one pass over the candidates of
- * `{ field: { $in: keys } }` deals the matches out to their keys.
+ * about `skip + limit` documents. With a projection, only the projected fields of the pages are copied.
+ * Without such an index, one pass over the candidates of `{ field: { $in: keys } }` deals the matches out
+ * to their keys.
  */
 import type { Filter, PerKeyPage, SortSpec, StoredDocument } from '../port.js';
 import type { CollectionView, DocumentSequence } from './collection-view.js';
 import { compileFilter, matchingDocuments, type DocumentMatcher } from './find-documents.js';
 import { MISSING, valuesAtPath } from './index-keys.js';
 import { cloneJson, isPlainObject } from './json-values.js';
+import { projectedCopier } from './projection.js';
 import { sortDocuments } from './sort-order.js';
 
 interface CheckedPage {
@@ -18,6 +20,8 @@ interface CheckedPage {
   skip: number;
   /** Undefined: no limit. */
   limit: number | undefined;
+  /** The projected paths; empty: whole documents. */
+  projected: string[];
 }
 
 export function findPerKey(
@@ -50,7 +54,8 @@ export function findPerKey(
       selected.set(key, pageOf(matches, checked));
     }
   }
-  return new Map(distinctKeys.map((key) => [key, selected.get(key)!.map(cloneJson)]));
+  const copy = checked.projected.length === 0 ? cloneJson : projectedCopier(checked.projected);
+  return new Map(distinctKeys.map((key) => [key, selected.get(key)!.map(copy)]));
 }
 
 interface PostingsQuery {
@@ -169,5 +174,10 @@ function checkPage(where: string, page: PerKeyPage): CheckedPage {
   for (const [path, direction] of Object.entries(sort)) {
     if (direction !== 1 && direction !== -1) throw new Error(`${where}: sort ${path} must be 1 or -1, got ${JSON.stringify(direction)}`);
   }
-  return { sort, skip, limit: limit === 0 ? undefined : limit };
+  const projection = page.projection ?? {};
+  if (!isPlainObject(projection)) throw new Error(`${where}: the projection must be an object like { field: 1 }`);
+  for (const [path, include] of Object.entries(projection)) {
+    if (include !== 1) throw new Error(`${where}: projection ${path} must be 1 (only inclusion is supported), got ${JSON.stringify(include)}`);
+  }
+  return { sort, skip, limit: limit === 0 ? undefined : limit, projected: Object.keys(projection) };
 }

@@ -71,7 +71,7 @@ function copyValidated(collection: string, value: unknown, path: string): unknow
 }
 
 /** Assigns like `target[key] = value`, except that a field named `__proto__` stays an ordinary field. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

@@ -31,6 +31,31 @@ export class PositionBitset {
     return word < this.words.length && (this.words[word]! & (1 << (position & 31))) !== 0;
   }
 
+  /** How many of `positions` are in the set. */
+  countAmong(positions: readonly number[]): number {
+    // Indexed loops over the words themselves: this runs once per candidate of every selective count.
+    const words = this.words;
+    let count = 0;
+    for (let i = 0; i < positions.length; i++) {
+      const position = positions[i]!;
+      const word = position >>> 5;
+      if (word < words.length && (words[word]! & (1 << (position & 31))) !== 0) count++;
+    }
+    return count;
+  }
+
+  /** The members of `positions` that are in the set, in their order. */
+  among(positions: readonly number[]): number[] {
+    const words = this.words;
+    const kept: number[] = [];
+    for (let i = 0; i < positions.length; i++) {
+      const position = positions[i]!;
+      const word = position >>> 5;
+      if (word < words.length && (words[word]! & (1 << (position & 31))) !== 0) kept.push(position);
+    }
+    return kept;
+  }
+
   /** How many positions are in all of `sets` (not empty). */
   static countInAll(sets: readonly PositionBitset[]): number {
     const length = Math.min(...sets.map((set) => set.words.length));

@@ -4,7 +4,24 @@
  * It reads the stored document and builds a new one, never writing into the stored document.
  */
 import type { StoredDocument } from '../port.js';
-import { isPlainObject } from './json-values.js';
+import { cloneJson, isPlainObject, setOwn } from './json-values.js';
+
+/**
+ * A function giving each document's projected copy (the caller's to keep: nothing shared with the stored
+ * document). Top-level paths, the usual case, are copied field by field without building an intermediate
+ * projection; a dotted path goes through `projectDocument`.
+ */
+export function projectedCopier(paths: readonly string[]): (document: StoredDocument) => StoredDocument {
+  if (paths.some((path) => path.includes('.'))) return (document) => cloneJson(projectDocument(document, paths));
+  const fields = paths.filter((path) => path !== '_id');
+  return (document) => {
+    const copy = { _id: document._id } as StoredDocument;
+    for (const field of fields) {
+      if (Object.prototype.hasOwnProperty.call(document, field)) setOwn(copy, field, cloneJson(document[field]));
+    }
+    return copy;
+  };
+}
 
 export function projectDocument(document: StoredDocument, paths: readonly string[]): StoredDocument {
   const projected: Record<string, unknown> = { _id: document._id };

@@ -34,13 +34,11 @@ function resolve(lookup: RunLookup, state: CollectionState): Resolved {
 /** How many positions are in all of `sets`: the smallest counted through the others' bitsets when they all have one. */
 function intersectionSize(sets: readonly Resolved[]): number {
   const [smallest, ...others] = [...sets].sort((a, b) => a.positions.length - b.positions.length);
-  if (!others.every((other) => other.bitset)) return intersection(sets).length;
-  let count = 0;
-  next: for (const position of smallest!.positions) {
-    for (const other of others) if (!other.bitset!.has(position)) continue next;
-    count++;
-  }
-  return count;
+  const bitsets = others.map((other) => other.bitset);
+  if (!bitsets.every((bitset) => bitset !== undefined)) return intersection(sets).length;
+  let positions = smallest!.positions;
+  for (const bitset of bitsets.slice(0, -1)) positions = bitset!.among(positions);
+  return bitsets.length === 0 ? positions.length : bitsets[bitsets.length - 1]!.countAmong(positions);
 }
 
 /** The positions in all of `sets`: the smallest filtered by the others' bitsets, or merged with their positions. */
@@ -49,11 +47,12 @@ function intersection(sets: readonly Resolved[]): readonly number[] {
   let positions = smallest!.positions;
   const merged: (readonly number[])[] = [];
   for (const other of others) {
-    if (other.bitset) positions = positions.filter((position) => other.bitset!.has(position));
+    if (other.bitset) positions = other.bitset.among(positions);
     else merged.push(other.positions);
   }
   return merged.length === 0 ? positions : intersectAll([positions, ...merged]);
 }
+
 
 /** How many documents the lookups find, for a plan whose lookups answer its whole filter. */
 export function countCandidates(plan: AccessPlan, state: CollectionState): number {

@@ -24,6 +24,8 @@ export function perKeyPipeline(collection: string, field: string, keys: readonly
     if (page.skip !== undefined && page.skip > 0) subPipeline.push({ $skip: page.skip });
     if (page.limit !== undefined && page.limit > 0) subPipeline.push({ $limit: page.limit });
   }
+  // Last, so the sort and the filter still see every field; the server then sends only what was asked for.
+  if (page.projection && Object.keys(page.projection).length > 0) subPipeline.push({ $project: page.projection });
   return [
     { $documents: distinctKeys.map((key) => ({ [KEY]: key })) },
     { $lookup: { from: collection, localField: KEY, foreignField: field, pipeline: subPipeline, as: PAGE } },

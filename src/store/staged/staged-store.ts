@@ -213,12 +213,12 @@ export function collectionsOf(name: string, pipeline: Pipeline): string[] {
 }
 
 function pagePerKey(documents: StoredDocument[], field: string, keys: readonly string[], page: PerKeyPage): Map<string, StoredDocument[]> {
-  const { sort, skip = 0, limit } = page;
+  const { sort, skip = 0, limit, projection } = page;
   if (sort) documents.sort((a, b) => compareBySort(a, b, sort));
   const pages = new Map<string, StoredDocument[]>(keys.map((key) => [key, []]));
   for (const document of documents) {
     const value = document[field];
-    for (const key of Array.isArray(value) ? value : [value]) pages.get(key as string)?.push(cloneJson(document));
+    for (const key of Array.isArray(value) ? value : [value]) pages.get(key as string)?.push(projection ? project(document, projection) : cloneJson(document));
   }
   for (const [key, list] of pages) pages.set(key, list.slice(skip, limit ? skip + limit : undefined));
   return pages;
