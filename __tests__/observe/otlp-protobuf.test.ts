@@ -2,7 +2,7 @@ import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { otlpProtobufOfSpans } from '../../src/observe/otlp-protobuf.js';
-import { CASES, recorder } from './span-cases';
+import { CASES, leanRecorder, recorder } from './span-cases';
 
 /**
  * otlp-protobuf.ts encodes the OTLP protobuf export request itself, for speed: it must send exactly the
@@ -17,7 +17,10 @@ function ours(spans: ReadableSpan[]): string {
   return Buffer.from(otlpProtobufOfSpans(spans)).toString('hex');
 }
 
-describe('otlpProtobufOfSpans writes what ProtobufTraceSerializer writes', () => {
+describe.each([
+  { provider: "the SDK's spans", recorder },
+  { provider: 'LeanTracerProvider spans', recorder: leanRecorder },
+])('otlpProtobufOfSpans writes what ProtobufTraceSerializer writes, for $provider', ({ recorder }) => {
   it.each(CASES)('$name', ({ make }) => {
     const { exporter, tracer } = recorder();
     make(tracer);

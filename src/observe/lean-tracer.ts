@@ -88,7 +88,7 @@ class LeanTracer implements Tracer {
       parentSpanContext,
       attributes,
       links,
-      startEpochMs: options.startTime === undefined ? undefined : this.clock.epochMsOf(options.startTime),
+      startTime: options.startTime,
       resource: this.options.resource,
       scope: this.scope,
       clock: this.clock,

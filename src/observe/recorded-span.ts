@@ -24,8 +24,8 @@ export interface SpanStart {
   /** Already copied from the caller's: the span keeps and changes this object. */
   attributes: Attributes;
   links: Link[];
-  /** Epoch milliseconds when the caller gave a start time; otherwise now. */
-  startEpochMs: number | undefined;
+  /** The start time the caller gave, if any; otherwise now. */
+  startTime: TimeInput | undefined;
   resource: Resource;
   scope: InstrumentationScope;
   clock: SpanClock;
@@ -55,10 +55,14 @@ export class RecordedSpan implements Span, ReadableSpan {
   private readonly context: SpanContext;
   private readonly clock: SpanClock;
   private readonly sink: SpanSink;
-  private readonly startMonotonicMs: number;
+  /** Set when the span's start time was given rather than read: its end is then read from the clock too. */
+  private readonly startMonotonicMs: number | undefined;
   private readonly startEpochMs: number;
   /** Epoch milliseconds; NaN while the span runs. */
   private endEpochMs = Number.NaN;
+  /** Times given as `[seconds, nanoseconds]`, kept exactly (epoch milliseconds in a double lose nanoseconds). */
+  private readonly givenStart: HrTime | undefined;
+  private givenEnd: HrTime | undefined;
   private attributeCount: number;
 
   constructor(start: SpanStart) {
@@ -74,8 +78,13 @@ export class RecordedSpan implements Span, ReadableSpan {
     this.instrumentationScope = start.scope;
     this.clock = start.clock;
     this.sink = start.sink;
-    this.startMonotonicMs = performance.now();
-    this.startEpochMs = start.startEpochMs ?? start.clock.epochMsAt(this.startMonotonicMs);
+    if (start.startTime === undefined) {
+      this.startMonotonicMs = performance.now();
+      this.startEpochMs = start.clock.epochMsAt(this.startMonotonicMs);
+    } else {
+      this.startEpochMs = start.clock.epochMsOf(start.startTime);
+      if (Array.isArray(start.startTime)) this.givenStart = start.startTime;
+    }
   }
 
   spanContext(): SpanContext {
@@ -83,16 +92,20 @@ export class RecordedSpan implements Span, ReadableSpan {
   }
 
   get startTime(): HrTime {
-    return hrTimeOfEpochMs(this.startEpochMs);
+    return this.givenStart ?? hrTimeOfEpochMs(this.startEpochMs);
   }
 
   /** `[0, 0]` until the span ends, as the SDK's. */
   get endTime(): HrTime {
-    return this.ended ? hrTimeOfEpochMs(this.endEpochMs) : [0, 0];
+    if (!this.ended) return [0, 0];
+    return this.givenEnd ?? (this.endEpochMs === this.startEpochMs ? this.startTime : hrTimeOfEpochMs(this.endEpochMs));
   }
 
   get duration(): HrTime {
-    return this.ended ? hrTimeOfEpochMs(this.endEpochMs - this.startEpochMs) : [-1, -1];
+    if (!this.ended) return [-1, -1];
+    const [startSeconds, startNanos] = this.startTime;
+    const [endSeconds, endNanos] = this.endTime;
+    return endNanos >= startNanos ? [endSeconds - startSeconds, endNanos - startNanos] : [endSeconds - startSeconds - 1, endNanos - startNanos + 1e9];
   }
 
   get ended(): boolean {
@@ -130,8 +143,8 @@ export class RecordedSpan implements Span, ReadableSpan {
       this.events.shift();
       this.droppedEventsCount += 1;
     }
-    const epochMs = time === undefined ? this.clock.epochMsAt(performance.now()) : this.clock.epochMsOf(time);
-    this.events.push({ name, attributes: copyAttributes(attributes), time: hrTimeOfEpochMs(epochMs), droppedAttributesCount: 0 });
+    const eventTime = Array.isArray(time) ? time : hrTimeOfEpochMs(time === undefined ? this.clock.epochMsAt(performance.now()) : this.clock.epochMsOf(time));
+    this.events.push({ name, attributes: copyAttributes(attributes), time: eventTime, droppedAttributesCount: 0 });
     return this;
   }
 
@@ -175,11 +188,21 @@ export class RecordedSpan implements Span, ReadableSpan {
     if (attributes['exception.type'] !== undefined || attributes['exception.message'] !== undefined) this.addEvent('exception', attributes, time);
   }
 
-  /** Ends the span once (later calls change nothing) and hands it to the sink. */
+  /**
+   * Ends the span once (later calls change nothing) and hands it to the sink. Without an end time: its start
+   * plus the monotonic time since, or now when its start was given. An end before the start is the start.
+   */
   end(endTime?: TimeInput): void {
     if (this.ended) return;
-    const measured = endTime === undefined ? this.startEpochMs + (performance.now() - this.startMonotonicMs) : this.clock.epochMsOf(endTime);
-    this.endEpochMs = Math.max(measured, this.startEpochMs);
+    let endEpochMs: number;
+    if (endTime !== undefined) endEpochMs = this.clock.epochMsOf(endTime);
+    else if (this.startMonotonicMs !== undefined) endEpochMs = this.startEpochMs + (performance.now() - this.startMonotonicMs);
+    else endEpochMs = this.clock.epochMsAt(performance.now());
+    if (endEpochMs <= this.startEpochMs) this.endEpochMs = this.startEpochMs;
+    else {
+      this.endEpochMs = endEpochMs;
+      if (Array.isArray(endTime)) this.givenEnd = endTime;
+    }
     this.sink.onEnd(this);
   }
 }
