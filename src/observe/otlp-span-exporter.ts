@@ -5,7 +5,8 @@
  * exports as there. One change: a protobuf body is written by otlp-protobuf.ts instead of the library's
  * serializer, which sends the same bytes at about four times the CPU time (with every trace sampled, the
  * largest single cost of tracing). JSON goes through the library's serializer: written by hand it was
- * barely faster, `JSON.stringify` being most of its cost either way.
+ * barely faster, `JSON.stringify` being most of its cost either way. The CLI sends protobuf through
+ * `createOtlpProtobufSender`, given requests protobuf-span-batcher.ts has already encoded.
  */
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
@@ -13,6 +14,7 @@ import { JsonTraceSerializer, ProtobufTraceSerializer, type IExportTraceServiceR
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
 import type { OtlpTraceProtocol } from './otlp-config.js';
 import { otlpProtobufOfSpans } from './otlp-protobuf.js';
+import type { EncodedSpanSender } from './protobuf-span-batcher.js';
 
 type SpanSerializer = ISerializer<ReadableSpan[], IExportTraceServiceResponse>;
 
@@ -30,4 +32,13 @@ const SERIALIZERS: Record<OtlpTraceProtocol, { contentType: string; serializer: 
 export function createOtlpSpanExporter(protocol: OtlpTraceProtocol): SpanExporter {
   const { contentType, serializer } = SERIALIZERS[protocol];
   return new OTLPExporterBase(createOtlpHttpExportDelegate(convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': contentType }), serializer));
+}
+
+/** The same OTLP/HTTP export for requests already encoded as protobuf (protobuf-span-batcher.ts writes them). */
+export function createOtlpProtobufSender(): EncodedSpanSender {
+  const serializer: ISerializer<Uint8Array, IExportTraceServiceResponse> = {
+    serializeRequest: (body) => body,
+    deserializeResponse: (body) => ProtobufTraceSerializer.deserializeResponse(body),
+  };
+  return new OTLPExporterBase(createOtlpHttpExportDelegate(convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }), serializer));
 }

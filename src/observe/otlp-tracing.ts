@@ -1,18 +1,19 @@
 /**
  * Switches trace export on for the CLI when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: spans recorded by LeanTracerProvider, batched by the SDK's
- * BatchSpanProcessor (`OTEL_BSP_*`) and sent by the OTLP/HTTP exporter (otlp-span-exporter.ts: endpoint,
- * headers, timeout), sampled as `OTEL_TRACES_SAMPLER` says (trace-sampler.ts). Only this file loads the
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: spans recorded by LeanTracerProvider, sampled as
+ * `OTEL_TRACES_SAMPLER` says (trace-sampler.ts), batched as `OTEL_BSP_*` say and sent by the OTLP/HTTP
+ * exporter (otlp-span-exporter.ts: endpoint, headers, timeout). Only this file loads the
  * SDK, and the CLI loads this file only when that variable is set; the rest of the service uses the
  * OpenTelemetry API alone.
  */
 import { propagation, trace, type TracerProvider } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { LeanTracerProvider } from './lean-tracer.js';
-import { otlpTraceProtocolOf } from './otlp-config.js';
-import { createOtlpSpanExporter } from './otlp-span-exporter.js';
+import { otlpTraceProtocolOf, spanBatchSettingsOf } from './otlp-config.js';
+import { createOtlpProtobufSender, createOtlpSpanExporter } from './otlp-span-exporter.js';
+import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
 import { samplerOf } from './trace-sampler.js';
 
 export interface TraceExport {
@@ -26,10 +27,19 @@ export function startOtlpTraceExport(env: Readonly<Record<string, string | undef
   const provider = new LeanTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' }),
     sampler: samplerOf(env),
-    spanProcessor: new BatchSpanProcessor(createOtlpSpanExporter(otlpTraceProtocolOf(env))),
+    spanProcessor: spanProcessorOf(env),
   });
   registerTracerProvider(provider);
   return { forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+}
+
+/**
+ * Protobuf (the default): each span encoded as it ends, batches sent as bytes. JSON: the SDK's batch
+ * processor and the library's serializer.
+ */
+function spanProcessorOf(env: Readonly<Record<string, string | undefined>>): SpanProcessor {
+  if (otlpTraceProtocolOf(env) === 'http/protobuf') return new ProtobufSpanBatcher(createOtlpProtobufSender(), spanBatchSettingsOf(env));
+  return new BatchSpanProcessor(createOtlpSpanExporter('http/json'));
 }
 
 /**
