@@ -1,7 +1,7 @@
 /**
- * Finished spans as an OTLP protobuf `ExportTraceServiceRequest`: the very bytes `@opentelemetry/otlp-transformer`'s
- * `ProtobufTraceSerializer` writes (same fields in the same order, the same members left out), written
- * straight into one buffer. The library first builds an object tree per span (ids converted to byte arrays,
+ * The parts of an OTLP protobuf `ExportTraceServiceRequest` (protobuf-span-batcher.ts puts them together):
+ * the very bytes `@opentelemetry/otlp-transformer`'s `ProtobufTraceSerializer` writes (same fields in the
+ * same order, the same members left out), written straight into a buffer. The library first builds an object tree per span (ids converted to byte arrays,
  * times to 64-bit pairs through BigInt), then encodes it with protobufjs; with every trace sampled that was
  * the largest single cost of tracing, and its garbage the next. A resource is encoded once and reused.
  *
@@ -12,25 +12,12 @@ import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 import { ProtoWriter } from './proto-writer.js';
-import { groupByResourceAndScope } from './span-groups.js';
 
 const SPAN_FLAGS_HAS_IS_REMOTE = 0x100;
 const SPAN_FLAGS_IS_REMOTE = 0x200;
 const TWO_TO_32 = 4294967296;
-/** A span with a few attributes takes about this much; the writer grows when needed. */
-const BYTES_PER_SPAN = 256;
 
 const resourceBytes = new WeakMap<Resource, Uint8Array>();
-
-export function otlpProtobufOfSpans(spans: readonly ReadableSpan[]): Uint8Array {
-  const writer = new ProtoWriter(spans.length * BYTES_PER_SPAN + 512);
-  for (const [resource, scopes] of groupByResourceAndScope(spans)) {
-    writeResourceSpans(writer, resource, () => {
-      for (const scopeSpans of scopes.values()) writeScopeSpans(writer, scopeSpans[0]!.instrumentationScope, () => scopeSpans.forEach((span) => writeSpan(writer, span)));
-    });
-  }
-  return writer.finish();
-}
 
 /** One `ResourceSpans` entry of the request: the resource, then what `writeScopes` writes (its `ScopeSpans`). */
 export function writeResourceSpans(writer: ProtoWriter, resource: Resource, writeScopes: () => void): void {

@@ -12,7 +12,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { LeanTracerProvider } from './lean-tracer.js';
 import { otlpTraceProtocolOf, spanBatchSettingsOf } from './otlp-config.js';
-import { createOtlpProtobufSender, createOtlpSpanExporter } from './otlp-span-exporter.js';
+import { createOtlpJsonSpanExporter, createOtlpProtobufSender } from './otlp-span-exporter.js';
 import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
 import { samplerOf } from './trace-sampler.js';
 
@@ -39,7 +39,7 @@ export function startOtlpTraceExport(env: Readonly<Record<string, string | undef
  */
 function spanProcessorOf(env: Readonly<Record<string, string | undefined>>): SpanProcessor {
   if (otlpTraceProtocolOf(env) === 'http/protobuf') return new ProtobufSpanBatcher(createOtlpProtobufSender(), spanBatchSettingsOf(env));
-  return new BatchSpanProcessor(createOtlpSpanExporter('http/json'));
+  return new BatchSpanProcessor(createOtlpJsonSpanExporter());
 }
 
 /**
