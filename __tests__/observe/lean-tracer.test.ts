@@ -171,6 +171,15 @@ describe('a recorded span follows the API rules', () => {
     expect(exported!.droppedAttributesCount).toBe(2);
   });
 
+  it(`given more than ${SPAN_LIMITS.attributes} attributes at the start, keeps the first ${SPAN_LIMITS.attributes} and counts the others dropped`, () => {
+    const { exporter, tracer } = leanTracer();
+    const many = Object.fromEntries(Array.from({ length: SPAN_LIMITS.attributes + 3 }, (_, i) => [`a${i}`, i]));
+    tracer.startSpan('attributes', { attributes: many }, ROOT_CONTEXT).end();
+    const [exported] = exporter.getFinishedSpans();
+    expect([Object.keys(exported!.attributes).length, exported!.attributes[`a${SPAN_LIMITS.attributes - 1}`], exported!.attributes[`a${SPAN_LIMITS.attributes}`]]).toEqual([SPAN_LIMITS.attributes, SPAN_LIMITS.attributes - 1, undefined]);
+    expect(exported!.droppedAttributesCount).toBe(3);
+  });
+
   it('copies the attributes it is given: a later change of the caller object is not exported', () => {
     const { exporter, tracer } = leanTracer();
     const attributes = { 'db.collection.name': 'Task' };

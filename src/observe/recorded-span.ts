@@ -55,7 +55,7 @@ export class RecordedSpan implements Span, ReadableSpan {
   private readonly context: SpanContext;
   private readonly clock: SpanClock;
   private readonly sink: SpanSink;
-  /** Set when the span's start time was given rather than read: its end is then read from the clock too. */
+  /** The monotonic clock at the start, when the start was read rather than given (the end is then measured from it). */
   private readonly startMonotonicMs: number | undefined;
   private readonly startEpochMs: number;
   /** Epoch milliseconds; NaN while the span runs. */
@@ -71,8 +71,10 @@ export class RecordedSpan implements Span, ReadableSpan {
     this.context = start.spanContext;
     this.parentSpanContext = start.parentSpanContext;
     this.attributes = start.attributes;
-    this.attributeCount = withinAttributeLimit(start.attributes);
-    this.droppedAttributesCount = Object.keys(start.attributes).length - this.attributeCount;
+    const keys = Object.keys(start.attributes);
+    for (let i = SPAN_LIMITS.attributes; i < keys.length; i += 1) delete start.attributes[keys[i]!];
+    this.attributeCount = Math.min(keys.length, SPAN_LIMITS.attributes);
+    this.droppedAttributesCount = keys.length - this.attributeCount;
     this.links = start.links;
     this.resource = start.resource;
     this.instrumentationScope = start.scope;
@@ -205,13 +207,6 @@ export class RecordedSpan implements Span, ReadableSpan {
     }
     this.sink.onEnd(this);
   }
-}
-
-/** Keeps the first attributes up to the limit, removing the rest; answers how many are kept. */
-function withinAttributeLimit(attributes: Attributes): number {
-  const keys = Object.keys(attributes);
-  for (let i = SPAN_LIMITS.attributes; i < keys.length; i += 1) delete attributes[keys[i]!];
-  return Math.min(keys.length, SPAN_LIMITS.attributes);
 }
 
 /** The attributes with a value the API allows (null, undefined and objects left out), in a new object. */
