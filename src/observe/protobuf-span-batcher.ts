@@ -37,8 +37,8 @@ type Batch = Map<Resource, Map<InstrumentationScope, ScopeBatch>>;
  * scheduled delay; at most `maxQueueSize` spans waiting, the rest dropped), but writes each sampled span's
  * protobuf bytes the moment it ends instead of keeping the span object until its batch goes. Spans then
  * die young, in the collector's cheapest generation, instead of surviving to be encoded hundreds of
- * requests later; what a batch holds is bytes. The request sent is byte for byte the one
- * otlp-protobuf.ts (and the library's serializer) writes for the same spans.
+ * requests later; what a batch holds is bytes. The request sent is byte for byte what the library's
+ * serializer writes for the same spans (the parts come from otlp-protobuf.ts).
  */
 export class ProtobufSpanBatcher implements SpanProcessor {
   private readonly settings: SpanBatchSettings;
