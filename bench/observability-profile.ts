@@ -20,8 +20,8 @@ interface Profile {
 
 /** The parts, tried in order against a frame's source URL. */
 const PARTS: Array<{ name: string; pattern: RegExp }> = [
-  { name: 'OTLP export (encoding, HTTP)', pattern: /@opentelemetry\/otlp-|\/src\/observe\/(otlp-protobuf|proto-writer|span-groups|otlp-span-exporter)\./ },
-  { name: 'OpenTelemetry SDK and API (spans, ids, batching)', pattern: /@opentelemetry\// },
+  { name: 'OTLP export (encoding, batching, HTTP)', pattern: /@opentelemetry\/otlp-|\/src\/observe\/(otlp-protobuf|proto-writer|otlp-span-exporter|protobuf-span-batcher)\./ },
+  { name: 'spans (our tracer; OpenTelemetry API and SDK samplers)', pattern: /@opentelemetry\/|\/src\/observe\/(lean-tracer|recorded-span|span-ids|span-clock|trace-sampler)\./ },
   { name: 'prom-client and observe/metrics', pattern: /\/prom-client\/|\/src\/observe\/metrics\./ },
   { name: 'the rest of observe/ (request observer, decorators)', pattern: /\/src\/observe\// },
 ];

@@ -158,7 +158,7 @@ export async function serveVariant(settings: VariantSettings): Promise<void> {
         // A failed export (collector too slow, too many exports pending) shows as spans missing at the collector.
         await traceExport?.forceFlush().catch((error: unknown) => process.stderr.write(`span export failed: ${String(error)}\n`));
         const usage = process.cpuUsage();
-        answer({ cpuMicros: usage.user + usage.system });
+        answer({ cpuMicros: usage.user + usage.system, userMicros: usage.user });
       } else if (line === 'profile-start') {
         profile = new ProfileSession();
         await profile.start();

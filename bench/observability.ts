@@ -3,13 +3,14 @@
  * of the requests/s). The same service runs as one process per variant (bench/observability-variant.ts):
  * - off: `--metrics=false` and no OpenTelemetry SDK;
  * - metrics: Prometheus metrics only;
- * - on: metrics, and traces exported as the CLI exports them (`OTEL_EXPORTER_OTLP_ENDPOINT`: Node SDK, batch
- *   span processor, OTLP/HTTP exporter, protobuf) to a collector stand-in in this process, every trace sampled;
+ * - on: metrics, and traces exported as the CLI exports them (`OTEL_EXPORTER_OTLP_ENDPOINT`: LeanTracerProvider,
+ *   spans encoded as they end and batched, OTLP/HTTP exporter, protobuf) to a collector stand-in in this
+ *   process, every trace sampled;
  * - sampled: the same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at `BENCH_SAMPLE_RATIO`;
  * - logged: "on" plus the request log line at `info` (written synchronously to /dev/null);
  * - off-again, unsampled and json (only when named in BENCH_VARIANTS): a second "off" (how far two equal
- *   processes differ), the SDK registered with `always_off` (its fixed cost), and "on" exporting OTLP/JSON
- *   (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
+ *   processes differ), tracing registered with `always_off` (its fixed cost), and "on" exporting OTLP/JSON
+ *   (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`, through the SDK's batch span processor).
  *
  * The variants are loaded one at a time (by the load generator process), in an order that rotates round by
  * round, so drift on a shared machine hits all alike. The primary figure is CPU time per request of the
@@ -91,6 +92,16 @@ function chosenVariants(): Variant[] {
 interface Run extends LoadResult {
   /** CPU time the variant's process spent per answered request, in µs. */
   cpuMicrosPerRequest: number;
+  /**
+   * The user-mode part of it. Observability's work is nearly all user-mode; the kernel's part (mostly
+   * writing responses) swings with how many answers a socket write carries, which a loaded machine varies.
+   */
+  userMicrosPerRequest: number;
+}
+
+interface CpuReading {
+  cpuMicros: number;
+  userMicros: number;
 }
 
 interface RunningVariant {
@@ -112,16 +123,17 @@ async function ask<T>(running: RunningVariant, question: string): Promise<T> {
 
 /** One run: the load, and the CPU time the service spent on it (its spans' export included). */
 async function measure(running: RunningVariant, seconds: number): Promise<Run> {
-  const before = (await ask<{ cpuMicros: number }>(running, 'cpu')).cpuMicros;
+  const before = await ask<CpuReading>(running, 'cpu');
   const load = await generateLoad({
     url: `${running.ready.url}/graphql`,
     connections: CONNECTIONS,
     duration: seconds,
     requests: running.ready.bodies.map((body) => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
   });
-  const after = (await ask<{ cpuMicros: number }>(running, 'cpu')).cpuMicros;
+  const after = await ask<CpuReading>(running, 'cpu');
   running.answered += load.requests;
-  return { ...load, cpuMicrosPerRequest: (after - before) / Math.max(1, load.requests) };
+  const requests = Math.max(1, load.requests);
+  return { ...load, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / requests, userMicrosPerRequest: (after.userMicros - before.userMicros) / requests };
 }
 
 async function startVariant(variant: Variant, collector: OtlpCollector): Promise<RunningVariant> {
@@ -183,6 +195,12 @@ function report(variants: RunningVariant[], spansReceived: Array<{ spans: number
     const loss = median(losses);
     const verdict = quantile(losses, 0.75) <= TARGET_LOSS * 100 ? 'met' : loss <= TARGET_LOSS * 100 ? 'met by the median, not by the whole middle half' : 'MISSED';
     console.log(`    ${running.variant.label.padEnd(32)} ${loss.toFixed(1)}% [${quantile(losses, 0.25).toFixed(1)} … ${quantile(losses, 0.75).toFixed(1)}] → ${verdict}`);
+  }
+  console.log('\n  User-mode CPU only (observability\'s work is user-mode; the kernel\'s share, mostly response writes, varies with the load): µs per request, and overhead against the same round\'s "off":');
+  for (const running of variants) {
+    const user = median(running.runs.map((run) => run.userMicrosPerRequest));
+    const overheads = running.runs.map((run, round) => (run.userMicrosPerRequest / off.runs[round]!.userMicrosPerRequest - 1) * 100);
+    console.log(`    ${running.variant.label.padEnd(32)} ${user.toFixed(1).padStart(7)}  ${running === off ? '' : spreadOf(overheads)}`);
   }
   console.log('\n  Spans the collector stand-in received (OTLP/HTTP), per request answered (3 per getTask: the request and two store calls):');
   variants.forEach((running, i) => {

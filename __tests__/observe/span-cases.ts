@@ -2,14 +2,24 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Tracer 
 import { TraceState } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { LeanTracerProvider } from '../../src/observe/lean-tracer.js';
+import { samplerOf } from '../../src/observe/trace-sampler.js';
 
 /** Spans of every kind of content, for checking our OTLP encoder against the library's, case by case. */
 
 const REMOTE_PARENT = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true };
 
+/** Spans of the SDK's provider, collected in memory. */
 export function recorder(resourceAttributes: Record<string, string> = { 'service.name': 'autograph' }) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes(resourceAttributes), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, tracer: (name = 'autograph', version?: string, schemaUrl?: string) => provider.getTracer(name, version, { schemaUrl }) };
+}
+
+/** The same with the provider the CLI exports through (default sampler). */
+export function leanRecorder(resourceAttributes: Record<string, string> = { 'service.name': 'autograph' }) {
+  const exporter = new InMemorySpanExporter();
+  const provider = new LeanTracerProvider({ resource: resourceFromAttributes(resourceAttributes), sampler: samplerOf({}), spanProcessor: new SimpleSpanProcessor(exporter) });
   return { exporter, tracer: (name = 'autograph', version?: string, schemaUrl?: string) => provider.getTracer(name, version, { schemaUrl }) };
 }
 

@@ -29,3 +29,25 @@ export function otlpTraceProtocolOf(env: Readonly<Record<string, string | undefi
   }
   return 'http/protobuf';
 }
+
+/** The `OTEL_BSP_*` variables the span batching follows, and the batch setting each one sets. */
+const BATCH_VARIABLES = {
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'maxExportBatchSize',
+  OTEL_BSP_MAX_QUEUE_SIZE: 'maxQueueSize',
+  OTEL_BSP_SCHEDULE_DELAY: 'scheduledDelayMillis',
+} as const;
+
+type BatchSetting = (typeof BATCH_VARIABLES)[keyof typeof BATCH_VARIABLES];
+
+/** The batch settings the environment sets (the others keep the SDK's defaults); throws, naming it, for a value that is not a positive integer. */
+export function spanBatchSettingsOf(env: Readonly<Record<string, string | undefined>>): Partial<Record<BatchSetting, number>> {
+  const settings: Partial<Record<BatchSetting, number>> = {};
+  for (const [name, setting] of Object.entries(BATCH_VARIABLES) as Array<[keyof typeof BATCH_VARIABLES, BatchSetting]>) {
+    const text = env[name]?.trim();
+    if (!text) continue;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value <= 0) throw new OtlpConfigError(`${name}=${text} is not a positive integer`);
+    settings[setting] = value;
+  }
+  return settings;
+}

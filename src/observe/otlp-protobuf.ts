@@ -1,47 +1,43 @@
 /**
- * Finished spans as an OTLP protobuf `ExportTraceServiceRequest`: the very bytes `@opentelemetry/otlp-transformer`'s
- * `ProtobufTraceSerializer` writes (same fields in the same order, the same members left out), written
- * straight into one buffer. The library first builds an object tree per span (ids converted to byte arrays,
+ * The parts of an OTLP protobuf `ExportTraceServiceRequest` (protobuf-span-batcher.ts puts them together):
+ * the very bytes `@opentelemetry/otlp-transformer`'s `ProtobufTraceSerializer` writes (same fields in the
+ * same order, the same members left out), written straight into a buffer. The library first builds an object tree per span (ids converted to byte arrays,
  * times to 64-bit pairs through BigInt), then encodes it with protobufjs; with every trace sampled that was
  * the largest single cost of tracing, and its garbage the next. A resource is encoded once and reused.
  *
  * Field numbers are those of opentelemetry/proto/trace/v1/trace.proto and common/v1/common.proto.
  */
 import type { AttributeValue, Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 import { ProtoWriter } from './proto-writer.js';
-import { groupByResourceAndScope } from './span-groups.js';
 
 const SPAN_FLAGS_HAS_IS_REMOTE = 0x100;
 const SPAN_FLAGS_IS_REMOTE = 0x200;
 const TWO_TO_32 = 4294967296;
-/** A span with a few attributes takes about this much; the writer grows when needed. */
-const BYTES_PER_SPAN = 256;
 
 const resourceBytes = new WeakMap<Resource, Uint8Array>();
 
-export function otlpProtobufOfSpans(spans: readonly ReadableSpan[]): Uint8Array {
-  const writer = new ProtoWriter(spans.length * BYTES_PER_SPAN + 512);
-  for (const [resource, scopes] of groupByResourceAndScope(spans)) {
-    const resourceSpans = writer.beginDelimited(1); // ExportTraceServiceRequest.resource_spans
-    const encodedResource = resourceBytesOf(resource);
-    writer.bytesField(1, encodedResource); // ResourceSpans.resource, as an already encoded message
-    for (const scopeSpans of scopes.values()) {
-      const scope = scopeSpans[0]!.instrumentationScope;
-      const scopeStart = writer.beginDelimited(2); // ResourceSpans.scope_spans
-      const scopeMessage = writer.beginDelimited(1); // ScopeSpans.scope
-      writer.stringField(1, scope.name);
-      if (scope.version !== undefined) writer.stringField(2, scope.version);
-      writer.endDelimited(scopeMessage);
-      for (const span of scopeSpans) writeSpan(writer, span);
-      if (scope.schemaUrl !== undefined) writer.stringField(3, scope.schemaUrl);
-      writer.endDelimited(scopeStart);
-    }
-    if (resource.schemaUrl) writer.stringField(3, resource.schemaUrl);
-    writer.endDelimited(resourceSpans);
-  }
-  return writer.finish();
+/** One `ResourceSpans` entry of the request: the resource, then what `writeScopes` writes (its `ScopeSpans`). */
+export function writeResourceSpans(writer: ProtoWriter, resource: Resource, writeScopes: () => void): void {
+  const resourceSpans = writer.beginDelimited(1); // ExportTraceServiceRequest.resource_spans
+  writer.bytesField(1, resourceBytesOf(resource)); // ResourceSpans.resource, as an already encoded message
+  writeScopes();
+  if (resource.schemaUrl) writer.stringField(3, resource.schemaUrl);
+  writer.endDelimited(resourceSpans);
+}
+
+/** One `ScopeSpans` entry: the scope, then what `writeSpans` writes (its spans, each by `writeSpan`). */
+export function writeScopeSpans(writer: ProtoWriter, scope: InstrumentationScope, writeSpans: () => void): void {
+  const scopeStart = writer.beginDelimited(2); // ResourceSpans.scope_spans
+  const scopeMessage = writer.beginDelimited(1); // ScopeSpans.scope
+  writer.stringField(1, scope.name);
+  if (scope.version !== undefined) writer.stringField(2, scope.version);
+  writer.endDelimited(scopeMessage);
+  writeSpans();
+  if (scope.schemaUrl !== undefined) writer.stringField(3, scope.schemaUrl);
+  writer.endDelimited(scopeStart);
 }
 
 function resourceBytesOf(resource: Resource): Uint8Array {
@@ -56,7 +52,8 @@ function resourceBytesOf(resource: Resource): Uint8Array {
   return bytes;
 }
 
-function writeSpan(writer: ProtoWriter, span: ReadableSpan): void {
+/** A span as a `ScopeSpans.spans` entry. */
+export function writeSpan(writer: ProtoWriter, span: ReadableSpan): void {
   const start = writer.beginDelimited(2); // ScopeSpans.spans
   const context = span.spanContext();
   writer.hexBytesField(1, context.traceId);

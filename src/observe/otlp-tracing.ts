@@ -1,14 +1,20 @@
 /**
  * Switches trace export on for the CLI when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: the Node SDK with the OTLP/HTTP exporter (otlp-span-exporter.ts), which reads the
- * standard `OTEL_*` variables (endpoint, headers, timeout; `OTEL_TRACES_SAMPLER` for sampling). Only
- * this file loads the SDK, and the CLI loads this file only when that variable is set; the rest of the
- * service uses the OpenTelemetry API alone.
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: spans recorded by LeanTracerProvider, sampled as
+ * `OTEL_TRACES_SAMPLER` says (trace-sampler.ts), batched as `OTEL_BSP_*` say and sent by the OTLP/HTTP
+ * exporter (otlp-span-exporter.ts: endpoint, headers, timeout). Only this file loads the
+ * SDK, and the CLI loads this file only when that variable is set; the rest of the service uses the
+ * OpenTelemetry API alone.
  */
+import { propagation, trace, type TracerProvider } from '@opentelemetry/api';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { otlpTraceProtocolOf } from './otlp-config.js';
-import { createOtlpSpanExporter } from './otlp-span-exporter.js';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { LeanTracerProvider } from './lean-tracer.js';
+import { otlpTraceProtocolOf, spanBatchSettingsOf } from './otlp-config.js';
+import { createOtlpJsonSpanExporter, createOtlpProtobufSender } from './otlp-span-exporter.js';
+import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
+import { samplerOf } from './trace-sampler.js';
 
 export interface TraceExport {
   /** Sends the spans buffered so far (the batch processor otherwise waits for a full batch or its delay). */
@@ -18,13 +24,30 @@ export interface TraceExport {
 }
 
 export function startOtlpTraceExport(env: Readonly<Record<string, string | undefined>>): TraceExport {
-  const provider = new NodeTracerProvider({
+  const provider = new LeanTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' }),
-    spanProcessors: [new BatchSpanProcessor(createOtlpSpanExporter(otlpTraceProtocolOf(env)))],
+    sampler: samplerOf(env),
+    spanProcessor: spanProcessorOf(env),
   });
-  // Registers the provider and the W3C trace context propagator, but no context manager: the service hands
-  // each span's context on explicitly. An AsyncLocalStorage one would only cost: the batch processor's
-  // export runs in `context.with`, which turns on promise hooks that every later promise of the process pays.
-  provider.register({ contextManager: null });
+  registerTracerProvider(provider);
   return { forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+}
+
+/**
+ * Protobuf (the default): each span encoded as it ends, batches sent as bytes. JSON: the SDK's batch
+ * processor and the library's serializer.
+ */
+function spanProcessorOf(env: Readonly<Record<string, string | undefined>>): SpanProcessor {
+  if (otlpTraceProtocolOf(env) === 'http/protobuf') return new ProtobufSpanBatcher(createOtlpProtobufSender(), spanBatchSettingsOf(env));
+  return new BatchSpanProcessor(createOtlpJsonSpanExporter());
+}
+
+/**
+ * Makes `provider` the API's, with the W3C trace context and baggage propagators (the SDK's defaults), but
+ * no context manager: the service hands each span's context on explicitly, and an AsyncLocalStorage one
+ * would make every promise of the process pay for its hooks.
+ */
+export function registerTracerProvider(provider: TracerProvider): void {
+  trace.setGlobalTracerProvider(provider);
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
 }

@@ -26,6 +26,11 @@ export class ProtoWriter {
     this.buffer = Buffer.allocUnsafe(Math.max(64, initialBytes));
   }
 
+  /** How many bytes are written so far. */
+  get length(): number {
+    return this.position;
+  }
+
   /** The bytes written (a view of the writer's buffer, which is not reused). */
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.position);

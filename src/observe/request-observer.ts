@@ -61,7 +61,8 @@ export class RequestObserver {
         parent,
       );
       // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
-      const traceContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
+      // A recording span's always is: the check of its ids' digits is only needed for the others.
+      const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
       const observation: RequestObservation = { requestId, traceContext, errorCodes: [] };
       this.byRequest.set(req, observation);
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));

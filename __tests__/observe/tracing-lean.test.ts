@@ -1,0 +1,13 @@
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { LeanTracerProvider } from '../../src/observe/lean-tracer.js';
+import { registerTracerProvider } from '../../src/observe/otlp-tracing.js';
+import { samplerOf } from '../../src/observe/trace-sampler.js';
+import { describeRequestTracing } from './request-tracing';
+
+// The provider the CLI exports through, registered as the CLI registers it, with the default sampler.
+describeRequestTracing((exporter) => {
+  const provider = new LeanTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'autograph' }), sampler: samplerOf({}), spanProcessor: new SimpleSpanProcessor(exporter) });
+  registerTracerProvider(provider);
+  return provider;
+});
