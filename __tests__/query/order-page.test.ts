@@ -1,4 +1,6 @@
 import { QueryArgumentError } from '../../src/query/errors.js';
+import type { PageArgs, PageLimits } from '../../src/query/pagination.js';
+import { expectArgumentError } from './argument-error.js';
 import { compileOrder } from '../../src/query/order.js';
 import { compilePage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/query/pagination.js';
 import { model } from './fixtures.js';
@@ -76,5 +78,33 @@ describe('compilePage', () => {
   ])('%s is refused', (_name, args, message) => {
     expect(() => compilePage(args)).toThrow(QueryArgumentError);
     expect(() => compilePage(args)).toThrow(message);
+  });
+});
+
+describe('compilePage: every refusal is a client error with its exact message', () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    ['first as a string', { first: '3' }, 'first must be an integer, got "3"'],
+    ['offset as a string', { offset: '2' }, 'offset must be an integer, got "2"'],
+    ['fractional offset', { offset: 0.5 }, 'offset must be an integer, got 0.5'],
+    ['negative first', { first: -1 }, 'first must not be negative, got -1'],
+    ['negative offset', { offset: -5 }, 'offset must not be negative, got -5'],
+    ['first above the maximum', { first: 10001 }, 'first must be at most 10000, got 10001'],
+  ])('%s', (_name, args, message) => {
+    expectArgumentError(() => compilePage(args as PageArgs), message);
+  });
+
+  test.each<[string, PageArgs, Partial<PageLimits>, { skip: number; limit: number }]>([
+    ['offset 0 and first 0 are given values', { first: 0, offset: 0 }, {}, { skip: 0, limit: 0 }],
+    ['a configured default page size', {}, { defaultPageSize: 5 }, { skip: 0, limit: 5 }],
+    ['a default above the configured maximum is cut to it', {}, { defaultPageSize: 500, maxPageSize: 100 }, { skip: 0, limit: 100 }],
+    ['the built-in default above a configured maximum is cut to it', { offset: 3 }, { maxPageSize: 100 }, { skip: 3, limit: 100 }],
+    ['first at a configured maximum', { first: 100 }, { maxPageSize: 100 }, { skip: 0, limit: 100 }],
+    ['first above the configured default but within the maximum', { first: 20 }, { defaultPageSize: 5, maxPageSize: 100 }, { skip: 0, limit: 20 }],
+  ])('%s', (_name, args, limits, expected) => {
+    expect(compilePage(args, limits)).toEqual(expected);
+  });
+
+  test('first above a configured maximum', () => {
+    expectArgumentError(() => compilePage({ first: 101 }, { maxPageSize: 100 }), 'first must be at most 100, got 101');
   });
 });
