@@ -24,7 +24,7 @@ describe('typeOf', () => {
 });
 
 describe('storedPath', () => {
-  test.each<[string, string, string]>([
+  test.each<[string, string, string, string]>([
     ['the ID field is _id', 'Human', 'id', '_id'],
     ['a plain field keeps its name', 'Human', 'name', 'name'],
     ['@dgraph(pred:) names the stored field', 'Rock', 'weight', 'kilograms'],
