@@ -48,6 +48,8 @@ describe('compareValues: the sign of MongoDB\'s order for two stored values', ()
     ['a boolean before any other kind of value', true, 1n, -1],
     ['any other kind of value after a boolean', 1n, false, 1],
     ['two objects are not told apart', { a: 1 }, { a: 2 }, 0],
+    ['two arrays are not told apart (no list field is orderable)', ['b'], ['a'], 0],
+    ['two arrays of numbers neither', [2], [1], 0],
   ])('%s', (_name, a, b, sign) => {
     expect(Math.sign(compareValues(a, b))).toBe(sign);
   });
