@@ -3,7 +3,7 @@ import type { PageArgs, PageLimits } from '../../src/query/pagination.js';
 import { expectArgumentError } from './argument-error.js';
 import { compileOrder } from '../../src/query/order.js';
 import { compilePage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/query/pagination.js';
-import { model } from './fixtures.js';
+import { f, model, schemaModel } from './fixtures.js';
 
 describe('compileOrder', () => {
   test.each<[string, Record<string, unknown> | null | undefined, Record<string, number>]>([
@@ -106,5 +106,49 @@ describe('compilePage: every refusal is a client error with its exact message', 
 
   test('first above a configured maximum', () => {
     expectArgumentError(() => compilePage({ first: 101 }, { maxPageSize: 100 }), 'first must be at most 100, got 101');
+  });
+});
+
+describe('compileOrder: exact refusals and the tie-break', () => {
+  const ORDERABLE = '(orderable: single String, Int, Int64, Float or DateTime fields)';
+  test.each<[string, unknown, string]>([
+    ['a field that is not orderable', { asc: 'completed' }, `TaskOrder.asc: "completed" is not an orderable field of Task ${ORDERABLE}`],
+    ['a field name that is not text', { desc: 5 }, `TaskOrder.desc: 5 is not an orderable field of Task ${ORDERABLE}`],
+    ['an order that is text', 'title', 'TaskOrder: expected an object like { asc: field }, got "title"'],
+    ['an order that is a list', [{ asc: 'title' }], 'TaskOrder: expected an object like { asc: field }, got [{"asc":"title"}]'],
+    ['a then that is a number', { asc: 'title', then: 3 }, 'TaskOrder: expected an object like { asc: field }, got 3'],
+    ['an unknown key', { asc: 'title', by: 'x' }, 'TaskOrder has no key "by" (keys: asc, desc, then)'],
+    ['asc and desc together', { asc: 'title', desc: 'priority' }, 'TaskOrder: give either asc or desc in one order object, not both'],
+  ])('%s', (_name, order, message) => {
+    expectArgumentError(() => compileOrder(model, 'Task', order as Record<string, unknown>), message);
+  });
+
+  test.each<[string, Record<string, unknown>, Record<string, number>]>([
+    ['desc with a null asc', { asc: null, desc: 'priority' }, { priority: -1, _id: 1 }],
+    ['an undefined asc', { asc: undefined, desc: 'priority' }, { priority: -1, _id: 1 }],
+    ['a level with neither asc nor desc passes on to then', { then: { desc: 'score' } }, { score: -1, _id: 1 }],
+  ])('%s', (_name, order, expected) => {
+    const sort = compileOrder(model, 'Task', order);
+    expect(sort).toEqual(expected);
+    expect(Object.keys(sort)).toEqual(Object.keys(expected));
+  });
+
+  describe('an extended type ordered by its key, stored as _id', () => {
+    const extended = schemaModel([
+      { name: 'Product', key: 'id', extended: true, fields: [f('id', 'ID!', { external: true }), f('name', 'String')] },
+    ]);
+    test.each<[string, Record<string, unknown>, Record<string, number>]>([
+      ['descending: _id is the order itself, no second _id', { desc: 'id' }, { _id: -1 }],
+      ['then another field after it', { desc: 'id', then: { asc: 'name' } }, { _id: -1, name: 1 }],
+      ['another field first, the key next', { asc: 'name', then: { desc: 'id' } }, { name: 1, _id: -1 }],
+    ])('%s', (_name, order, expected) => {
+      const sort = compileOrder(extended, 'Product', order);
+      expect(sort).toEqual(expected);
+      expect(Object.keys(sort)).toEqual(Object.keys(expected));
+    });
+  });
+
+  test('an unknown type', () => {
+    expectArgumentError(() => compileOrder(model, 'Nope', { asc: 'title' }), 'unknown type Nope');
   });
 });
