@@ -35,6 +35,8 @@ describe('allOf', () => {
     ['one path, an operator and a value: $and', [{ n: { $gt: 0 } }, { n: 1 }], { $and: [{ n: { $gt: 0 } }, { n: 1 }] }],
     ['one path, an operator and null: $and', [{ n: { $gt: 0 } }, { n: null }], { $and: [{ n: { $gt: 0 } }, { n: null }] }],
     ['one path, null and an operator: $and', [{ n: null }, { n: { $gt: 0 } }], { $and: [{ n: null }, { n: { $gt: 0 } }] }],
+    ['one path, undefined and an operator: $and', [{ n: undefined }, { n: { $gt: 0 } }], { $and: [{ n: undefined }, { n: { $gt: 0 } }] }],
+    ['one path, text and an operator: $and', [{ n: 'x' }, { n: { $gt: 0 } }], { $and: [{ n: 'x' }, { n: { $gt: 0 } }] }],
     ['an empty document is a value, not an operator document', [{ n: {} }, { n: { $gt: 0 } }], { $and: [{ n: {} }, { n: { $gt: 0 } }] }],
     ['a document with a field besides operators is a value', [{ n: { $gt: 0, x: 1 } }, { n: { $lt: 5 } }], { $and: [{ n: { $gt: 0, x: 1 } }, { n: { $lt: 5 } }] }],
     ['top-level operators ($expr) are never merged', [{ $expr: { $gt: ['$a', 1] } }, { $expr: { $lt: ['$a', 5] } }], { $and: [{ $expr: { $gt: ['$a', 1] } }, { $expr: { $lt: ['$a', 5] } }] }],
