@@ -253,3 +253,16 @@ interface Ghost { id: ID!  haunted: Person @hasInverse(field: ghosts) }
     expect(derivedRelationPipeline(ghostly, 'Person', 'ghosts', ['p1'])).toEqual({ collection: 'Ghost', pipeline: [{ $match: { _id: { $in: [] } } }] });
   });
 });
+
+describe('refusals are client errors with exact messages', () => {
+  test.each<[string, () => unknown, string]>([
+    ['a field that is not a relation', () => storedRelationQueries(model, 'User', 'name', []), 'User.name is not a relation field'],
+    ['a field the type lacks', () => derivedRelationPipeline(model, 'User', 'nope', ['u1']), 'User.nope is not a relation field'],
+    ['a derived relation read as stored', () => storedRelationQueries(model, 'User', 'tasks', []), 'User.tasks is derived, load it with derivedRelationPipeline'],
+    ['a stored relation read as derived', () => derivedRelationPipeline(model, 'Group', 'members', ['g1']), 'Group.members is stored on Group, load it with storedRelationQueries'],
+    ['an aggregate of a single relation', () => relationAggregatePipeline(model, 'Task', 'user', [{ _id: 't1' }], null, ['count']), 'Task.user is not a list, so it has no userAggregate'],
+    ['an unknown parent type', () => storedRelationQueries(model, 'Nope', 'tasks', []), 'unknown type Nope'],
+  ])('%s', (_name, compile, message) => {
+    expectArgumentError(compile, message);
+  });
+});
