@@ -46,6 +46,15 @@ describe('concreteTypesOf', () => {
   test('an unknown name is a client error', () => {
     expectArgumentError(() => concreteTypesOf(model, 'Planet'), 'unknown type Planet');
   });
+
+  test('a model without unions (the field is optional)', () => {
+    const noUnions = schemaModel([
+      { name: 'Item', kind: 'interface', fields: [f('id', 'ID!')] },
+      { name: 'Book', implements: ['Item'], fields: [f('id', 'ID!', { inheritedFrom: 'Item' })] },
+    ]);
+    expect(noUnions.unions).toBeUndefined();
+    expect(concreteTypesOf(noUnions, 'Item').map((type) => type.name)).toEqual(['Book']);
+  });
 });
 
 describe('isDerivedRelation', () => {
