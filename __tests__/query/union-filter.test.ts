@@ -1,6 +1,7 @@
 import { EXCLUDED, targetFilterOf } from '../../src/query/union-filter.js';
 import { validModel } from '../sdl/helpers.js';
 import { expectArgumentError } from './argument-error.js';
+import { model as handBuilt } from './fixtures.js';
 
 /** A relation's `filter` argument → what it asks of one concrete target type; a union reads it as Dgraph's `UFilter`. */
 
@@ -41,6 +42,12 @@ describe('targetFilterOf', () => {
     ['an unknown single member name', { memberTypes: 'Wookiee' }, 'ResidentFilter.memberTypes: "Wookiee" is not a member of Resident (members: Human, Droid, Starship)'],
   ])('%s is refused', (_name, filter, message) => {
     expectArgumentError(() => targetFilterOf(model, 'Resident', 'Human', filter), message);
+  });
+
+  test('a model without unions (the field is optional): the argument itself', () => {
+    const filter = { label: { eq: 'x' } };
+    expect(handBuilt.unions).toBeUndefined();
+    expect(targetFilterOf(handBuilt, 'Item', 'Book', filter)).toBe(filter);
   });
 
   test('a wrong member name is refused even for a member that is listed', () => {
