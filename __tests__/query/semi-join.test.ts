@@ -178,3 +178,18 @@ describe('allOfPlans / anyOfPlans: lookups without a name are all kept, named on
     expect(anyOfPlans([]).match).toEqual({ _id: { $in: [] } });
   });
 });
+
+describe('compileRelationExists: a filter that reaches across another relation', () => {
+  test('its own lookups run inside the join, before its match', () => {
+    const plan = compileRelationExists(model, 'Post', 'author', { has: ['posts'] });
+    const as = asOf(plan);
+    const pipeline = (plan.lookups[0]!.$lookup as { pipeline: Array<Record<string, unknown>> }).pipeline;
+    expect(pipeline).toEqual([
+      { $lookup: { from: 'Post', localField: '_id', foreignField: 'author', pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }], as: '__has_posts' } },
+      { $match: { '__has_posts.0': { $exists: true } } },
+      { $limit: 1 },
+      { $project: { _id: 1 } },
+    ]);
+    expect(plan.match).toEqual({ [`${as}.0`]: { $exists: true } });
+  });
+});
