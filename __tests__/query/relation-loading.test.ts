@@ -164,6 +164,13 @@ describe('storedAggregateQueries and foldStoredAggregates: <relation>Aggregate o
     ]);
   });
 
+  test('a child no parent holds is left out', () => {
+    const children: StoredDocument[] = [{ _id: 'u7', age: 70 }, { _id: 'u1', age: 20 }];
+    expect(foldStoredAggregates(members, [{ _id: 'g1', members: ['u1'] }], children, aggregateOutputs(model, 'User', ['count', 'ageMax']))).toEqual([
+      { _id: 'g1', count: 1, ageMax: 20 },
+    ]);
+  });
+
   test('no children read: no rows', () => {
     expect(foldStoredAggregates(members, [{ _id: 'g1', members: ['u1'] }], [], aggregateOutputs(model, 'User', ['count']))).toEqual([]);
   });
