@@ -111,6 +111,7 @@ describe('aggregateResultOf: a Sum is null only when no value was summed', () =>
     ['values that sum to 0 are 0, not null', { count: 2, prioritySum: 0, __priorityAvg: 0 }, { count: 2, prioritySum: 0 }],
     ['no value summed', { count: 2, prioritySum: 0, __priorityAvg: null }, { count: 2, prioritySum: null }],
     ['a presence without the sum itself', { count: 1, __priorityAvg: 3 }, { count: 1, prioritySum: null }],
+    ['a sum without its presence is not trusted', { count: 1, prioritySum: 4 }, { count: 1, prioritySum: null }],
     ['a count that is not a number reads as 0', { count: '2', __priorityAvg: null }, { count: 0, prioritySum: null }],
   ])('%s', (_name, row, expected) => {
     expect(aggregateResultOf(row, ['count', 'prioritySum'])).toEqual(expected);
