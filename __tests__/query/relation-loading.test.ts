@@ -78,6 +78,10 @@ describe('derivedRelationQuery: a derived relation read with one find', () => {
     ['an interface target (several collections)', () => derivedRelationQuery(model, 'User', 'items', ['u1'])],
     ['an interface target with one implementing type (children need their __typename)', () => derivedRelationQuery(zoo, 'Person', 'pets', ['p1'])],
     ['a filter with lookups', () => derivedRelationQuery(model, 'User', 'mentees', ['u1'], { filter: { has: ['tasks'] } })],
+    ['an interface target nobody implements', () => derivedRelationQuery(validModel(`
+type Person { id: ID!  ghosts: [Ghost] }
+interface Ghost { id: ID!  haunted: Person @hasInverse(field: ghosts) }
+`), 'Person', 'ghosts', ['p1'])],
   ])('no query, the pipeline is needed: %s', (_name, query) => {
     expect(query()).toBeUndefined();
   });
