@@ -1,4 +1,5 @@
-import { aggregateOutputs, aggregateProjection, aggregateRowOf, compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
+import { aggregateOutputs, aggregateProjection, aggregateResultOf, aggregateRowOf, compileAggregate, readAggregateResult } from '../../src/query/aggregate.js';
+import { expectArgumentError } from './argument-error.js';
 import { QueryArgumentError } from '../../src/query/errors.js';
 import { compileFilter } from '../../src/query/filter.js';
 import { model } from './fixtures.js';
@@ -79,5 +80,64 @@ describe('aggregateRowOf (what the $group of compileAggregate gives, folded in J
 
   test('reads only the aggregated fields', () => {
     expect(aggregateProjection(aggregateOutputs(model, 'Task', ['count', 'scoreSum', 'titleMax']))).toEqual({ score: 1, title: 1 });
+  });
+});
+
+describe('aggregateOutputs: every numeric kind sums and averages; names without a known suffix are refused', () => {
+  test.each<[string, string[], unknown]>([
+    ['Int Sum', ['prioritySum'], [{ name: 'prioritySum', operation: 'sum', path: 'priority' }, { name: '__priorityAvg', operation: 'avg', path: 'priority' }]],
+    ['Int64 Avg', ['sizeAvg'], [{ name: 'sizeAvg', operation: 'avg', path: 'size' }]],
+    ['Float Avg', ['scoreAvg'], [{ name: 'scoreAvg', operation: 'avg', path: 'score' }]],
+    ['a name asked twice is computed once', ['count', 'titleMax', 'count', 'titleMax'], [{ name: 'count', operation: 'count' }, { name: 'titleMax', operation: 'max', path: 'title' }]],
+    ['names starting with __ are skipped', ['__typename', '__scoreAvg'], []],
+  ])('%s', (_name, requested, expected) => {
+    expect(aggregateOutputs(model, 'Task', requested)).toEqual(expected);
+  });
+
+  test.each<[string, string]>([
+    ['a field name with an unknown suffix', 'titleXyz'],
+    ['a field name alone', 'title'],
+    ['Sum of a DateTime', 'dueSum'],
+    ['Avg of a String', 'titleAvg'],
+    ['an empty name', ''],
+  ])('%s is refused', (_name, requested) => {
+    expectArgumentError(() => aggregateOutputs(model, 'Task', [requested]), `TaskAggregateResult has no field "${requested}"`);
+  });
+});
+
+describe('aggregateResultOf: a Sum is null only when no value was summed', () => {
+  test.each<[string, Record<string, unknown> | undefined, Record<string, unknown>]>([
+    ['a row with values', { count: 2, prioritySum: 5, __priorityAvg: 2.5 }, { count: 2, prioritySum: 5 }],
+    ['values that sum to 0 are 0, not null', { count: 2, prioritySum: 0, __priorityAvg: 0 }, { count: 2, prioritySum: 0 }],
+    ['no value summed', { count: 2, prioritySum: 0, __priorityAvg: null }, { count: 2, prioritySum: null }],
+    ['a presence without the sum itself', { count: 1, __priorityAvg: 3 }, { count: 1, prioritySum: null }],
+    ['a sum without its presence is not trusted', { count: 1, prioritySum: 4 }, { count: 1, prioritySum: null }],
+    ['a count that is not a number reads as 0', { count: '2', __priorityAvg: null }, { count: 0, prioritySum: null }],
+  ])('%s', (_name, row, expected) => {
+    expect(aggregateResultOf(row, ['count', 'prioritySum'])).toEqual(expected);
+  });
+
+  test('Min, Max and Avg: the row\'s value, or null', () => {
+    expect(aggregateResultOf({ titleMin: 'a', priorityAvg: 0 }, ['titleMin', 'priorityAvg', 'titleMax'])).toEqual({ titleMin: 'a', priorityAvg: 0, titleMax: null });
+  });
+});
+
+describe('aggregateRowOf: Min and Max in MongoDB\'s order over mixed values', () => {
+  test.each<[string, unknown[], unknown, unknown]>([
+    ['numbers', [5, -2, 9, 0], -2, 9],
+    ['a single value is both', [4], 4, 4],
+    ['the first value is the smallest', [1, 3, 2], 1, 3],
+    ['the last value is the largest', [2, 1, 3], 1, 3],
+    ['strings', ['pear', 'apple', 'zoo'], 'apple', 'zoo'],
+    ['nulls and missing values are skipped', [null, 7, undefined, 3], 3, 7],
+    ['only nulls: null', [null, undefined], null, null],
+  ])('%s', (_name, values, min, max) => {
+    const documents = values.map((priority, index) => ({ _id: `t${index}`, priority }));
+    expect(aggregateRowOf(aggregateOutputs(model, 'Task', ['priorityMin', 'priorityMax']), documents)).toEqual({ priorityMin: min, priorityMax: max });
+  });
+
+  test('Sum and Avg skip what is not a number', () => {
+    const documents = [{ _id: 'a', priority: 2 }, { _id: 'b', priority: '3' }, { _id: 'c', priority: null }, { _id: 'd', priority: 4 }];
+    expect(aggregateRowOf(aggregateOutputs(model, 'Task', ['prioritySum', 'priorityAvg', 'count']), documents)).toEqual({ prioritySum: 6, __priorityAvg: 3, priorityAvg: 3, count: 4 });
   });
 });

@@ -1,4 +1,5 @@
-import { compileCascade, type CascadeCondition } from '../../src/query/cascade.js';
+import { compileCascade, isEmptyCascade, NO_CASCADE, type CascadeCondition } from '../../src/query/cascade.js';
+import { expectArgumentError } from './argument-error.js';
 import { QueryArgumentError } from '../../src/query/errors.js';
 import type { FilterPlan } from '../../src/query/filter.js';
 import { validModel } from '../sdl/helpers';
@@ -115,5 +116,69 @@ describe('compileCascade', () => {
     ['a scalar required as a relation', { present: [], related: [{ field: 'name', nested: {} }] }, '@cascade: Author.name is not a relation'],
   ])('%s is refused', (_name, condition, message) => {
     expect(() => compileCascade(model, 'Author', condition as CascadeCondition)).toThrow(new QueryArgumentError(message));
+  });
+});
+
+describe('compileCascade: what a level can and cannot require', () => {
+  const zoo = validModel(`
+type Human { id: ID!  name: String @search(by: [exact]) }
+type Droid { id: ID!  model: String }
+union Resident = Human | Droid
+type Planet {
+  id: ID!
+  name: String
+  motto: String @lambda
+  residents: [Resident]
+}
+`);
+
+  test('a field this service does not keep (a @lambda field) is not required', () => {
+    expect(compileCascade(zoo, 'Planet', { present: ['motto', 'name'], related: [] })).toEqual({ lookups: [], match: { name: { $ne: null } } });
+  });
+
+  test('a union member that memberTypes leaves out keeps no parent; the listed one does', () => {
+    const plan = compileCascade(zoo, 'Planet', { present: [], related: [{ field: 'residents', filter: { memberTypes: ['Droid'] }, nested: {} }] });
+    const [humans, droids] = plan.lookups.map((stage) => (stage.$lookup as { as: string }).as);
+    expect(plan).toEqual({
+      lookups: [
+        { $lookup: { from: 'Human', localField: 'residents', foreignField: '_id', as: humans } },
+        { $lookup: { from: 'Droid', localField: 'residents', foreignField: '_id', as: droids } },
+      ],
+      match: { $or: [{ [humans]: { $elemMatch: { _id: { $in: [] } } } }, { [`${droids}.0`]: { $exists: true } }] },
+    });
+  });
+
+  test('a union member\'s own filter applies to its objects only', () => {
+    const plan = compileCascade(zoo, 'Planet', { present: [], related: [{ field: 'residents', filter: { humanFilter: { name: { eq: 'Leia' } } }, nested: {} }] });
+    const [humans, droids] = plan.lookups.map((stage) => (stage.$lookup as { as: string }).as);
+    expect(plan.match).toEqual({ $or: [{ [humans]: { $elemMatch: { name: { $eq: 'Leia' } } } }, { [`${droids}.0`]: { $exists: true } }] });
+  });
+
+  test('lookup names start with __cascade and the field', () => {
+    const plan = compileCascade(model, 'Author', { present: [], related: [{ field: 'country', nested: {} }] });
+    expect((plan.lookups[0]!.$lookup as { as: string }).as).toMatch(/^__cascade_country_[0-9a-f]{12}$/);
+  });
+
+  test('the rule on the related type and the nested cascade both apply to a related object', () => {
+    const scope = (typeName: string): FilterPlan | undefined => (typeName === 'Country' ? { lookups: [], match: { public: true } } : undefined);
+    const plan = compileCascade(model, 'Author', { present: [], related: [{ field: 'country', nested: { Country: { present: ['name'], related: [] } } }] }, scope);
+    const as = (plan.lookups[0]!.$lookup as { as: string }).as;
+    expect(plan.match).toEqual({ [as]: { $elemMatch: { public: true, name: { $ne: null } } } });
+  });
+
+  test('errors are client errors with the exact message', () => {
+    expectArgumentError(() => compileCascade(model, 'Author', { present: ['nope'], related: [] }), '@cascade: type Author has no field "nope"');
+    expectArgumentError(() => compileCascade(model, 'Author', { present: [], related: [{ field: 'nope', nested: {} }] }), '@cascade: type Author has no field "nope"');
+  });
+});
+
+describe('isEmptyCascade', () => {
+  test.each<[CascadeCondition, boolean]>([
+    [{ present: [], related: [] }, true],
+    [NO_CASCADE, true],
+    [{ present: ['name'], related: [] }, false],
+    [{ present: [], related: [{ field: 'posts', nested: {} }] }, false],
+  ])('%j → %s', (condition, expected) => {
+    expect(isEmptyCascade(condition)).toBe(expected);
   });
 });

@@ -35,6 +35,7 @@ describe('stored list pages in the default order: only the first ids are read', 
   test.each<[Record<string, 1 | -1>, boolean]>([
     [{ _id: 1 }, true],
     [{ _id: -1 }, false],
+    [{ _id: 1, age: 1 }, false],
     [{ age: 1, _id: 1 }, false],
     [{}, false],
   ])('isIdOrder(%j) is %s', (sort, expected) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SchemaModel } from '../sdl/model.js';
 import type { Pipeline } from '../store/port.js';
-import { allOf, anyOf, isMatchAll, matchNothing, noneOf } from './combine.js';
+import { allOf, anyOf, isMatchAll, noneOf } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, type FilterPlan } from './filter.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath, typeOf } from './schema-facts.js';
@@ -68,6 +68,6 @@ export function compileRelationExists(model: SchemaModel, typeName: string, fiel
     names.push(as);
     lookups.push({ $lookup: { from: concrete.name, localField, foreignField, pipeline, as } });
   }
-  if (names.length === 0) return { lookups: [], match: matchNothing() };
+  // No concrete target: no lookups, and `anyOf([])` matches nothing.
   return { lookups, match: anyOf(names.map((as) => ({ [`${as}.0`]: { $exists: true } }))) };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline } from '../store/port.js';
-import { anyOf, isMatchAll, matchNothing } from './combine.js';
+import { anyOf, isMatchAll } from './combine.js';
 import type { FilterPlan } from './filter.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, storedPath } from './schema-facts.js';
 
@@ -27,7 +27,6 @@ export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldM
     const digest = createHash('sha1').update(`${target}:${JSON.stringify(shape)}`).digest('hex').slice(0, 12);
     return `${prefix}_${field.name}_${digest}`;
   };
-  const names: string[] = [];
   const matches: Filter[] = [];
   const lookups: Pipeline = [];
   for (const target of targets) {
@@ -35,7 +34,6 @@ export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldM
     const [localField, foreignField] = inverse ? ['_id', storedPath(inverse)] : [storedPath(field), '_id'];
     if (plan.lookups.length === 0 && (!derived || !field.list)) {
       const as = lookupName(target.name, ['eq', plan.match]);
-      names.push(as);
       matches.push(isMatchAll(plan.match) ? { [`${as}.0`]: { $exists: true } } : { [as]: { $elemMatch: plan.match } });
       lookups.push({ $lookup: { from: target.name, localField, foreignField, as } });
       continue;
@@ -44,10 +42,9 @@ export function relatedExists(model: SchemaModel, type: TypeModel, field: FieldM
     if (!isMatchAll(plan.match)) pipeline.push({ $match: plan.match });
     pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
     const as = lookupName(target.name, [localField, foreignField, pipeline]);
-    names.push(as);
     matches.push({ [`${as}.0`]: { $exists: true } });
     lookups.push({ $lookup: { from: target.name, localField, foreignField, pipeline, as } });
   }
-  if (names.length === 0) return { lookups: [], match: matchNothing() };
+  // No concrete target: no lookups, and `anyOf([])` matches nothing.
   return { lookups, match: anyOf(matches) };
 }
