@@ -8,7 +8,8 @@ import { buildSchemaModel } from '../../../src/sdl/build.js';
 import type { SchemaModel } from '../../../src/sdl/model.js';
 import { openEmbeddedStore } from '../../../src/store/embedded/index.js';
 import { INDEX_PREFIX, indexesFor } from '../../../src/store/indexes.js';
-import type { Store, StoredDocument } from '../../../src/store/port.js';
+import type { Collection, Store, StoredDocument } from '../../../src/store/port.js';
+import { withCollections } from '../../../src/store/with-collections.js';
 
 /**
  * In-process mutation tests: a model from SDL and an embedded store in a temporary folder with the
@@ -110,4 +111,24 @@ export async function storedByLabel(store: Store, labelFields: Record<string, st
     }
   }
   return view;
+}
+
+/** `store` with every collection call written to `calls` as `method collection argument` (the first argument as JSON). */
+export function recording(store: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const wrap = (name: string): Collection => {
+    const inner = store.collection(name);
+    const note = (method: string, argument: unknown) => calls.push(`${method} ${name} ${JSON.stringify(argument)}`);
+    return {
+      name: inner.name,
+      find: (filter, options, scope) => (note('find', filter), inner.find(filter, options, scope)),
+      findPerKey: (field, keys, filter, page, scope) => (note('findPerKey', keys), inner.findPerKey(field, keys, filter, page, scope)),
+      count: (filter, scope) => (note('count', filter), inner.count(filter, scope)),
+      aggregate: (pipeline, scope) => (note('aggregate', pipeline), inner.aggregate(pipeline, scope)),
+      insertMany: (documents, scope) => (note('insertMany', documents), inner.insertMany(documents, scope)),
+      updateMany: (filter, update, scope) => (note('updateMany', [filter, update]), inner.updateMany(filter, update, scope)),
+      deleteMany: (filter, scope) => (note('deleteMany', filter), inner.deleteMany(filter, scope)),
+    };
+  };
+  return { store: withCollections(store, wrap), calls };
 }

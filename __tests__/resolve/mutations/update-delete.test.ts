@@ -58,7 +58,7 @@ const stored = () => storedByLabel(db.store, LABELS);
 const add = (typeName: string, inputs: Record<string, unknown>[]) => addObjects(model, db.store, typeName, inputs, false);
 const update = (typeName: string, input: { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null }) =>
   updateObjects(model, db.store, typeName, input);
-const remove = (typeName: string, filter: Record<string, unknown>, beforeDelete = async () => {}) => deleteObjects(model, db.store, typeName, filter, beforeDelete);
+const remove = (typeName: string, filter: Record<string, unknown>, beforeDelete: (ids: Map<string, string[]>, tx: Transaction) => Promise<void> = async () => {}) => deleteObjects(model, db.store, typeName, filter, beforeDelete);
 
 async function idOf(collection: string, field: string, value: string): Promise<string> {
   const [found] = await db.store.collection(collection).find({ [field]: value });
