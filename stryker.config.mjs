@@ -13,7 +13,7 @@ const suites = {
   },
   mutations: {
     mutate: 'src/resolve/mutations/**/*.ts',
-    tests: ['resolve/mutations/**/*.test.ts', 'resolve/mutation-outcome.test.ts'],
+    tests: ['resolve/mutations/mutations.test.ts'],
   },
 };
 
