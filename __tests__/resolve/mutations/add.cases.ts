@@ -38,6 +38,12 @@ type Box implements Item {
   size: Int
 }
 
+type Event {
+  name: String! @id
+  at: DateTime @default(add: {value: "$now"})
+  note: DateTime @default(update: {value: "$now"})
+}
+
 type Shelf {
   name: String! @id
   items: [Item]
@@ -184,6 +190,20 @@ describe('addObjects', () => {
       const [box] = await db.documents('Box');
       await add('Shelf', [{ name: 's', items: [{ id: box!._id }], main: { id: box!._id } }]);
       expect(await db.contents('Shelf')).toEqual([{ name: 's', items: [box!._id], main: box!._id }]);
+    });
+  });
+
+  describe('"$now"', () => {
+    test('every object one add writes takes the same time, nested ones included; an upsert that finds its object takes the update default', async () => {
+      await add('Event', [{ name: 'old' }]);
+      const before = new Date().toISOString();
+      await add('Event', [{ name: 'a' }, { name: 'b', at: null }, { name: 'old' }], true);
+      const after = new Date().toISOString();
+      const events = await db.contents('Event', 'name');
+      const [a, b, old] = events as Array<{ at: string; note?: string }>;
+      expect(a!.at >= before && a!.at <= after).toBe(true);
+      expect(events).toEqual([{ name: 'a', at: a!.at }, { name: 'b', at: a!.at }, { name: 'old', at: old!.at, note: a!.at }]);
+      expect(old!.at < before).toBe(true);
     });
   });
 

@@ -7,10 +7,12 @@ const model = modelOf(`
 type Doc {
   key: ID! @id
   title: String
+  code: String @id
 }
 
 extend type Reader @key(fields: "handle") {
   handle: String! @id @external
+  email: String @id
   stars: Int
   doc: Doc
 }
@@ -83,6 +85,20 @@ describe('ids the caller gives and @id(interface: true)', () => {
       await add('Book', [{ id: 'b0' }]);
       expect(await failure(add(typeName, inputs))).toEqual(expected);
       expect(await db.documents('Doc')).toEqual([{ _id: 'd0' }]);
+    });
+
+    test('an ID @id not taken is then looked up by the other @id values: an upsert finds the object by them', async () => {
+      await add('Doc', [{ key: 'd0', code: 'c0' }]);
+      expect(await add('Doc', [{ key: 'd5', code: 'c0', title: 'T' }], true)).toEqual({ ids: new Map([['Doc', ['d0']]]), numUids: 0 });
+      expect(await db.documents('Doc')).toEqual([{ _id: 'd0', code: 'c0', title: 'T' }]);
+    });
+
+    test('an extended type is found by its key only: another @id value it takes is a duplicate, even in an upsert', async () => {
+      await add('Reader', [{ handle: 'zed', email: 'z@x' }]);
+      expect(await failure(add('Reader', [{ handle: 'new', email: 'z@x' }], true))).toEqual({
+        message: 'id z@x already exists for field email inside type Reader', code: 'DUPLICATE_ID', type: 'Reader', field: 'email', value: 'z@x',
+      });
+      expect(await db.documents('Reader')).toEqual([{ _id: 'zed', handle: 'zed', email: 'z@x' }]);
     });
 
     test('a Ref by an ID @id that does not exist yet creates the object under that id', async () => {

@@ -103,6 +103,16 @@ describe('updateObjects and deleteObjects', () => {
       });
     });
 
+    test('set to null removes a value and its search tokens; remove ignores the ID field', async () => {
+      await update('Author', { filter: byHandle('ann'), set: { name: null } });
+      await update('Author', { filter: byHandle('bob'), remove: { id: await idOf('Author', 'handle', 'bob') } });
+      expect(await storedWithoutTime()).toEqual({
+        '#ann': { handle: 'ann', nick: 'al' },
+        '#bob': { handle: 'bob', name: 'Bob', nick: 'b', _term_name: ['bob'] },
+        '#p1': { slug: 'p1', tags: ['a', 'b', 'c'], score: 5 },
+      });
+    });
+
     test('remove pulls list items; a patch without set takes no update default', async () => {
       await update('Post', { filter: { slug: { eq: 'p1' } }, remove: { tags: ['a', 'c', 'z'] } });
       expect((await stored())['#p1']).toEqual({ slug: 'p1', tags: ['b'], score: 5 });
