@@ -101,6 +101,20 @@ describe('ids the caller gives and @id(interface: true)', () => {
       expect(await db.documents('Reader')).toEqual([{ _id: 'zed', handle: 'zed', email: 'z@x' }]);
     });
 
+    test('an upsert that changes an @id value makes the add ask the store again for that value', async () => {
+      await add('Doc', [{ key: 'd0', code: 'c0' }]);
+      expect(await add('Doc', [{ key: 'd0', code: 'c1' }, { key: 'd7', code: 'c0' }], true)).toEqual({ ids: new Map([['Doc', ['d0', 'd7']]]), numUids: 1 });
+      expect(await db.documents('Doc')).toEqual([{ _id: 'd0', code: 'c1' }, { _id: 'd7', code: 'c0' }]);
+    });
+
+    test('an update may not change an extended type\'s key', async () => {
+      await add('Reader', [{ handle: 'amy', stars: 1 }]);
+      expect(await failure(updateObjects(model, db.store, 'Reader', { filter: { handle: { eq: 'amy' } }, set: { handle: 'ann', stars: 2 } }))).toEqual({
+        message: 'UpdateReaderInput.set.handle: handle is the key of Reader, owned by another service; it cannot change from "amy" to "ann"', code: 'BAD_USER_INPUT',
+      });
+      expect(await db.documents('Reader')).toEqual([{ _id: 'amy', handle: 'amy', stars: 1 }]);
+    });
+
     test('a Ref by an ID @id that does not exist yet creates the object under that id', async () => {
       await add('Reader', [{ handle: 'amy', doc: { key: 'fresh', title: 'New' } }]);
       expect(await db.documents('Doc')).toEqual([{ _id: 'fresh', title: 'New' }]);
