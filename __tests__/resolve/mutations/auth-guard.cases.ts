@@ -12,6 +12,7 @@ type User {
   tasks: [Task] @hasInverse(field: owner)
   badge: Badge
   friends: [User] @hasInverse(field: friends)
+  partner: User @hasInverse(field: partner)
 }
 
 type Task {
@@ -170,6 +171,35 @@ describe('@auth in mutations', () => {
       });
       await updateObjects(model, db.store, 'User', { filter: {}, set: { friends: [{ name: 'cid' }] } }, auth);
       expect(await stored()).toMatchObject({ '#alice': { friends: ['#cid'] }, '#cid': { friends: ['#alice'] } });
+    });
+  });
+
+  describe('edges that a write leaves as they were ask no rule', () => {
+    test('linking an edge already there, or unlinking one not there, passes whoever holds it', async () => {
+      const tasksOfAlice = authOf({ update: ALICE_TASKS });
+      await updateObjects(model, db.store, 'User', { filter: { name: { eq: 'bob' } }, set: { tasks: [{ title: 'b1' }] }, remove: { tasks: [{ title: 'b2' }] } }, tasksOfAlice);
+      await addObjects(model, db.store, 'User', [{ name: 'cid', friends: [{ name: 'alice' }] }], false);
+      const onlyAlice = authOf({ update: { User: { name: 'alice' } } });
+      await updateObjects(model, db.store, 'User', { filter: { name: { eq: 'alice' } }, set: { friends: [{ name: 'cid' }] }, remove: { friends: [{ name: 'bob' }] } }, onlyAlice);
+      expect(await stored()).toMatchObject({ '#b1': { owner: '#bob' }, '#b2': { title: 'b2', who: 'bob' }, '#alice': { friends: ['#cid'] }, '#cid': { friends: ['#alice'] } });
+    });
+
+    test('unlinking a symmetric edge changes the other end too: it needs that end\'s update rule', async () => {
+      await addObjects(model, db.store, 'User', [{ name: 'cid', friends: [{ name: 'alice' }] }], false);
+      await expectRefused(() => updateObjects(model, db.store, 'User', { filter: { name: { eq: 'alice' } }, remove: { friends: [{ name: 'cid' }] } }, authOf({ update: { User: { name: 'alice' } } })), {
+        code: FORBIDDEN, message: 'linking or unlinking User.friends would change the existing User <cid>, which the update rule of User does not allow for this caller; nothing was written',
+      });
+    });
+
+    test('a symmetric single edge takes both ends from their previous partners: each needs its update rule', async () => {
+      await addObjects(model, db.store, 'User', [{ name: 'cid', partner: { name: 'alice' } }], false);
+      const auth = authOf({ update: { User: { name: { $in: ['alice', 'bob'] } } } });
+      await expectRefused(() => updateObjects(model, db.store, 'User', { filter: { name: { eq: 'alice' } }, set: { partner: { name: 'bob' } } }, auth), {
+        code: FORBIDDEN, message: 'linking User.partner would take <alice> from the existing User <cid>, which the update rule of User does not allow for this caller; nothing was written',
+      });
+      await expectRefused(() => updateObjects(model, db.store, 'User', { filter: { name: { eq: 'bob' } }, set: { partner: { name: 'alice' } } }, auth), {
+        code: FORBIDDEN, message: 'linking User.partner would take <alice> from the existing User <cid>, which the update rule of User does not allow for this caller; nothing was written',
+      });
     });
   });
 

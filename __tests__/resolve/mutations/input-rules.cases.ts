@@ -30,6 +30,10 @@ type Note {
   text: String
 }
 
+type Odd {
+  undefined: String
+}
+
 type Cat { id: ID! name: String }
 type Dog { id: ID! name: String }
 union Pet = Cat | Dog
@@ -133,6 +137,7 @@ describe('givenId: the id an input names under the type\'s ID field', () => {
     ['not null', 'Task', { taskID: null }, undefined],
     ['a type without an ID field', 'Note', { id: '0x1', code: 'n' }, undefined],
     ['an unknown type', 'Nope', { id: '0x1' }, undefined],
+    ['a type without an ID field, whatever its fields are named', 'Odd', { undefined: '0x1' }, undefined],
     ['an extended type\'s external ID', 'Book', { id: 'b1' }, 'b1'],
   ])('%s', (_case, typeName, input, expected) => {
     expect(givenId(model, typeName, input)).toBe(expected);

@@ -15,6 +15,8 @@ type Author {
   partner: Author @hasInverse(field: partner)
   pet: Pet
   favourite: Item
+  doc: Doc
+  note: Note
   touched: DateTime @default(update: {value: "$now"})
 }
 
@@ -45,6 +47,9 @@ type Box implements Item {
 type Bag implements Item {
   size: Int
 }
+
+type Doc { key: ID! @id }
+type Note { key: ID! @id }
 
 type Cat { id: ID! name: String! @id }
 type Dog { id: ID! name: String! @id }
@@ -204,6 +209,49 @@ describe('updateObjects and deleteObjects', () => {
     });
   });
 
+  describe('edges touch only their own ends', () => {
+    test('a single edge without an inverse, or whose inverse is a list, is not one-to-one: other holders keep the target', async () => {
+      await add('Box', [{ label: 'b' }]);
+      await add('Author', [{ handle: 'ann', favourite: { id: await idOf('Box', 'label', 'b') } }, { handle: 'bob' }]);
+      await add('Post', [{ slug: 'p1', author: { handle: 'ann' } }, { slug: 'p2' }]);
+      await update('Author', { filter: byHandle('bob'), set: { favourite: { id: await idOf('Box', 'label', 'b') } } });
+      await update('Post', { filter: { slug: { eq: 'p2' } }, set: { author: { handle: 'ann' } } });
+      expect(await storedWithoutTime()).toEqual({
+        '#ann': { handle: 'ann', favourite: '#b' },
+        '#bob': { handle: 'bob', favourite: '#b' },
+        '#b': { label: 'b' },
+        '#p1': { slug: 'p1', author: '#ann' },
+        '#p2': { slug: 'p2', author: '#ann', score: 0 },
+      });
+    });
+
+    test('a list stored here: set adds each target once, remove pulls the one named', async () => {
+      await add('Post', [{ slug: 'p1' }, { slug: 'p2' }, { slug: 'p3' }]);
+      const p1 = { slug: { eq: 'p1' } };
+      await update('Post', { filter: p1, set: { related: [{ slug: 'p2' }] } });
+      await update('Post', { filter: p1, set: { related: [{ slug: 'p3' }, { slug: 'p2' }] } });
+      expect((await stored())['#p1']).toEqual({ slug: 'p1', related: ['#p2', '#p3'], score: 0 });
+      await update('Post', { filter: p1, remove: { related: [{ slug: 'p2' }] } });
+      expect(await stored()).toEqual({ '#p1': { slug: 'p1', related: ['#p3'], score: 0 }, '#p2': { slug: 'p2' }, '#p3': { slug: 'p3' } });
+    });
+
+    test('symmetric edges: linking and unlinking one pair leaves every other pair as it was', async () => {
+      await add('Author', [{ handle: 'ann', friends: [{ handle: 'bob' }, { handle: 'cid' }], partner: { handle: 'bob' } }]);
+      await add('Author', [{ handle: 'dan', friends: [{ handle: 'bob' }], partner: { handle: 'eve' } }]);
+      await update('Author', { filter: byHandle('ann'), remove: { friends: [{ handle: 'bob' }], partner: { handle: 'bob' } } });
+      const expected = {
+        '#ann': { handle: 'ann', friends: ['#cid'] },
+        '#bob': { handle: 'bob', friends: ['#dan'] },
+        '#cid': { handle: 'cid', friends: ['#ann'] },
+        '#dan': { handle: 'dan', friends: ['#bob'], partner: '#eve' },
+        '#eve': { handle: 'eve', partner: '#dan' },
+      };
+      expect(await storedWithoutTime()).toEqual(expected);
+      await update('Author', { filter: byHandle('ann'), set: { partner: { handle: 'cid' } } });
+      expect(await storedWithoutTime()).toEqual({ ...expected, '#ann': { handle: 'ann', friends: ['#cid'], partner: '#cid' }, '#cid': { handle: 'cid', friends: ['#ann'], partner: '#ann' } });
+    });
+  });
+
   describe('deleteObjects', () => {
     test('deletes the matched objects and every stored edge pointing at them; beforeDelete sees them first', async () => {
       await add('Author', [{ handle: 'ann', friends: [{ handle: 'bob' }], partner: { handle: 'cid' }, profile: { bio: 'p' } }]);
@@ -235,6 +283,24 @@ describe('updateObjects and deleteObjects', () => {
       expect(outcome.ids).toEqual(new Map([['Box', [expect.any(String)]], ['Bag', []]]));
       await remove('Dog', { name: { eq: 'rex' } });
       expect(await storedWithoutTime()).toEqual({ '#ann': { handle: 'ann' } });
+    });
+
+    test('a delete detaches only the edges holding a deleted id, in fields typed by the deleted type', async () => {
+      await add('Author', [{ handle: 'ann', partner: { handle: 'cid' }, friends: [{ handle: 'bob' }], doc: { key: 'k1' } }]);
+      await add('Author', [{ handle: 'dan', partner: { handle: 'eve' }, friends: [{ handle: 'bob' }], note: { key: 'k1' } }]);
+      await add('Post', [{ slug: 'p1', author: { handle: 'ann' } }, { slug: 'p2', author: { handle: 'dan' } }]);
+      const ann = await idOf('Author', 'handle', 'ann');
+      await update('Author', { filter: byHandle('eve'), set: { nick: ann } });
+      await remove('Author', byHandle('ann'));
+      await remove('Doc', { key: ['k1'] });
+      expect(await storedWithoutTime()).toEqual({
+        '#bob': { handle: 'bob', friends: ['#dan'] },
+        '#cid': { handle: 'cid' },
+        '#dan': { handle: 'dan', partner: '#eve', friends: ['#bob'], note: 'k1' },
+        '#eve': { handle: 'eve', partner: '#dan', nick: ann },
+        '#p1': { slug: 'p1' },
+        '#p2': { slug: 'p2', author: '#dan' },
+      });
     });
 
     test('a filter matching nothing deletes nothing', async () => {
