@@ -231,8 +231,9 @@ describe('updateObjects and deleteObjects', () => {
       await update('Post', { filter: p1, set: { related: [{ slug: 'p2' }] } });
       await update('Post', { filter: p1, set: { related: [{ slug: 'p3' }, { slug: 'p2' }] } });
       expect((await stored())['#p1']).toEqual({ slug: 'p1', related: ['#p2', '#p3'], score: 0 });
+      await update('Post', { filter: { slug: { eq: 'p3' } }, set: { related: [{ slug: 'p2' }] } });
       await update('Post', { filter: p1, remove: { related: [{ slug: 'p2' }] } });
-      expect(await stored()).toEqual({ '#p1': { slug: 'p1', related: ['#p3'], score: 0 }, '#p2': { slug: 'p2' }, '#p3': { slug: 'p3' } });
+      expect(await stored()).toEqual({ '#p1': { slug: 'p1', related: ['#p3'], score: 0 }, '#p2': { slug: 'p2' }, '#p3': { slug: 'p3', related: ['#p2'], score: 0 } });
     });
 
     test('symmetric edges: linking and unlinking one pair leaves every other pair as it was', async () => {
