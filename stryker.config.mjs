@@ -13,7 +13,7 @@ const suites = {
   },
   mutations: {
     mutate: 'src/resolve/mutations/**/*.ts',
-    tests: ['api-e2e/mutations.test.ts', 'api-e2e/symmetric-relations.test.ts', 'e2e/*.test.ts', 'safety/marker-type.test.ts'],
+    tests: ['resolve/mutations/mutations.test.ts'],
   },
 };
 
