@@ -91,3 +91,23 @@ test('a client registration stored without a byte count counts as 0 bytes, and s
   const { stored } = await run({ maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['legacy']);
   expect(stored).toEqual(['b', 'c']);
 });
+
+test('a registration that a racing instance stored first is not counted again, so it starts no eviction pass', async () => {
+  await run({ maxQueries: 1, maxBytes: 1_000_000 }, ['register x']);
+  // Another instance stores the same query just before this one's insert, which then fails as a duplicate.
+  const racing = Object.create(store) as Store;
+  racing.collection = (name) => {
+    const real = store.collection(name);
+    const raced = Object.create(real) as typeof real;
+    raced.insertMany = async (documents) => {
+      await real.insertMany(documents);
+      return real.insertMany(documents);
+    };
+    return raced;
+  };
+  const y = queryOf('y');
+  const cache = new PersistedQueryCache(racing, { maxEntries: 100, maxBytes: 100_000 }, { maxQueries: 1, maxBytes: 1_000_000 });
+  expect(await cache.register(sha256Hex(y), y)).toBe(false);
+  const stored = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
+  expect(stored.map((document) => document.query).sort()).toEqual([queryOf('x'), y]);
+});
