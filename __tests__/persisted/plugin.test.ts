@@ -1,7 +1,11 @@
 import type { BaseContext, GraphQLRequest, GraphQLRequestContext, GraphQLRequestListener } from '@apollo/server';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GraphQLError } from 'graphql';
 import { createPersistedQueryPlugin, markTrustedRequest, type PersistedQueryPluginOptions } from '../../src/persisted/index.js';
+import { openEmbeddedStore } from '../../src/store/embedded/index.js';
 import { SYSTEM_COLLECTIONS } from '../../src/store/port.js';
 import { MemoryStore, type MemoryCollection } from './memory-store.js';
 
@@ -263,4 +267,21 @@ describe('registerManifest', () => {
     });
     expect(await plugin({ maxQueryBytes: 13 }).registerManifest(manifest([['A', 'query A { a }']]))).toEqual({ operations: 1, added: 1, alreadyRegistered: 0 });
   });
+});
+
+test('the registration limits reach the store: past maxRegisteredQueries the least recently registered query is evicted', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'autograph-plugin-cap-'));
+  const embedded = await openEmbeddedStore(dataDir);
+  try {
+    const persisted = createPersistedQueryPlugin({ store: embedded, maxRegisteredQueries: 1 });
+    for (const [query, hash] of [[KNOWN, KNOWN_HASH], [NEW, NEW_HASH]] as const) {
+      const registration = await persisted.queryOf(query, pq(hash), logger);
+      await (registration as { registerOnceAccepted: () => Promise<void> }).registerOnceAccepted();
+    }
+    const stored = await embedded.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
+    expect(stored.map((document) => document._id)).toEqual([NEW_HASH]);
+  } finally {
+    await embedded.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
