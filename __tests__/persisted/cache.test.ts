@@ -201,6 +201,16 @@ describe('registerAll, more', () => {
     expect(inserts).toBe(3);
   });
 
+  test('does not retry an insert that failed for another reason than a duplicate', async () => {
+    let inserts = 0;
+    collection.insertMany = async () => {
+      inserts += 1;
+      throw new Error('disk full');
+    };
+    await expect(newCache().registerAll(queries)).rejects.toThrow(new Error('disk full'));
+    expect(inserts).toBe(1);
+  });
+
   test('succeeds on the third insert', async () => {
     let inserts = 0;
     const insert = collection.insertMany.bind(collection);

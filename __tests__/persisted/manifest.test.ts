@@ -114,6 +114,7 @@ test.each([
 });
 
 test.each([
+  ['a null entry', null, ['operations[0]: must be an object with id, name, type and body, got null']],
   ['an empty name (no label)', operation('', 'write', ADD_USER), ['operations[0]: type must be one of query, mutation, subscription, got "write"']],
   ['a numeric name (no label)', { ...operation('x', 'query', ADD_USER), name: 5 }, ['operations[0]: name must be a string, got a number']],
   ['a numeric type', operation('AddUser', 5 as unknown as string, ADD_USER), ['operations[0] (AddUser): type must be one of query, mutation, subscription, got 5']],

@@ -70,6 +70,8 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
     ['register a', 'register b', 'register c', 'register d', 'register e'], ['b', 'c', 'd', 'e']],
   ['manifest queries are neither counted nor evicted', BY_COUNT,
     ['manifest m1', 'manifest m2', 'manifest m3', 'register a', 'register b', 'register c', 'register d'], ['c', 'd', 'm1', 'm2', 'm3']],
+  ['a manifest promotes only the client registrations it lists', BY_COUNT,
+    ['register a', 'register b', 'manifest a', 'register c', 'register d', 'register e'], ['a', 'd', 'e']],
   ['a client registration that a manifest then lists is never evicted', BY_COUNT,
     ['register a', 'manifest a', 'register b', 'register c', 'register d', 'register e'], ['a', 'd', 'e']],
 ])('%s', async (_title, limits, steps, expected) => {
