@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { PersistedQueryCache, sha256Hex } from '../../src/persisted/index.js';
-import { SYSTEM_COLLECTIONS } from '../../src/store/port.js';
+import { DuplicateKeyError, SYSTEM_COLLECTIONS } from '../../src/store/port.js';
 import { MemoryStore, type MemoryCollection } from './memory-store.js';
 
 const queries = ['{ a }', '{ b }', '{ c }'].map((query) => ({ query, hash: sha256Hex(query) }));
@@ -121,5 +122,103 @@ describe('registerAll', () => {
     };
     expect(await cache.registerAll(queries)).toEqual({ added: 2, existing: 1 });
     expect(collection.documents.size).toBe(3);
+  });
+});
+
+describe('what is stored and held', () => {
+  const accented = { query: '{ café }', hash: createHash('sha256').update('{ café }').digest('hex') };
+
+  test('without registration limits a registration is stored as hash, text and time only', async () => {
+    await newCache().register(accented.hash, accented.query);
+    const stored = collection.documents.get(accented.hash)!;
+    expect(Object.keys(stored).sort()).toEqual(['_id', 'createdAt', 'query']);
+    expect(stored).toMatchObject({ _id: accented.hash, query: accented.query });
+    expect(new Date(stored.createdAt as string).toISOString()).toBe(stored.createdAt);
+  });
+
+  test('with registration limits it is marked as a client registration with its UTF-8 size', async () => {
+    const cache = new PersistedQueryCache(store, { maxEntries: 10, maxBytes: 10_000 }, { maxQueries: 10, maxBytes: 10_000 });
+    collection.documents.set(b.hash, { _id: b.hash, query: b.query, createdAt: '2026-01-01T00:00:00.000Z', source: 'client', bytes: 5, lastUsedAt: 0 });
+    // The first registration makes the cap count the store, which this test double cannot: give it the count.
+    collection.find = (async () => [{ _id: b.hash, bytes: 5 }]) as typeof collection.find;
+    expect(await cache.register(accented.hash, accented.query)).toBe(true);
+    expect(collection.documents.get(accented.hash)).toMatchObject({ source: 'client', bytes: 9 });
+    expect(typeof collection.documents.get(accented.hash)!.lastUsedAt).toBe('number');
+  });
+
+  test('memory counts UTF-8 bytes plus the hash', async () => {
+    const cache = newCache();
+    await cache.register(accented.hash, accented.query);
+    expect(cache.stats()).toEqual({ memoryHits: 0, storeHits: 0, misses: 0, entries: 1, bytes: 9 + 64 });
+  });
+
+  test('a registration the store refuses propagates and is not held in memory', async () => {
+    const cache = newCache();
+    store.unavailable = true;
+    await expect(cache.register(a.hash, a.query)).rejects.toThrow('data store unavailable: the test made the store unavailable');
+    expect(cache.isRemembered(a.hash)).toBe(false);
+  });
+
+  test('a stored document whose query is not a string is refused with the whole reason', async () => {
+    collection.documents.set(a.hash, { _id: a.hash, query: 42, createdAt: '2026-01-01T00:00:00.000Z' });
+    const cache = newCache();
+    await expect(cache.get(a.hash)).rejects.toThrow(
+      new Error(`the stored persisted query ${a.hash} in _autograph_persisted_queries is corrupt: its query is not a string whose SHA-256 is its _id`),
+    );
+    expect(cache.isRemembered(a.hash)).toBe(false);
+    expect(cache.stats()).toMatchObject({ storeHits: 0, misses: 0 });
+  });
+});
+
+describe('registerAll, more', () => {
+  test('stores new queries as manifest registrations and holds every listed query in memory', async () => {
+    const cache = newCache();
+    expect(await cache.registerAll([a, b])).toEqual({ added: 2, existing: 0 });
+    expect(collection.documents.get(a.hash)).toMatchObject({ _id: a.hash, query: a.query, source: 'manifest' });
+    expect(cache.isRemembered(a.hash) && cache.isRemembered(b.hash)).toBe(true);
+  });
+
+  test('a query listed twice is stored once', async () => {
+    expect(await newCache().registerAll([a, a, b])).toEqual({ added: 2, existing: 0 });
+  });
+
+  test('when everything is stored already, writes nothing', async () => {
+    await newCache().registerAll(queries);
+    const insertsBefore = collection.insertCalls;
+    const cache = newCache();
+    expect(await cache.registerAll(queries)).toEqual({ added: 0, existing: 3 });
+    expect(collection.insertCalls).toBe(insertsBefore);
+    expect(queries.every((entry) => cache.isRemembered(entry.hash))).toBe(true);
+  });
+
+  test('gives up after three inserts that collide with racing instances', async () => {
+    let inserts = 0;
+    collection.insertMany = async () => {
+      inserts += 1;
+      throw new DuplicateKeyError(SYSTEM_COLLECTIONS.persistedQueries, '_id', a.hash);
+    };
+    await expect(newCache().registerAll(queries)).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(inserts).toBe(3);
+  });
+
+  test('does not retry an insert that failed for another reason than a duplicate', async () => {
+    let inserts = 0;
+    collection.insertMany = async () => {
+      inserts += 1;
+      throw new Error('disk full');
+    };
+    await expect(newCache().registerAll(queries)).rejects.toThrow(new Error('disk full'));
+    expect(inserts).toBe(1);
+  });
+
+  test('succeeds on the third insert', async () => {
+    let inserts = 0;
+    const insert = collection.insertMany.bind(collection);
+    collection.insertMany = async (documents) => {
+      inserts += 1;
+      if (inserts < 3) throw new DuplicateKeyError(SYSTEM_COLLECTIONS.persistedQueries, '_id', a.hash);
+      return insert(documents);
+    };
+    expect(await newCache().registerAll(queries)).toEqual({ added: 3, existing: 0 });
   });
 });

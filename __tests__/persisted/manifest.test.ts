@@ -84,3 +84,98 @@ test('the error message says nothing was registered and lists the problems', () 
     'the persisted query manifest was not accepted, nothing was registered:\n- operations[0]: must be an object with id, name, type and body, got a number',
   );
 });
+
+test.each([
+  ['a string', 'manifest', ['the manifest must be a JSON object, got a string']],
+  ['nothing', undefined, ['the manifest must be a JSON object, got nothing']],
+  [
+    'no format or version',
+    { operations: [] },
+    ['format must be "apollo-persisted-query-manifest", got nothing', 'version must be 1, got nothing'],
+  ],
+  [
+    'a format too long to show whole',
+    { format: 'f'.repeat(100), version: 1, operations: [] },
+    [`format must be "apollo-persisted-query-manifest", got "${'f'.repeat(76)}...`],
+  ],
+  [
+    'a format of 80 characters, shown whole',
+    { format: 'f'.repeat(78), version: 1, operations: [] },
+    [`format must be "apollo-persisted-query-manifest", got "${'f'.repeat(78)}"`],
+  ],
+  ['a format JSON cannot write', { format: Symbol('relay'), version: 1, operations: [] }, ['format must be "apollo-persisted-query-manifest", got Symbol(relay)']],
+  [
+    'a wrong format and operations that are not a list',
+    { format: 'relay', version: 1, operations: {} },
+    ['format must be "apollo-persisted-query-manifest", got "relay"', 'operations must be an array, got a object'],
+  ],
+])('more of the envelope: %s', (_label, input, problems) => {
+  expect(problemsOf(input)).toEqual(problems);
+});
+
+test.each([
+  ['a null entry', null, ['operations[0]: must be an object with id, name, type and body, got null']],
+  ['an empty name (no label)', operation('', 'write', ADD_USER), ['operations[0]: type must be one of query, mutation, subscription, got "write"']],
+  ['a numeric name (no label)', { ...operation('x', 'query', ADD_USER), name: 5 }, ['operations[0]: name must be a string, got a number']],
+  ['a numeric type', operation('AddUser', 5 as unknown as string, ADD_USER), ['operations[0] (AddUser): type must be one of query, mutation, subscription, got 5']],
+  [
+    'no type',
+    { id: sha256Hex(ADD_USER), name: 'AddUser', body: ADD_USER },
+    ['operations[0] (AddUser): type must be one of query, mutation, subscription, got nothing'],
+  ],
+  ['a numeric body', { id: sha256Hex(ADD_USER), name: 'AddUser', type: 'mutation', body: 7 }, ["operations[0] (AddUser): body must be the operation's GraphQL text, got a number"]],
+  ['no body', { id: sha256Hex(ADD_USER), name: 'AddUser', type: 'mutation' }, ["operations[0] (AddUser): body must be the operation's GraphQL text, got nothing"]],
+  [
+    'an empty body and a bad id: the body is not checked further',
+    operation('AddUser', 'mutation', '', 'abc'),
+    [
+      'operations[0] (AddUser): id must be the 64 hexadecimal digits of a SHA-256 hash, got "abc"',
+      "operations[0] (AddUser): body must be the operation's GraphQL text, got an empty string",
+    ],
+  ],
+  [
+    'an unknown type and a name not in the body: only the type is reported',
+    operation('Other', 'write', ADD_USER),
+    ['operations[0] (Other): type must be one of query, mutation, subscription, got "write"'],
+  ],
+  [
+    'a missing name and a body that does not parse',
+    { id: sha256Hex('query {'), type: 'query', body: 'query {' },
+    ['operations[0]: name must be a string, got nothing', 'operations[0]: body does not parse at 1:8: Syntax Error: Expected Name, found <EOF>.'],
+  ],
+  [
+    'a name that is not among several operations, one anonymous',
+    operation('Other', 'query', '{ a }\nquery B { b }'),
+    ['operations[0] (Other): body has no operation named "Other" (it has (anonymous), B)'],
+  ],
+  [
+    'a bad id and a type that does not match: both reported',
+    operation('AddUser', 'query', ADD_USER, sha256Hex(GET_USER)),
+    [
+      `operations[0] (AddUser): id ${sha256Hex(GET_USER)} is not the SHA-256 of body (which is ${sha256Hex(ADD_USER)})`,
+      'operations[0] (AddUser): type is "query", but the operation "AddUser" in body is a mutation',
+    ],
+  ],
+])('an operation with %s', (_label, entry, problems) => {
+  expect(problemsOf(manifest([entry]))).toEqual(problems);
+});
+
+test('an anonymous operation is named by the empty string', () => {
+  expect(readManifest(manifest([operation('', 'subscription', 'subscription { ticks }')]), 100)).toEqual([
+    { hash: sha256Hex('subscription { ticks }'), name: '', type: 'subscription', body: 'subscription { ticks }' },
+  ]);
+});
+
+test('a body of exactly maxQueryBytes is accepted; over it, the id is not checked', () => {
+  const bytes = Buffer.byteLength(ADD_USER);
+  expect(readManifest(manifest([operation('AddUser', 'mutation', ADD_USER)]), bytes)).toHaveLength(1);
+  expect(problemsOf(manifest([operation('AddUser', 'mutation', ADD_USER, sha256Hex(GET_USER))]), bytes - 1)).toEqual([
+    `operations[0] (AddUser): body is ${bytes} bytes; persisted queries may be at most ${bytes - 1} bytes`,
+  ]);
+});
+
+test('a ManifestError is named and lists each problem on its own line', () => {
+  const error = new ManifestError(['one', 'two']);
+  expect(error.name).toBe('ManifestError');
+  expect(error.message).toBe('the persisted query manifest was not accepted, nothing was registered:\n- one\n- two');
+});

@@ -70,6 +70,8 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
     ['register a', 'register b', 'register c', 'register d', 'register e'], ['b', 'c', 'd', 'e']],
   ['manifest queries are neither counted nor evicted', BY_COUNT,
     ['manifest m1', 'manifest m2', 'manifest m3', 'register a', 'register b', 'register c', 'register d'], ['c', 'd', 'm1', 'm2', 'm3']],
+  ['a manifest promotes only the client registrations it lists', BY_COUNT,
+    ['register a', 'register b', 'manifest a', 'register c', 'register d', 'register e'], ['a', 'd', 'e']],
   ['a client registration that a manifest then lists is never evicted', BY_COUNT,
     ['register a', 'manifest a', 'register b', 'register c', 'register d', 'register e'], ['a', 'd', 'e']],
 ])('%s', async (_title, limits, steps, expected) => {
@@ -90,4 +92,24 @@ test('a client registration stored without a byte count counts as 0 bytes, and s
   // 3 × 40 bytes pass the limit of 100: the oldest go (legacy first, its 0 bytes freeing nothing) until 80 bytes.
   const { stored } = await run({ maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['legacy']);
   expect(stored).toEqual(['b', 'c']);
+});
+
+test('a registration that a racing instance stored first is not counted again, so it starts no eviction pass', async () => {
+  await run({ maxQueries: 1, maxBytes: 1_000_000 }, ['register x']);
+  // Another instance stores the same query just before this one's insert, which then fails as a duplicate.
+  const racing = Object.create(store) as Store;
+  racing.collection = (name) => {
+    const real = store.collection(name);
+    const raced = Object.create(real) as typeof real;
+    raced.insertMany = async (documents) => {
+      await real.insertMany(documents);
+      return real.insertMany(documents);
+    };
+    return raced;
+  };
+  const y = queryOf('y');
+  const cache = new PersistedQueryCache(racing, { maxEntries: 100, maxBytes: 100_000 }, { maxQueries: 1, maxBytes: 1_000_000 });
+  expect(await cache.register(sha256Hex(y), y)).toBe(false);
+  const stored = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
+  expect(stored.map((document) => document.query).sort()).toEqual([queryOf('x'), y]);
 });

@@ -16,6 +16,8 @@ test.each([
   ['persistedQuery without a hash', QUERY, { persistedQuery: { version: 1 } }, { kind: 'unpersisted' }],
   ['persistedQuery without a hash, version 9', QUERY, { persistedQuery: { version: 9 } }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
   ['persistedQuery without a hash or version', QUERY, { persistedQuery: {} }, { kind: 'invalid', code: 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', status: 400 }],
+  ['persistedQuery with a null hash', QUERY, { persistedQuery: { version: 1, sha256Hash: null } }, { kind: 'unpersisted' }],
+  ['a hash in upper case with its query', QUERY, { persistedQuery: { version: 1, sha256Hash: HASH.toUpperCase() } }, { kind: 'register', hash: HASH, query: QUERY }],
   ['a hash alone', undefined, { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'lookup', hash: HASH }],
   ['a hash and an empty query', '', { persistedQuery: { version: 1, sha256Hash: HASH } }, { kind: 'lookup', hash: HASH }],
   ['a hash in upper case', undefined, { persistedQuery: { version: 1, sha256Hash: HASH.toUpperCase() } }, { kind: 'lookup', hash: HASH }],
