@@ -15,6 +15,8 @@ describe('parseDateTime accepts the forms Dgraph reads', () => {
     ['February 28 of a common year', '2026-02-28', '2026-02-28T00:00:00.000Z'],
     ['February 29 of a year divisible by 4', '2024-02-29', '2024-02-29T00:00:00.000Z'],
     ['February 29 of a year divisible by 400', '2000-02-29', '2000-02-29T00:00:00.000Z'],
+    ['January 31 of a leap year', '2024-01-31', '2024-01-31T00:00:00.000Z'],
+    ['December 31 of a leap year', '2024-12-31', '2024-12-31T00:00:00.000Z'],
     ['RFC 3339 in UTC', '2026-01-31T12:34:56Z', '2026-01-31T12:34:56.000Z'],
     ['without an offset: UTC', '2026-01-31T12:34:56', '2026-01-31T12:34:56.000Z'],
     ['the last second of a day', '2026-01-31T23:59:59Z', '2026-01-31T23:59:59.000Z'],

@@ -33,6 +33,10 @@ describe('filter values the GraphQL layer may pass', () => {
     ['has given null is not given', { has: null }, {}],
     ['eq: null on a field whose indexes have no eq is ignored, as any other null operand', { title: { eq: null } }, {}],
     ['an undefined operand is ignored', { priority: { gt: undefined, lt: 4 } }, { priority: { $lt: 4 } }],
+    ['an undefined value is not given', { priority: undefined, not: undefined, completed: true }, { completed: { $eq: true } }],
+    ['an undefined item in and is left out', { and: [undefined, { priority: { eq: 1 } }] }, { priority: { $eq: 1 } }],
+    ['an empty or alone matches everything', { or: [] }, {}],
+    ['an or of nulls alone matches everything', { or: [null] }, {}],
   ])('%s', (_name, filter, expected) => {
     expect(compileFilter(model, 'Task', filter)).toEqual({ lookups: [], match: expected });
   });

@@ -91,7 +91,11 @@ describe('searchFieldsFor', () => {
   });
 
   test('null values map to undefined so callers can $unset them', () => {
-    expect(searchFieldsFor(task, { title: null, tags: null })).toEqual({ _term_title: undefined, _fulltext_title: undefined, _term_tags: undefined });
+    expect(searchFieldsFor(task, { title: null, tags: null })).toStrictEqual({ _term_title: undefined, _fulltext_title: undefined, _term_tags: undefined });
+  });
+
+  test('undefined values map to undefined too', () => {
+    expect(searchFieldsFor(task, { title: undefined })).toStrictEqual({ _term_title: undefined, _fulltext_title: undefined });
   });
 
   test('a non-string value of a text-indexed field is an error naming the field', () => {
