@@ -17,7 +17,7 @@ describe('English stop words are left out of full-text tokens', () => {
     expect(fulltextTokensOf(SNOWBALL_ENGLISH)).toEqual([]);
   });
 
-  test.each<[string, string[]]>([
+  test.each<[string, string, string[]]>([
     ['upper-case stop words too', 'THE And OF', []],
     ['typographic apostrophes in contractions', 'don’t won’t they’ll', []],
     ['words that only contain a stop word', 'theirselves within thereby', ['theirselv', 'within', 'therebi']],
