@@ -47,6 +47,7 @@ describe('parseRegexp: /pattern/flags under RE2 rules', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(RegexpArgumentError);
+    expect((thrown as RegexpArgumentError).name).toBe('RegexpArgumentError');
     expect((thrown as RegexpArgumentError).message).toBe(message);
     expect((thrown as RegexpArgumentError).extensions).toEqual({ code: 'BAD_USER_INPUT' });
   });
@@ -143,6 +144,7 @@ describe('withPcreEnd at the edges of its syntax', () => {
     ['an escaped dollar before the end anchor', '\\$$', '\\$(?:\\n?\\z)'],
     ['[: without a name is no POSIX class', '[[:]$]', '[[:](?:\\n?\\z)]'],
     ['a colon after a member is no POSIX class', '[a:b:]$]$', '[a:b:](?:\\n?\\z)](?:\\n?\\z)'],
+    ['a [ not followed by : is a member, even before a :]', '[[a:]$]$', '[[a:](?:\\n?\\z)](?:\\n?\\z)'],
     ['a ] right after [ is a member', '[]$]$', '[]$](?:\\n?\\z)'],
     ['an escaped ] inside a class', '[a\\]$]$', '[a\\]$](?:\\n?\\z)'],
     ['an inline flag group without m', '(?i)a$', '(?i)a(?:\\n?\\z)'],
