@@ -30,6 +30,7 @@ describe('wordsOf / wordsOfUnicode: exact words by character class', () => {
     ['a combining mark at the start is no word', '\u0301é', ['é']],
     ['an astral combining mark attaches', 'é\u{1D167}b', ['é\u{1D167}b']],
     ['an astral letter is a letter', 'a𝒜b é', ['a𝒜b', 'é']],
+    ['the last BMP code point (a noncharacter) separates', 'a\uffffb é', ['a', 'b', 'é']],
     ['the first astral code point is a letter', 'a\u{10000}b é', ['a\u{10000}b', 'é']],
     ['astral digits are digits', '𝟘𝟙 é', ['𝟘𝟙', 'é']],
     ['Arabic-Indic digits join across a period', '٣.٤', ['٣.٤']],
