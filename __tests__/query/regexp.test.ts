@@ -22,6 +22,8 @@ describe('parseRegexp: /pattern/flags under RE2 rules', () => {
     ['no slashes', 'milk', `${WHERE}: expected a regular expression written /pattern/ or /pattern/i, got "milk"`],
     ['not a string', 42, `${WHERE}: expected a regular expression written /pattern/ or /pattern/i, got 42`],
     ['only one slash', '/milk', `${WHERE}: expected a regular expression written /pattern/ or /pattern/i, got "/milk"`],
+    ['text before the first slash', 'a/b/', `${WHERE}: expected a regular expression written /pattern/ or /pattern/i, got "a/b/"`],
+    ['a list holding a literal', ['/a/'], `${WHERE}: expected a regular expression written /pattern/ or /pattern/i, got ["/a/"]`],
     ['an empty pattern', '//i', `${WHERE}: the pattern is empty`],
     ['an empty pattern without flags', '//', `${WHERE}: the pattern is empty`],
     ['the g flag', '/milk/g', `${WHERE}: flag "g" is not allowed (the only flag is i, for case-insensitive)`],
@@ -45,6 +47,7 @@ describe('parseRegexp: /pattern/flags under RE2 rules', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(RegexpArgumentError);
+    expect((thrown as RegexpArgumentError).name).toBe('RegexpArgumentError');
     expect((thrown as RegexpArgumentError).message).toBe(message);
     expect((thrown as RegexpArgumentError).extensions).toEqual({ code: 'BAD_USER_INPUT' });
   });
@@ -102,5 +105,52 @@ describe('withPcreEnd: `$` as MongoDB (PCRE) reads it', () => {
     ['/a$|^b/', 'a\n', true],
   ])('%s against %j matches: %s (as PCRE answers)', (literal, text, expected) => {
     expect(linearRegexp(parseRegexp(WHERE, literal)).test(text)).toBe(expected);
+  });
+});
+
+describe('parseRegexp at its limits', () => {
+  const longest = `/(${'a'.repeat(77)}/`;
+  const tooLongToShow = `/(${'a'.repeat(78)}/`;
+
+  test.each<[string, string, string]>([
+    ['a literal of 80 characters is shown whole', longest, `${WHERE}: ${longest} is not a regular expression RE2 can run: missing closing ): \`(${'a'.repeat(77)}\``],
+    ['a literal of 81 characters is cut to 77 and ...', tooLongToShow, `${WHERE}: /(${'a'.repeat(75)}... is not a regular expression RE2 can run: missing closing ): \`(${'a'.repeat(78)}\``],
+    ['a program of 1001 instructions', '/[a-z]{999}/', `${WHERE}: /[a-z]{999}/ is too large: it compiles to 1001 instructions, more than the limit of 1000 (each repetition of a counted repeat such as {100} adds its own)`],
+    ['a flag before an unknown one', '/a/ig', `${WHERE}: flag "g" is not allowed (the only flag is i, for case-insensitive)`],
+  ])('%s', (_name, value, message) => {
+    expect(() => parseRegexp(WHERE, value)).toThrow(new RegexpArgumentError(message));
+    expect(longest).toHaveLength(80);
+  });
+
+  test('a program of exactly 1000 instructions is accepted', () => {
+    expect(parseRegexp(WHERE, '/[a-z]{998}/')).toEqual({ pattern: '[a-z]{998}', flags: '' });
+  });
+
+  test('a pattern that is only a slash', () => {
+    expect(parseRegexp(WHERE, '///')).toEqual({ pattern: '/', flags: '' });
+  });
+
+  test('patterns compiled one after another keep their own matchers', () => {
+    const first = linearRegexp(parseRegexp(WHERE, '/^x$/'));
+    const second = linearRegexp(parseRegexp(WHERE, '/^y$/'));
+    const caseless = linearRegexp(parseRegexp(WHERE, '/^x$/i'));
+    expect([first.test('x'), first.test('y'), second.test('y'), second.test('x'), first.test('X'), caseless.test('X')]).toEqual([true, false, true, false, false, true]);
+  });
+});
+
+describe('withPcreEnd at the edges of its syntax', () => {
+  test.each<[string, string, string]>([
+    ['a trailing backslash stays as it is', 'a\\', 'a\\'],
+    ['an escaped dollar before the end anchor', '\\$$', '\\$(?:\\n?\\z)'],
+    ['[: without a name is no POSIX class', '[[:]$]', '[[:](?:\\n?\\z)]'],
+    ['a colon after a member is no POSIX class', '[a:b:]$]$', '[a:b:](?:\\n?\\z)](?:\\n?\\z)'],
+    ['a [ not followed by : is a member, even before a :]', '[[a:]$]$', '[[a:](?:\\n?\\z)](?:\\n?\\z)'],
+    ['a ] right after [ is a member', '[]$]$', '[]$](?:\\n?\\z)'],
+    ['an escaped ] inside a class', '[a\\]$]$', '[a\\]$](?:\\n?\\z)'],
+    ['an inline flag group without m', '(?i)a$', '(?i)a(?:\\n?\\z)'],
+    ['multiline turned on later in the pattern', 'x(?m)$', 'x(?m)$'],
+    ['multiline among several inline flags', '(?Usm)^b$', '(?Usm)^b$'],
+  ])('%s: %s → %s', (_name, pattern, translated) => {
+    expect(withPcreEnd(pattern)).toBe(translated);
   });
 });

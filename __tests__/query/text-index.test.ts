@@ -1,6 +1,7 @@
+import { QueryArgumentError } from '../../src/query/errors.js';
 import { fulltextTokensOf, searchFieldsFor, termsOf } from '../../src/query/text-index.js';
 import { wordsOf, wordsOfUnicode } from '../../src/query/word-boundaries.js';
-import { model } from './fixtures.js';
+import { f, model, schemaModel } from './fixtures.js';
 
 const task = model.types.get('Task')!;
 
@@ -90,10 +91,50 @@ describe('searchFieldsFor', () => {
   });
 
   test('null values map to undefined so callers can $unset them', () => {
-    expect(searchFieldsFor(task, { title: null, tags: null })).toEqual({ _term_title: undefined, _fulltext_title: undefined, _term_tags: undefined });
+    expect(searchFieldsFor(task, { title: null, tags: null })).toStrictEqual({ _term_title: undefined, _fulltext_title: undefined, _term_tags: undefined });
+  });
+
+  test('undefined values map to undefined too', () => {
+    expect(searchFieldsFor(task, { title: undefined })).toStrictEqual({ _term_title: undefined, _fulltext_title: undefined });
   });
 
   test('a non-string value of a text-indexed field is an error naming the field', () => {
     expect(() => searchFieldsFor(task, { title: 42 })).toThrow('Task.title has a text index, so its value must be a string or a list of strings, got 42');
+  });
+});
+
+describe('full-text tokens of words with apostrophes, and of non-ASCII words', () => {
+  test.each<[string, string[], string[]]>([
+    ["O'Sullivan's", ["o'sullivan's"], ['osullivan']],
+    ["rock'n'roll", ["rock'n'roll"], ['rocknrol']],
+    ["boss's o'clock", ["boss's", "o'clock"], ['boss', 'oclock']],
+    ["the cats' toys", ['the', 'cats', 'toys'], ['cat', 'toy']],
+    ['ÉCOLE ﬁnale', ['école', 'finale'], ['école', 'final']],
+    ['ΣΟΦΌΣ', ['σοφόσ'], ['σοφόσ']],
+    ['Ａ１ v2 3.14', ['a1', 'v2', '3.14'], ['a1', 'v2', '3.14']],
+    ["Don't STOP", ["don't", 'stop'], ['stop']],
+  ])('%j: terms %j, full-text %j', (text, terms, fulltext) => {
+    expect(termsOf(text)).toEqual(terms);
+    expect(fulltextTokensOf(text)).toEqual(fulltext);
+  });
+});
+
+describe('searchFieldsFor: what is written', () => {
+  test('keys that are not fields of the type add nothing', () => {
+    expect(searchFieldsFor(task, { nope: 'Buy milk', title: 'Milk' })).toEqual({ _term_title: ['milk'], _fulltext_title: ['milk'] });
+  });
+
+  test('a fulltext-only field gets only its full-text tokens; nested lists and nulls flatten', () => {
+    const notes = schemaModel([{ name: 'Note', fields: [f('id', 'ID!'), f('body', '[String]', { search: ['fulltext'] })] }]).types.get('Note')!;
+    expect(searchFieldsFor(notes, { body: ['Running dogs', [null, 'dogs ran'], undefined] })).toEqual({ _fulltext_body: ['run', 'dog', 'ran'] });
+  });
+
+  test('the derived fields follow the stored name of the field', () => {
+    const renamed = schemaModel([{ name: 'Note', fields: [f('id', 'ID!'), f('body', 'String', { search: ['term'], storedName: 'Note.body' })] }]).types.get('Note')!;
+    expect(searchFieldsFor(renamed, { body: 'Hello World' })).toEqual({ '_term_Note.body': ['hello', 'world'] });
+  });
+
+  test('a list holding a non-string is an error naming the field and the item', () => {
+    expect(() => searchFieldsFor(task, { tags: ['home', 3] })).toThrow(new QueryArgumentError('Task.tags has a text index, so its value must be a string or a list of strings, got 3'));
   });
 });

@@ -1,6 +1,6 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline } from '../store/port.js';
-import { allOf, anyOf, matchNothing, noneOf } from './combine.js';
+import { allOf, anyOf, noneOf } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { absentCondition, filterShapeOf, isFilterOperator, operatorCondition } from './operators.js';
 import { concreteTypesOf, inverseFieldOf, isDerivedRelation, isKeptHere, storedPath, typeOf } from './schema-facts.js';
@@ -153,7 +153,8 @@ function hasCondition(compilation: Compilation, type: TypeModel, name: unknown):
   if (plans) return scopedRelationExists(compilation, type, field, plans);
   if (isDerivedRelation(field)) {
     const added = derivedRelationLookups(compilation, type, field);
-    return added.length === 0 ? matchNothing() : anyOf(added.map((as) => ({ [`${as}.0`]: { $exists: true } })));
+    // With no concrete target there is no lookup, and `anyOf` of nothing matches nothing.
+    return anyOf(added.map((as) => ({ [`${as}.0`]: { $exists: true } })));
   }
   const path = storedPath(field);
   return field.list ? { [`${path}.0`]: { $exists: true } } : { [path]: { $exists: true, $ne: null } };
