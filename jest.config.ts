@@ -33,7 +33,8 @@ const config: Config = {
   workerIdleMemoryLimit: '1GB',
   // Says once per run whether the end-to-end suites run on MongoDB (MONGODB_URI) or the embedded store only.
   globalSetup: '<rootDir>/__tests__/helpers/backend-notice.ts',
-  projects: process.env.MONGODB_URI ? [main] : [main, wire],
+  // JEST_EMBEDDED_ONLY: set by mutation testing (stryker.config.mjs), whose unit tests need no MongoDB.
+  projects: process.env.MONGODB_URI || process.env.JEST_EMBEDDED_ONLY === 'true' ? [main] : [main, wire],
 };
 
 export default config;

@@ -1,32 +1,24 @@
 // Mutation testing (StrykerJS) for the folders whose logic decides what a caller may see and what a query means.
-// Not part of CI. `npm run mutate` runs scripts/mutate.mjs, which runs Stryker once per folder below (one
-// folder: `npm run mutate -- persisted`). Each folder is tested by the suites that drive it; running every
-// suite per mutant would take hours on the shared 2-core machines, hence also concurrency 1.
-
-/** Source folder → the test files that exercise it (globs under __tests__/). */
-const suites = {
-  // Unit tests only, calling each module directly: the HTTP suites under __tests__/persisted cost 10–30 s a mutant.
-  persisted: {
-    mutate: 'src/persisted/**/*.ts',
-    tests: ['persisted/{admin,cache,errors,hash,manifest,plugin,registration-cap,request-kind,trusted}.test.ts'],
-  },
-  auth: { mutate: 'src/auth/**/*.ts', tests: ['auth/**/*.test.ts'] },
-  query: {
-    mutate: 'src/query/**/*.ts',
-    tests: ['query/**/*.test.ts', 'api-e2e/filters.test.ts', 'api-e2e/relations-aggregates.test.ts', 'api-e2e/per-parent-pages.test.ts'],
-  },
-  mutations: {
-    mutate: 'src/resolve/mutations/**/*.ts',
-    tests: ['resolve/mutations/mutations.test.ts'],
-  },
-};
+// Not part of CI. `npm run mutate` (scripts/mutate.mjs) runs Stryker once per group of stryker.suites.mjs and
+// merges the reports per folder. By hand: `MUTATE_FOLDER=query MUTATE_GROUP=3 npx stryker run` (one group), or
+// `MUTATE_FOLDER=query npx stryker run --mutate src/query/order.ts` (the folder's test files, all of them).
+import { SUITES, reportFile } from './stryker.suites.mjs';
 
 const folder = process.env.MUTATE_FOLDER;
-if (folder !== undefined && !(folder in suites)) {
-  throw new Error(`MUTATE_FOLDER=${folder} is not one of ${Object.keys(suites).join(', ')}`);
+if (folder === undefined || !(folder in SUITES)) {
+  throw new Error(`set MUTATE_FOLDER to one of ${Object.keys(SUITES).join(', ')} (or run npm run mutate)`);
 }
-const chosen = folder === undefined ? Object.values(suites) : [suites[folder]];
-const reportName = folder ?? 'all';
+const groupIndex = process.env.MUTATE_GROUP === undefined ? undefined : Number(process.env.MUTATE_GROUP);
+const groups = SUITES[folder].groups;
+if (groupIndex !== undefined && groups[groupIndex] === undefined) {
+  throw new Error(`MUTATE_GROUP=${process.env.MUTATE_GROUP}: ${folder} has groups 0 to ${groups.length - 1}`);
+}
+const chosen = groupIndex === undefined ? groups : [groups[groupIndex]];
+const tests = [...new Set(chosen.flatMap((group) => group.tests))];
+
+// Unit tests need no MongoDB: jest.config.ts then leaves out the `mongodb-wire` project, which would run every
+// mutant a second time. Stryker's test-runner processes inherit this.
+process.env.JEST_EMBEDDED_ONLY = 'true';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -35,18 +27,20 @@ export default {
   jest: {
     projectType: 'custom',
     configFile: 'jest.config.ts',
-    config: { testMatch: chosen.flatMap((suite) => suite.tests.map((glob) => `<rootDir>/__tests__/${glob}`)) },
+    config: { testMatch: tests.map((file) => `<rootDir>/${file}`) },
     enableFindRelatedTests: false,
   },
   coverageAnalysis: 'perTest',
-  mutate: [...chosen.map((suite) => suite.mutate), '!src/**/*.d.ts'],
+  // Every test that kills a mutant is recorded (with Jest this costs nothing extra): the reports then say which tests pin what.
+  disableBail: true,
+  mutate: chosen.flatMap((group) => group.mutate),
   ignorePatterns: ['dist', 'reports', '.stryker-tmp', 'docker'],
-  concurrency: 1,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 1),
   timeoutMS: 20000,
   dryRunTimeoutMinutes: 30,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-  htmlReporter: { fileName: `reports/mutation/${reportName}.html` },
-  jsonReporter: { fileName: `reports/mutation/${reportName}.json` },
+  htmlReporter: { fileName: reportFile(folder, groupIndex, 'html') },
+  jsonReporter: { fileName: reportFile(folder, groupIndex, 'json') },
   thresholds: { high: 90, low: 85, break: null },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

@@ -1,0 +1,70 @@
+// Which test files kill the mutants of which source files, for mutation testing (stryker.config.mjs,
+// scripts/mutate.mjs). Stryker's jest runner loads every listed test file for every mutant, so each group pairs a
+// few source files with only the fast unit-test files that drive them: a mutant then costs about a second
+// instead of the 10–30 s the HTTP suites cost. Every source file of a folder belongs to exactly one group
+// (scripts/mutate.mjs refuses to run otherwise, so a new file cannot go unmutated).
+
+/** A group: source files of `dir` mutated together, tested by `tests` (names under __tests__/, no `.test.ts`). */
+function group(dir, files, tests) {
+  return { mutate: files.map((file) => `${dir}/${file}.ts`), tests: tests.map((name) => `__tests__/${name}.test.ts`) };
+}
+
+const persisted = (files, tests) => group('src/persisted', files, tests.map((name) => `persisted/${name}`));
+const query = (files, tests) => group('src/query', files, tests.map((name) => `query/${name}`));
+const auth = (files, tests) => group('src/auth', files, tests.map((name) => `auth/${name}`));
+
+export const SUITES = {
+  persisted: {
+    dir: 'src/persisted',
+    groups: [
+      persisted(['admin', 'errors', 'request-kind', 'defaults', 'index'], ['admin', 'errors', 'request-kind']),
+      persisted(['manifest'], ['manifest']),
+      persisted(['plugin'], ['plugin', 'request-kind']),
+      persisted(['cache'], ['cache', 'plugin']),
+      persisted(['registration-cap', 'hash', 'trusted'], ['registration-cap', 'hash', 'trusted']),
+    ],
+  },
+  auth: {
+    dir: 'src/auth',
+    groups: [auth(['check-rules', 'claim-types', 'compile-rule', 'errors', 'index', 'plugin', 'request-auth', 'role-rule', 'rule-document', 'rule-values', 'token', 'type-rules', 'jwt/compact', 'jwt/errors', 'jwt/signature', 'jwt/verify', 'keys/fetch-key-set', 'keys/freshness', 'keys/jwk', 'keys/remote-key-set', 'keys/static-key'], ['check-rules', 'claim-types', 'compile-rule', 'fetch-key-set', 'jwt-signature', 'jwt-verify', 'key-set', 'request-auth', 'role-rule', 'rule-document', 'scoped-has', 'token', 'type-rules'])],
+  },
+  query: {
+    dir: 'src/query',
+    groups: [
+      query(['relations'], ['relations', 'relation-loading']),
+      query(['aggregate'], ['aggregate', 'relation-loading']),
+      query(['cascade'], ['cascade']),
+      query(['semi-join'], ['semi-join', 'cascade']),
+      query(['relation-filter'], ['relation-filter', 'semi-join']),
+      query(['order', 'pagination'], ['order-page']),
+      query(['sort-compare'], ['sort-compare']),
+      query(['combine'], ['combine']),
+      query(['nulls-last'], ['nulls-last']),
+      query(['schema-facts'], ['schema-facts']),
+      query(['union-filter'], ['union-filter']),
+      query(['filter'], ['filter', 'filter-plan']),
+      query(['operators'], ['operators', 'filter']),
+      query(['regexp'], ['regexp']),
+      query(['date-time', 'errors'], ['date-time', 'errors', 'operators']),
+      query(['stop-words'], ['stop-words']),
+      query(['text-index', 'word-boundaries'], ['text-index', 'word-boundaries', 'stop-words']),
+    ],
+  },
+  mutations: {
+    dir: 'src/resolve/mutations',
+    groups: [
+      group(
+        'src/resolve/mutations',
+        ['buffered-inserts', 'default-values', 'edges', 'extended-key', 'given-id', 'hashed-password', 'interface-id-claims',
+          'interface-ids', 'known-ids', 'objects', 'reference-guard', 'references', 'run', 'symmetric-edges', 'union-refs'],
+        ['resolve/mutations/mutations'],
+      ),
+    ],
+  },
+};
+
+/** Where Stryker writes a run's report: per group while running, per folder once merged. */
+export function reportFile(folder, groupIndex, extension) {
+  const name = groupIndex === undefined ? folder : `${folder}-${groupIndex}`;
+  return `reports/mutation/${name}.${extension}`;
+}
