@@ -5,6 +5,7 @@
  */
 import type { GraphQLRequestContext } from '@apollo/server';
 import { GraphQLSchema } from 'graphql';
+import jwt from 'jsonwebtoken';
 import {
   ANONYMOUS, authenticateRequest, AuthenticationError, authOf, createAuthPlugin, KeySets, KeySetUnavailableError,
   type AuthContext, type AuthResult, verifyRequestToken,
@@ -92,6 +93,14 @@ describe('createAuthPlugin: the caller on the context as the request starts', ()
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).message).toBe('invalid token in header X-Auth-Token: jwt malformed');
     expect((error as AuthenticationError).extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
+  });
+
+  test('a token whose nbf lies beyond JavaScript dates: refused with 401 (not a server error)', async () => {
+    const token = jwt.sign({ [NAMESPACE]: { USER: 'alice' }, nbf: 1e300 }, rsa.privateKey, { algorithm: 'RS256', audience: AUDIENCE });
+    const { hooks } = await startRequest({ schema: schemaOf(modelWith(staticKey)), headers: { 'x-auth-token': token } });
+    const error = await refusalOf(hooks);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).message).toBe('invalid token in header X-Auth-Token: the token is not valid before 1e+300 (seconds since 1970)');
   });
 
   test('a key set that cannot be fetched: refused with the 503 error', async () => {
