@@ -8,7 +8,9 @@ import { fetchKeySet, KeySetFetchError, type FetchedKeySet } from '../../src/aut
 import { publicJwk, signingPair } from './sign.js';
 
 const es = signingPair('ES256');
-const LIMITS = { timeoutMs: 300, maxBytes: 4096 };
+/** Generous, so a busy machine never turns an answer into a timeout; the hanging case uses HANG_LIMITS. */
+const LIMITS = { timeoutMs: 15_000, maxBytes: 4096 };
+const HANG_LIMITS = { timeoutMs: 300, maxBytes: 4096 };
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const SET = JSON.stringify({ keys: [publicJwk(es)] });
 
@@ -105,7 +107,7 @@ describe('fetchKeySet', () => {
     ['/not-a-set', 'the document is not a JWK Set (no "keys" array)'],
     ['/hang', 'no answer within 300 ms'],
   ])('%s: KeySetFetchError saying why', async (path, reason) => {
-    const error = await fetchKeySet(`${baseUrl}${path}`, LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await fetchKeySet(`${baseUrl}${path}`, path === '/hang' ? HANG_LIMITS : LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(KeySetFetchError);
     expect(error).toMatchObject({ name: 'KeySetFetchError', message: reason });
   });
