@@ -171,4 +171,11 @@ type Both implements Named & Owned @auth(query: { rule: "{ $ROLE: { eq: \\"ADMIN
     expect(isUnrestricted(closed, 'Open', 'query', ANONYMOUS)).toBe(false);
     expect(isUnrestricted(modelOf('type Open {\n  id: ID!\n}\n'), 'Open', 'query', ANONYMOUS)).toBe(true);
   });
+
+  test('ClosedByDefault: a type whose only interface has no @auth is closed to anonymous callers too', () => {
+    const closed = modelOf(`interface Named {\n  name: String\n}\ntype Plain implements Named {\n  id: ID!\n}\n${authorizationLine({ closedByDefault: true })}\n`);
+    expect(authPlan(closed, 'Plain', 'query', ANONYMOUS)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+    expect(isUnrestricted(closed, 'Plain', 'query', ANONYMOUS)).toBe(false);
+    expect(authPlan(closed, 'Plain', 'query', bob)).toEqual({ lookups: [], match: {} });
+  });
 });
