@@ -20,6 +20,16 @@ describe('checkAuthRules', () => {
     expect(checkAuthRules(modelOf(itemSchema(`query: { rule: "${rule}" }`)))).toEqual([]);
   });
 
+  test('a DateTime variable stands in as a date the filter accepts', () => {
+    const model = modelOf(`
+type Event @auth(query: { rule: "query($SINCE: DateTime!) { queryEvent(filter: { at: { ge: $SINCE } }) { __typename } }" }) {
+  id: ID!
+  at: DateTime @search(by: [hour])
+}
+`);
+    expect(checkAuthRules(model)).toEqual([]);
+  });
+
   test.each<[string, string, string[]]>([
     ['a broken rule under and', `query: { and: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'String!')}" }] }`, [`@auth query rule of Item: ${NOPE_ERROR}`]],
     ['a broken rule under or', `add: { or: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'Int!')}" }] }`, [`@auth add rule of Item: ${NOPE_ERROR}`]],
