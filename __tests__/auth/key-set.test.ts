@@ -34,6 +34,7 @@ describe('declaredLifetimeSeconds', () => {
     [{ 'cache-control': 'no-transform, max-age=7' }, 7],
     [{ 'cache-control': 'public', expires: 'Mon, 23 Nov 2026 12:01:00 GMT' }, 60],
     [{ expires: 'Mon, 23 Nov 2026 11:00:00 GMT' }, 0],
+    [{ expires: 'never' }, 0],
     [{ expires: 'Mon, 23 Nov 2026 12:10:00 GMT', date: 'not a date' }, 600],
   ])('%j → %s', (headers, seconds) => {
     expect(declaredLifetimeSeconds(new Headers(headers), NOW)).toBe(seconds);
@@ -82,6 +83,16 @@ describe('signingKeysOf', () => {
     const { use: _use, ...withoutUse } = publicJwk(ed, { withAlg: false });
     const keys = signingKeysOf({ keys: [null, 'x', 7, publicJwk(rs, { withAlg: false }), withoutUse] });
     expect([...keys].map(([kid, key]) => [kid, key.algorithm])).toEqual([[rs.kid, 'RS256'], [ed.kid, 'EdDSA']]);
+  });
+
+  test('an EdDSA key that names its alg is kept', () => {
+    expect([...signingKeysOf({ keys: [publicJwk(ed)] })].map(([kid, key]) => [kid, key.algorithm])).toEqual([[ed.kid, 'EdDSA']]);
+  });
+
+  test('the default policy', () => {
+    expect(DEFAULT_KEY_SET_POLICY).toEqual({
+      timeoutMs: 5_000, maxBytes: 262_144, defaultSeconds: 600, minSeconds: 30, maxSeconds: 86_400, refreshCooldownMs: 30_000, staleIfErrorSeconds: 3_600,
+    });
   });
 
   test('the first key with a kid wins over a later one with the same kid', () => {
