@@ -26,7 +26,16 @@ export const SUITES = {
   },
   auth: {
     dir: 'src/auth',
-    groups: [auth(['check-rules', 'claim-types', 'compile-rule', 'errors', 'index', 'plugin', 'request-auth', 'role-rule', 'rule-document', 'rule-values', 'token', 'type-rules', 'jwt/compact', 'jwt/errors', 'jwt/signature', 'jwt/verify', 'keys/fetch-key-set', 'keys/freshness', 'keys/jwk', 'keys/remote-key-set', 'keys/static-key'], ['check-rules', 'claim-types', 'compile-rule', 'fetch-key-set', 'jwt-signature', 'jwt-verify', 'key-set', 'request-auth', 'role-rule', 'rule-document', 'scoped-has', 'token', 'type-rules'])],
+    groups: [
+      auth(['token', 'request-auth', 'plugin'], ['token', 'request-auth']),
+      auth(['compile-rule'], ['compile-rule']),
+      auth(['type-rules'], ['type-rules']),
+      auth(['check-rules'], ['check-rules', 'type-rules']),
+      auth(['keys/fetch-key-set', 'keys/freshness', 'keys/jwk', 'keys/remote-key-set'], ['key-set', 'fetch-key-set']),
+      auth(['jwt/compact', 'jwt/errors', 'jwt/signature', 'jwt/verify', 'errors', 'keys/static-key'], ['jwt-signature', 'jwt-verify']),
+      auth(['claim-types'], ['claim-types']),
+      auth(['rule-document', 'role-rule', 'rule-values', 'index'], ['rule-document', 'role-rule', 'compile-rule']),
+    ],
   },
   query: {
     dir: 'src/query',

@@ -1,6 +1,7 @@
 import { aggregate } from 'mingo';
 import { forMingo } from '../helpers/mingo-lookup.js';
-import { compileAuthRule, AuthRuleError } from '../../src/auth/index.js';
+import { AuthenticationError, compileAuthRule, AuthRuleError } from '../../src/auth/index.js';
+import { authorizationLine } from './keys.js';
 import { planStages, type FilterPlan } from '../../src/query/filter.js';
 import type { AuthRule } from '../../src/sdl/model.js';
 import { modelOf, RULES_SCHEMA } from './schema.js';
@@ -174,5 +175,70 @@ describe('compileAuthRule: plans run through mingo select the right objects', ()
     ['claims namespace value used twice', 'Task', { and: [OWNER, { rule: 'query($USER: String!) { queryTask { user(filter: { username: { eq: $USER } }) { name } } }' }] }, { USER: 'alice' }, ['k1', 'k2']],
   ])('%s', (_name, typeName, rule, claims, expected) => {
     expect(idsMatching(typeName, rule, claims)).toEqual(expected);
+  });
+});
+
+describe('compileAuthRule: more plans and exact refusals', () => {
+  const listModel = modelOf(`
+interface Owned {
+  owner: String! @search(by: [hash])
+}
+type Post implements Owned {
+  id: ID!
+  labels: [String] @search(by: [hash])
+  title: String
+}
+`);
+
+  test.each<[string, string, AuthRule, Record<string, unknown>, unknown]>([
+    ['not of a plain filter', 'Task', { not: COMPLETED }, {}, { lookups: [], match: { $nor: [{ completed: { $eq: true } }] } }],
+    ['not of a failing role rule: everything', 'Task', { not: ADMIN }, { ROLE: 'USER' }, { lookups: [], match: {} }],
+    ['or of rules that all match nothing: nothing', 'Task', { or: [OWNER, ADMIN] }, {}, { lookups: [], match: { _id: { $in: [] } } }],
+    ['and of rules that all match everything: everything', 'Task', { and: [ADMIN, ADMIN] }, { ROLE: 'ADMIN' }, { lookups: [], match: {} }],
+    ['a null filter: no condition', 'Task', { rule: 'query { queryTask(filter: null) { __typename } }' }, {}, { lookups: [], match: {} }],
+    ['selecting the ID asks nothing of it', 'Task', { rule: 'query { queryTask { id } }' }, {}, { lookups: [], match: {} }],
+  ])('%s', (_name, typeName, rule, claims, expected) => {
+    expect(normalized(compileAuthRule(model, typeName, rule, claims))).toEqual(expected);
+  });
+
+  test.each<[string, string, unknown]>([
+    ['a selected list scalar must have an item', 'query { queryPost { labels } }', { lookups: [], match: { 'labels.0': { $exists: true } } }],
+    ['a selected scalar must have a value', 'query { queryPost { title } }', { lookups: [], match: { title: { $exists: true, $ne: null } } }],
+    ['an interface\'s field selected through the interface query', 'query { queryOwned { owner } }', { lookups: [], match: { owner: { $exists: true, $ne: null } } }],
+  ])('%s', (_name, rule, expected) => {
+    expect(compileAuthRule(listModel, 'Post', { rule }, {})).toEqual(expected);
+  });
+
+  function refusal(run: () => unknown): Error {
+    try {
+      run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('the rule compiled');
+  }
+
+  test.each<[string, string, AuthRule, string]>([
+    ['an unknown type', 'Nope', COMPLETED, 'unknown type Nope'],
+    ['an empty rule', 'Task', {}, 'Task: an @auth rule needs one of rule, and, or, not'],
+    ['another type\'s query, on a type with an interface', 'Note', { rule: 'query { queryUser { __typename } }' }, 'the @auth rule for Note must select queryNote or queryOwned; found queryUser'],
+    ['an unknown field', 'Task', { rule: 'query { queryTask { owner { __typename } } }' }, 'queryTask: type Task has no field "owner"'],
+    ['an unknown field one level down', 'Task', { rule: 'query { queryTask { user { nickname } } }' }, 'Task.user: type User has no field "nickname"'],
+    ['a filter on a scalar selection', 'Task', { rule: 'query { queryTask { title(filter: {}) } }' }, 'queryTask: Task.title is not a relation, so it takes no filter'],
+    ['a filter the query layer refuses', 'User', { rule: 'query { queryUser(filter: { name: { eq: "x" } }) { __typename } }' }, 'the @auth rule for User: User.name cannot be filtered: it has no @search index (filter given: {"eq":"x"})'],
+  ])('%s: AuthRuleError', (_name, typeName, rule, message) => {
+    const error = refusal(() => compileAuthRule(model, typeName, rule, {}));
+    expect(error).toBeInstanceOf(AuthRuleError);
+    expect(error.message).toBe(message);
+  });
+
+  test.each<[string, string, Record<string, unknown>, string]>([
+    ['a number where a string is declared, schema without an Authorization line', RULES_SCHEMA, { USER: 42 }, 'invalid token in header of the token: claim USER is a number 42 where String! is declared by the @auth rule of Task'],
+    ['a list where a string is declared, named by the configured header', `${RULES_SCHEMA}\n${authorizationLine()}\n`, { USER: ['a'] }, 'invalid token in header X-Auth-Token: claim USER is a list ["a"] where String! is declared by the @auth rule of Task'],
+  ])('a claim of the wrong type: 401 AuthenticationError (%s)', (_name, schema, claims, message) => {
+    const error = refusal(() => compileAuthRule(modelOf(schema), 'Task', OWNER, claims));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe(message);
+    expect((error as AuthenticationError).extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
   });
 });

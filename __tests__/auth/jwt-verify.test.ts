@@ -71,4 +71,47 @@ describe('verifyJws', () => {
   test.each(['a.b', 'a.b.c.d', '!!.e30.', 'e30.bm90IGpzb24.', 'W10.e30.sig'])('%s is malformed', (token) => {
     expect(reasonOf(() => decodeCompactJws(token))).toBe('jwt malformed');
   });
+
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ['nbf equal to now', { ...claims, nbf: NOW }, ['app']],
+    ['exp one second ahead', { ...claims, exp: NOW + 1 }, ['app']],
+    ['no exp and no nbf', { aud: 'app' }, ['app']],
+    ['aud as a single string', { ...claims, aud: 'app' }, ['app']],
+    ['aud naming the audience beside a number', { ...claims, aud: [1, 'app'] }, ['app']],
+    ['no configured audience and no aud', { exp: NOW + 60 }, []],
+  ])('%s: accepted', (_name, payload, audience) => {
+    expect(verify(signWith(ed, payload), keyOf(ed), audience)).toEqual(payload);
+  });
+
+  /** A token over the payload's exact JSON text (JSON.stringify cannot write 1e400). */
+  const signedText = (payloadJson: string) => {
+    const input = `${Buffer.from(JSON.stringify({ alg: 'EdDSA' })).toString('base64url')}.${Buffer.from(payloadJson).toString('base64url')}`;
+    return `${input}.${sign(null, Buffer.from(input), ed.privateKey).toString('base64url')}`;
+  };
+
+  test.each<[string, string, string]>([
+    ['exp null', '{"aud":"app","exp":null}', 'invalid exp value'],
+    ['exp beyond any number', '{"aud":"app","exp":1e400}', 'invalid exp value'],
+    ['nbf not a number', '{"aud":"app","nbf":"now"}', 'invalid nbf value'],
+    ['aud a number', '{"aud":7}', 'jwt audience invalid. expected: app or web'],
+    ['a payload that is null', 'null', 'the token payload is not a JSON object'],
+    ['a payload that is a string', '"app"', 'the token payload is not a JSON object'],
+    ['nbf too far ahead for a date', '{"aud":"app","nbf":1e300}', 'the token is not valid before 1e+300 (seconds since 1970)'],
+    ['exp too far back for a date', '{"aud":"app","exp":-1e300}', 'the token expired at -1e+300 (seconds since 1970)'],
+  ])('%s: refused with the reason', (_name, payloadJson, reason) => {
+    expect(reasonOf(() => verify(signedText(payloadJson), keyOf(ed), ['app', 'web']))).toBe(reason);
+  });
+
+  test('a signature node:crypto cannot even read is simply invalid', () => {
+    const [header, payload] = signWith(rs, claims).split('.');
+    expect(reasonOf(() => verify(`${header}.${payload}.AQ`, keyOf(rs)))).toBe('invalid signature');
+  });
+
+  test('the current time is used when none is given', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = decodeCompactJws(signWith(ed, { aud: 'app', nbf: now - 5, exp: now + 600 }));
+    expect(verifyJws(token, keyOf(ed), ['app'])).toEqual({ aud: 'app', nbf: now - 5, exp: now + 600 });
+    const expired = decodeCompactJws(signWith(ed, { aud: 'app', exp: now - 5 }));
+    expect(reasonOf(() => verifyJws(expired, keyOf(ed), ['app']))).toBe(`the token expired at ${new Date((now - 5) * 1000).toISOString()}`);
+  });
 });

@@ -24,8 +24,24 @@ describe('declaredLifetimeSeconds', () => {
     [{ 'cache-control': 'max-age=60', expires: 'Mon, 23 Nov 2026 13:00:00 GMT' }, 60],
     [{ 'cache-control': 'public' }, undefined],
     [{}, undefined],
+    [{ 'cache-control': 'MAX-AGE=45' }, 45],
+    [{ 'cache-control': 'No-Store' }, 0],
+    [{ 'cache-control': 'private,no-cache' }, 0],
+    [{ 'cache-control': 'max-age = 30' }, 30],
+    [{ 'cache-control': 'xmax-age=30' }, undefined],
+    [{ 'cache-control': 'max-age=30x' }, undefined],
+    [{ 'cache-control': 'max-age=' }, undefined],
+    [{ 'cache-control': 'no-transform, max-age=7' }, 7],
+    [{ 'cache-control': 'public', expires: 'Mon, 23 Nov 2026 12:01:00 GMT' }, 60],
+    [{ expires: 'Mon, 23 Nov 2026 11:00:00 GMT' }, 0],
+    [{ expires: 'never' }, 0],
+    [{ expires: 'Mon, 23 Nov 2026 12:10:00 GMT', date: 'not a date' }, 600],
   ])('%j → %s', (headers, seconds) => {
     expect(declaredLifetimeSeconds(new Headers(headers), NOW)).toBe(seconds);
+  });
+
+  test('Expires minus now counts whole seconds', () => {
+    expect(declaredLifetimeSeconds(new Headers({ expires: 'Mon, 23 Nov 2026 12:10:00 GMT' }), NOW - 500)).toBe(600);
   });
 
   test.each<[number | undefined, number]>([[undefined, 600], [0, 30], [10, 30], [3600, 3600], [10 * 86400, 86400]])(
@@ -45,6 +61,8 @@ describe('signingKeysOf', () => {
     ['an encryption key', { ...publicJwk(ed), use: 'enc' }],
     ['a symmetric key', { kty: 'oct', k: createSecretKey(Buffer.from('secret')).export().toString('base64url'), kid: 'oct', alg: 'HS256' }],
     ['an unsupported algorithm', { ...publicJwk(rs), alg: 'PS256' }],
+    ['an Ed448 key without alg', { ...publicJwk(ed, { withAlg: false }), crv: 'Ed448' }],
+    ['a key of unknown type without alg', { kty: 'XYZ', kid: 'xyz' }],
     ['an alg its key does not fit', { ...publicJwk(ed), alg: 'ES256' }],
     ['a P-384 key without alg', { ...signingPair('ES256').publicKey.export({ format: 'jwk' }), crv: 'P-384', kid: 'p384' }],
     ['a key that does not parse', { kty: 'RSA', n: 'AQAB', e: 'AQAB', kid: 'short', alg: 'RS256' }],
@@ -52,8 +70,35 @@ describe('signingKeysOf', () => {
     expect([...signingKeysOf({ keys: [jwk, publicJwk(es)] }).keys()]).toEqual([es.kid]);
   });
 
-  test('a document without a keys array is refused', () => {
-    expect(() => signingKeysOf({ key: [] })).toThrow('the document is not a JWK Set (no "keys" array)');
+  test.each<[string, unknown]>([
+    ['an object without keys', { key: [] }],
+    ['keys that are not a list', { keys: { a: 1 } }],
+    ['null', null],
+    ['a string', 'keys'],
+  ])('%s is not a JWK Set', (_case, document) => {
+    expect(() => signingKeysOf(document)).toThrow(new Error('the document is not a JWK Set (no "keys" array)'));
+  });
+
+  test('an RSA key without alg is RS256; a key without use is a signing key; entries that are not objects are skipped', () => {
+    const { use: _use, ...withoutUse } = publicJwk(ed, { withAlg: false });
+    const keys = signingKeysOf({ keys: [null, 'x', 7, publicJwk(rs, { withAlg: false }), withoutUse] });
+    expect([...keys].map(([kid, key]) => [kid, key.algorithm])).toEqual([[rs.kid, 'RS256'], [ed.kid, 'EdDSA']]);
+  });
+
+  test('an EdDSA key that names its alg is kept', () => {
+    expect([...signingKeysOf({ keys: [publicJwk(ed)] })].map(([kid, key]) => [kid, key.algorithm])).toEqual([[ed.kid, 'EdDSA']]);
+  });
+
+  test('the default policy', () => {
+    expect(DEFAULT_KEY_SET_POLICY).toEqual({
+      timeoutMs: 5_000, maxBytes: 262_144, defaultSeconds: 600, minSeconds: 30, maxSeconds: 86_400, refreshCooldownMs: 30_000, staleIfErrorSeconds: 3_600,
+    });
+  });
+
+  test('the first key with a kid wins over a later one with the same kid', () => {
+    const keys = signingKeysOf({ keys: [publicJwk(es), { ...publicJwk(ed), kid: es.kid }] });
+    expect([...keys].map(([kid, key]) => [kid, key.algorithm])).toEqual([[es.kid, 'ES256']]);
+    expect(keys.get(es.kid)?.key.asymmetricKeyType).toBe('ec');
   });
 });
 
@@ -150,6 +195,35 @@ describe('RemoteKeySet', () => {
     const found = await Promise.all(Array.from({ length: 5 }, () => set.keyFor(ed.kid)));
     expect(found.map((key) => key?.algorithm)).toEqual(Array(5).fill('EdDSA'));
     expect(state.fetches).toBe(2);
+  });
+
+  test('a fetcher failing with something other than an Error: its text is the reason', async () => {
+    const set = new RemoteKeySet(URL, policy, () => Promise.reject('plain reason'), () => 0);
+    expect((await unavailable(set.keyFor(es.kid))).message).toBe(`cannot verify the token: the key set ${URL} cannot be fetched (plain reason)`);
+  });
+
+  test('keys(): the whole set, fetched once within its lifetime', async () => {
+    const { state, set } = harness();
+    state.keys = [es, ed];
+    expect([...(await set.keys()).keys()]).toEqual([es.kid, ed.kid]);
+    expect([...(await set.keys()).keys()]).toEqual([es.kid, ed.kid]);
+    expect(state.fetches).toBe(1);
+  });
+
+  test('a failed refresh of an expired set is not retried within the cooldown, while the stale set serves', async () => {
+    const { state, set } = harness();
+    await set.keyFor(es.kid);
+    state.down = true;
+    state.now += 300_000;
+    expect(await set.keyFor(es.kid)).toBeDefined();
+    expect(state.fetches).toBe(2);
+    state.now += 4_999;
+    expect(await set.keyFor(es.kid)).toBeDefined();
+    expect(state.fetches).toBe(2);
+    state.now += 1;
+    state.down = false;
+    expect(await set.keyFor(es.kid)).toBeDefined();
+    expect(state.fetches).toBe(3);
   });
 
   test('max-age=0 is held for the least lifetime, so requests do not each fetch', async () => {

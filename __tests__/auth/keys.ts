@@ -1,22 +1,15 @@
-/** Keys and tokens made in the test run: an RS256 key pair from node:crypto and an HS256 secret. */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+/** Keys and tokens for the tests: two fixed RS256 key pairs (see fixtures/rsa-test-keys.ts) and an HS256 secret. */
+import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { RSA_TEST_PAIRS } from './fixtures/rsa-test-keys.js';
 
 export const NAMESPACE = 'https://autograph.example/claims';
 export const AUDIENCE = 'autograph-tests';
 
-export const rsa = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+export const rsa = RSA_TEST_PAIRS[0];
 
 /** Another pair, to sign tokens the service must not trust. */
-export const otherRsa = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+export const otherRsa = RSA_TEST_PAIRS[1];
 
 export const hsSecret = randomBytes(32).toString('hex');
 

@@ -1,4 +1,5 @@
 import { parseValue } from 'graphql';
+import { AuthRuleError } from '../../src/auth/errors.js';
 import { evaluateRoleRule } from '../../src/auth/role-rule.js';
 import { parseRule } from '../../src/auth/rule-document.js';
 import type { RoleRule } from '../../src/auth/rule-document.js';
@@ -7,6 +8,7 @@ import { substitute } from '../../src/auth/rule-values.js';
 /** Role rules decided from the claims alone, and the substitution of claims into rule values. */
 
 const roleRule = (text: string): RoleRule => parseRule(text) as RoleRule;
+const ROLE_REGEXP_ERROR = new AuthRuleError('role rule on $ROLE: expected a regular expression written /pattern/ or /pattern/i, got "ADMIN"');
 
 describe('evaluateRoleRule', () => {
   test.each<[string, string, Record<string, unknown>, boolean]>([
@@ -25,13 +27,38 @@ describe('evaluateRoleRule', () => {
     ['regexp skips items that are not strings', '{ $ROLE: { regexp: "/1/" } }', { ROLE: [1, '21'] }, true],
     ['a missing claim never passes', '{ $ROLE: { eq: "ADMIN" } }', {}, false],
     ['a null claim never passes', '{ $ROLE: { in: ["ADMIN"] } }', { ROLE: null }, false],
+    ['in with a single value', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'ADMIN' }, true],
+    ['in with a single value, another claim', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'OPS' }, false],
+    ['eq against another claim', '{ $ROLE: { eq: $WANTED } }', { ROLE: 'A', WANTED: 'A' }, true],
+    ['eq against another claim that is missing', '{ $ROLE: { eq: $WANTED } }', { ROLE: 'A' }, false],
+    ['regexp from a claim that is missing', '{ $ROLE: { regexp: $PATTERN } }', { ROLE: 'A' }, false],
+    ['eq on a number claim', '{ $LEVEL: { eq: 3 } }', { LEVEL: 3 }, true],
+    ['eq does not convert types', '{ $LEVEL: { eq: 3 } }', { LEVEL: '3' }, false],
   ])('%s', (_name, text, claims, passes) => {
     expect(evaluateRoleRule(roleRule(text), claims)).toBe(passes);
   });
 });
 
+describe('evaluateRoleRule: a regexp that is not a valid pattern', () => {
+  test.each<[string, Record<string, unknown>]>([['with the claim', { ROLE: 'x' }], ['even without the claim (so the schema check finds it)', {}]])('%s: AuthRuleError', (_case, claims) => {
+    expect(() => evaluateRoleRule(roleRule('{ $ROLE: { regexp: "ADMIN" } }'), claims)).toThrow(AuthRuleError);
+    expect(() => evaluateRoleRule(roleRule('{ $ROLE: { regexp: "ADMIN" } }'), claims)).toThrow(ROLE_REGEXP_ERROR);
+  });
+});
+
 describe('substitute: claims into rule values', () => {
   test.each<[string, string, Record<string, unknown>, unknown]>([
+    ['an Int', '42', {}, { ok: true, value: 42 }],
+    ['a Float', '1.5', {}, { ok: true, value: 1.5 }],
+    ['a String', '"text"', {}, { ok: true, value: 'text' }],
+    ['an enum value', 'ADMIN', {}, { ok: true, value: 'ADMIN' }],
+    ['true', 'true', {}, { ok: true, value: true }],
+    ['false', 'false', {}, { ok: true, value: false }],
+    ['null', 'null', {}, { ok: true, value: null }],
+    ['a list mixing literals and claims', '[1, $A, "b"]', { A: 'a' }, { ok: true, value: [1, 'a', 'b'] }],
+    ['nested objects', '{ a: { b: [$A] }, c: 2 }', { A: 'x' }, { ok: true, value: { a: { b: ['x'] }, c: 2 } }],
+    ['a claim that is an object', '$A', { A: { deep: [1] } }, { ok: true, value: { deep: [1] } }],
+    ['a missing claim deep inside an object', '{ a: { b: [$A] } }', {}, { ok: false, missing: 'A' }],
     ['a claim', '$USER', { USER: 'alice' }, { ok: true, value: 'alice' }],
     ['a missing claim is reported', '$USER', {}, { ok: false, missing: 'USER' }],
     ['a null claim is reported as missing, never used as null (which would turn eq into "no value")', '$USER', { USER: null }, { ok: false, missing: 'USER' }],
@@ -40,6 +67,13 @@ describe('substitute: claims into rule values', () => {
     ['an object with a claim', '{ eq: $USER }', { USER: 'bob' }, { ok: true, value: { eq: 'bob' } }],
   ])('%s', (_name, literal, claims, expected) => {
     expect(substitute(parseValue(literal), claims)).toEqual(expected);
+  });
+
+  test('a missing claim takes the declared default, a present one does not', () => {
+    const defaults = new Map([['USER', parseValue('"guest"')]]);
+    expect(substitute(parseValue('{ eq: $USER }'), {}, defaults)).toEqual({ ok: true, value: { eq: 'guest' } });
+    expect(substitute(parseValue('$USER'), { USER: 'alice' }, defaults)).toEqual({ ok: true, value: 'alice' });
+    expect(substitute(parseValue('$OTHER'), {}, defaults)).toEqual({ ok: false, missing: 'OTHER' });
   });
 
   test('a null claim takes the declared default', () => {

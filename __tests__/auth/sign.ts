@@ -1,6 +1,7 @@
 /** Signs JWTs with node:crypto for any algorithm the service accepts (jsonwebtoken has no EdDSA). */
-import { createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { JwtAlgorithm } from '../../src/sdl/model.js';
+import { RSA_TEST_PAIRS } from './fixtures/rsa-test-keys.js';
 
 export interface SigningPair {
   algorithm: JwtAlgorithm;
@@ -9,9 +10,12 @@ export interface SigningPair {
   kid: string;
 }
 
-/** A fresh asymmetric key pair for `algorithm`, with a random `kid`. */
+/** Fixed RSA pairs not used by keys.ts, handed out first (an RSA key takes about a second to generate). */
+const spareRsaPairs = RSA_TEST_PAIRS.slice(2).map(({ publicKey, privateKey }) => ({ publicKey: createPublicKey(publicKey), privateKey: createPrivateKey(privateKey) }));
+
+/** A key pair for `algorithm` no other call in this test file got, with a random `kid`. */
 export function signingPair(algorithm: Exclude<JwtAlgorithm, 'HS256'>): SigningPair {
-  const pair = algorithm === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const pair = algorithm === 'RS256' ? spareRsaPairs.shift() ?? generateKeyPairSync('rsa', { modulusLength: 2048 })
     : algorithm === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
       : generateKeyPairSync('ed25519');
   return { algorithm, ...pair, kid: randomUUID() };

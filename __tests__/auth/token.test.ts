@@ -113,13 +113,17 @@ describe('verifyRequestToken', () => {
     ['a JSON string of a list', JSON.stringify(['alice']), {}],
     ['a JSON string of null', 'null', {}],
     ['a JSON string of a number', '7', {}],
+    ['a JSON string of a string', JSON.stringify('alice'), {}],
+    ['a JSON string of true', 'true', {}],
     ['a string that is not JSON', 'USER=alice', {}],
     ['a list', ['alice'], {}],
     ['null', null, {}],
     ['a number', 7, {}],
   ])('namespace claims written as %s', (_shape, value, variables) => {
     const token = jwt.sign({ [NAMESPACE]: value }, rsa.privateKey, { algorithm: 'RS256', audience: AUDIENCE });
-    expect(verifyRequestToken(rs256, { 'x-auth-token': token })).toMatchObject({ authenticated: true, variables });
+    const auth = verifyRequestToken(rs256, { 'x-auth-token': token });
+    expect(auth.authenticated).toBe(true);
+    expect(auth.variables).toEqual(variables);
   });
 });
 
@@ -129,6 +133,9 @@ describe('tokenFrom', () => {
     ['after "Bearer "', { 'x-auth-token': 'Bearer abc' }, 'abc'],
     ['after "bearer" and several spaces', { 'x-auth-token': 'bearer   abc' }, 'abc'],
     ['"Bearer" glued to the token is part of the token', { 'x-auth-token': 'Bearerabc' }, 'Bearerabc'],
+    ['"Bearer" after something else is part of the token', { 'x-auth-token': 'xBearer abc' }, 'xBearer abc'],
+    ['after "Bearer" and a tab', { 'x-auth-token': 'Bearer\tabc' }, 'abc'],
+    ['a token that contains "bearer" after the prefix', { 'x-auth-token': 'Bearer abc bearer def' }, 'abc bearer def'],
     ['"Bearer" alone', { 'x-auth-token': 'Bearer' }, ''],
     ['surrounding spaces trimmed', { 'x-auth-token': '  abc  ' }, 'abc'],
     ['a header sent twice, joined as HTTP does', { 'x-auth-token': ['abc', 'def'] }, 'abc, def'],

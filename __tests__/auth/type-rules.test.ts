@@ -1,4 +1,4 @@
-import { ANONYMOUS, authPlan, checkAuthRules, isUnrestricted, type AuthResult } from '../../src/auth/index.js';
+import { ANONYMOUS, AuthRuleError, authPlan, checkAuthRules, isUnrestricted, rulesFor, type AuthResult } from '../../src/auth/index.js';
 import { authorizationLine } from './keys.js';
 import { modelOf } from './schema.js';
 
@@ -106,5 +106,76 @@ type Note implements Owned {
     expect(checkAuthRules(model).map((error) => error.message)).toEqual([
       '@auth query rule of Owned (as implemented by Note): queryOwned: type Note has no field "missing"',
     ]);
+  });
+});
+
+describe('rulesFor, authPlan and isUnrestricted over more shapes of types', () => {
+  const model = modelOf(`
+interface Named {
+  name: String @search(by: [hash])
+}
+interface Owned @auth(query: { rule: "query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }" }) {
+  owner: String! @search(by: [hash])
+}
+type Solo @auth(query: { rule: "{ $ROLE: { eq: \\"ADMIN\\" } }" }) {
+  id: ID!
+}
+type Plain implements Named {
+  id: ID!
+}
+type Both implements Named & Owned @auth(query: { rule: "{ $ROLE: { eq: \\"ADMIN\\" } }" }) {
+  id: ID!
+}
+`);
+  const bob: AuthResult = { authenticated: true, variables: { USER: 'bob' } };
+
+  test('rulesFor: the type\'s own rule first, then its interfaces\' (an interface without @auth adds none)', () => {
+    const both = model.types.get('Both')!;
+    expect(rulesFor(model, both, 'query')).toEqual([{ rule: '{ $ROLE: { eq: "ADMIN" } }' }, { rule: 'query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }' }]);
+    expect(rulesFor(model, both, 'delete')).toEqual([]);
+    expect(rulesFor(model, model.types.get('Plain')!, 'query')).toEqual([]);
+  });
+
+  test.each<[string, string, AuthResult, unknown]>([
+    ['a type with its own rule and no interface, for a caller it refuses', 'Solo', bob, { lookups: [], match: { _id: { $in: [] } } }],
+    ['a type with its own rule and no interface, for a caller it lets in', 'Solo', admin, { lookups: [], match: {} }],
+    ['a type whose only interface has no @auth', 'Plain', ANONYMOUS, { lookups: [], match: {} }],
+    ['own rule and an interface rule together', 'Both', { authenticated: true, variables: { USER: 'bob', ROLE: 'ADMIN' } }, { lookups: [], match: { owner: { $eq: 'bob' } } }],
+    ['the cached plan for one caller is not served to another', 'Both', { authenticated: true, variables: { USER: 'carol', ROLE: 'ADMIN' } }, { lookups: [], match: { owner: { $eq: 'carol' } } }],
+  ])('authPlan: %s', (_case, typeName, caller, plan) => {
+    expect(authPlan(model, typeName, 'query', caller)).toEqual(plan);
+  });
+
+  test('the same caller on another operation gets that operation\'s plan', () => {
+    expect(authPlan(model, 'Solo', 'query', bob)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+    expect(authPlan(model, 'Solo', 'update', bob)).toEqual({ lookups: [], match: {} });
+  });
+
+  test('an unknown type: authPlan refuses it, isUnrestricted has nothing to restrict', () => {
+    expect(() => authPlan(model, 'Nope', 'query', bob)).toThrow(new AuthRuleError('unknown type Nope'));
+    expect(isUnrestricted(model, 'Nope', 'query', bob)).toBe(true);
+  });
+
+  test.each<[string, string, boolean]>([
+    ['Solo', 'query', false],
+    ['Solo', 'add', true],
+    ['Plain', 'query', true],
+    ['Both', 'query', false],
+  ])('isUnrestricted(%s, %s) → %s', (typeName, operation, unrestricted) => {
+    expect(isUnrestricted(model, typeName, operation as 'query', ANONYMOUS)).toBe(unrestricted);
+  });
+
+  test('ClosedByDefault: a type without @auth is unrestricted for an authenticated caller only', () => {
+    const closed = modelOf(`type Open {\n  id: ID!\n}\n${authorizationLine({ closedByDefault: true })}\n`);
+    expect(isUnrestricted(closed, 'Open', 'query', bob)).toBe(true);
+    expect(isUnrestricted(closed, 'Open', 'query', ANONYMOUS)).toBe(false);
+    expect(isUnrestricted(modelOf('type Open {\n  id: ID!\n}\n'), 'Open', 'query', ANONYMOUS)).toBe(true);
+  });
+
+  test('ClosedByDefault: a type whose only interface has no @auth is closed to anonymous callers too', () => {
+    const closed = modelOf(`interface Named {\n  name: String\n}\ntype Plain implements Named {\n  id: ID!\n}\n${authorizationLine({ closedByDefault: true })}\n`);
+    expect(authPlan(closed, 'Plain', 'query', ANONYMOUS)).toEqual({ lookups: [], match: { _id: { $in: [] } } });
+    expect(isUnrestricted(closed, 'Plain', 'query', ANONYMOUS)).toBe(false);
+    expect(authPlan(closed, 'Plain', 'query', bob)).toEqual({ lookups: [], match: {} });
   });
 });

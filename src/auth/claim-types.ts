@@ -11,21 +11,21 @@ export function claimTypeProblem(value: unknown, declared: TypeNode): string | u
   return fits(value, declared) ? undefined : `${describe(value)} where ${print(declared)} is declared`;
 }
 
+/** A list never fits a named type: every case below asks for a string, a number or a boolean. */
 function fits(value: unknown, type: TypeNode): boolean {
   if (value === null || value === undefined) return true;
   if (type.kind === Kind.NON_NULL_TYPE) return fits(value, type.type);
   if (type.kind === Kind.LIST_TYPE) return (Array.isArray(value) ? value : [value]).every((item) => fits(item, type.type));
-  if (Array.isArray(value)) return false;
   switch (type.name.value) {
     case 'Int':
     case 'Int64':
-      return typeof value === 'number' && Number.isInteger(value);
+      return Number.isInteger(value);
     case 'Float':
-      return typeof value === 'number' && Number.isFinite(value);
+      return Number.isFinite(value);
     case 'Boolean':
       return typeof value === 'boolean';
     case 'ID':
-      return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+      return typeof value === 'string' || Number.isInteger(value);
     default:
       return typeof value === 'string';
   }

@@ -32,26 +32,32 @@ function headerValue(headers: HeaderSource, name: string): string | undefined {
   return undefined;
 }
 
+const BEARER = 'bearer';
+
 /** The token in the configured header, without an optional `Bearer ` prefix; undefined when none was sent. */
 export function tokenFrom(config: AuthorizationConfig, headers: HeaderSource): string | undefined {
   const value = headerValue(headers, config.header)?.trim();
   if (!value) return undefined;
-  const token = /^bearer(\s+|$)/i.test(value) ? value.replace(/^bearer\s*/i, '') : value;
-  return token;
+  return /^bearer(\s|$)/i.test(value) ? value.slice(BEARER.length).trimStart() : value;
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A copy of `value` when it is a plain JSON object, else none (spreading `null` gives `{}` as well). */
+function objectClaims(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
 /** The namespace's claims: an object, or (as some issuers write it) a JSON string holding one. */
 function namespaceClaims(payload: JwtPayload, namespace: string): Record<string, unknown> {
   const value = payload[namespace];
-  if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...(parsed as Record<string, unknown>) } : {};
-    } catch {
-      return {};
-    }
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  return objectClaims(typeof value === 'string' ? parsedJson(value) : value);
 }
 
 function authenticated(config: AuthorizationConfig, payload: JwtPayload): AuthResult {

@@ -28,6 +28,12 @@ function numericDate(payload: Record<string, unknown>, claim: 'exp' | 'nbf'): nu
   return value;
 }
 
+/** A NumericDate for a message: ISO 8601, or the number itself when it lies beyond JavaScript's dates. */
+function dateText(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} (seconds since 1970)` : date.toISOString();
+}
+
 function checkAudience(payload: Record<string, unknown>, audience: readonly string[]): void {
   if (audience.length === 0) return;
   const claimed = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
@@ -51,9 +57,9 @@ export function verifyJws(jws: CompactJws, key: VerificationKey, audience: reado
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new JwtError('the token payload is not a JSON object');
   const claims = payload as Record<string, unknown>;
   const notBefore = numericDate(claims, 'nbf');
-  if (notBefore !== undefined && notBefore > nowSeconds) throw new JwtError(`the token is not valid before ${new Date(notBefore * 1000).toISOString()}`);
+  if (notBefore !== undefined && notBefore > nowSeconds) throw new JwtError(`the token is not valid before ${dateText(notBefore)}`);
   const expires = numericDate(claims, 'exp');
-  if (expires !== undefined && nowSeconds >= expires) throw new JwtError(`the token expired at ${new Date(expires * 1000).toISOString()}`);
+  if (expires !== undefined && nowSeconds >= expires) throw new JwtError(`the token expired at ${dateText(expires)}`);
   checkAudience(claims, audience);
   return claims;
 }
