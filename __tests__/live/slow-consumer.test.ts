@@ -73,7 +73,11 @@ test('a paused subscriber costs a bounded number of runs and results, then gets 
   const before = { ...registry.stats };
   pausable.socket().pause();
   for (let version = 1; version <= WRITES; version++) {
+    const batchesSeen = registry.stats.batches;
     await gqlData(server.url, 'mutation($v: Int) { updateItem(input: { filter: { n: { eq: 0 } }, set: { version: $v } }) { numUids } }', { v: version });
+    // Each write reaches the registry before the next (a polled change feed on a loaded machine would otherwise
+    // hand over several writes as one batch, and the test would no longer show many batches against few runs).
+    await until(() => registry.stats.batches > batchesSeen);
   }
   const paused = { ...registry.stats };
   const batches = paused.batches - before.batches;
