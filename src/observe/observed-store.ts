@@ -5,11 +5,11 @@
  */
 import { SpanKind, type Context, type Span } from '@opentelemetry/api';
 import type {
-  ChangeListener, Collection, Filter, FindOptions, IndexSpec, IndexSync, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, StopWatching, StoreSnapshot, Transaction,
-  UpdateDocument, UpdateResult,
+  Collection, Filter, FindOptions, OperationScope, PerKeyPage, Pipeline, Store, StoredDocument, UpdateDocument, UpdateResult,
 } from '../store/port.js';
 import type { ServiceMetrics } from './metrics.js';
 import { timedCall, tracer } from './tracer.js';
+import { ForwardingStore } from '../store/forwarding-store.js';
 
 type StoreMethod = 'find' | 'findPerKey' | 'count' | 'aggregate' | 'insertMany' | 'updateMany' | 'deleteMany';
 
@@ -18,51 +18,17 @@ export function observedStore(store: Store, metrics: ServiceMetrics | undefined,
 }
 
 /** A class rather than an object of closures: a traced request makes one, so it is one small allocation. */
-class ObservedStore implements Store {
+class ObservedStore extends ForwardingStore {
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly metrics: ServiceMetrics | undefined,
     private readonly traceContext: Context | undefined,
-  ) {}
-
-  get kind(): string {
-    return this.inner.kind;
+  ) {
+    super(inner);
   }
 
   collection(name: string): Collection {
     return new ObservedCollection(this.inner.collection(name), this.inner.kind, this.metrics, this.traceContext);
-  }
-
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.inner.transaction(work);
-  }
-
-  openSnapshot(): Promise<StoreSnapshot> {
-    return this.inner.openSnapshot();
-  }
-
-  syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
-    return this.inner.syncIndexes(collection, specs, prefix);
-  }
-
-  listIndexes(collection: string): Promise<IndexSpec[]> {
-    return this.inner.listIndexes(collection);
-  }
-
-  dropCollection(collection: string): Promise<boolean> {
-    return this.inner.dropCollection(collection);
-  }
-
-  watchChanges(listener: ChangeListener): StopWatching {
-    return this.inner.watchChanges(listener);
-  }
-
-  ready(): boolean {
-    return this.inner.ready();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 

@@ -9,73 +9,34 @@
 import type { RequestBudget } from '../limits/budget.js';
 import {
   DeadlineExceededError,
-  type ChangeListener,
   type Collection,
   type Filter,
   type FindOptions,
-  type IndexSpec,
-  type IndexSync,
   type OperationScope,
   type PerKeyPage,
   type Pipeline,
   type Store,
-  type StopWatching,
   type StoredDocument,
-  type StoreSnapshot,
-  type Transaction,
   type UpdateDocument,
   type UpdateResult,
 } from '../store/port.js';
+import { ForwardingStore } from '../store/forwarding-store.js';
 
 export function budgetedStore(store: Store, budget: RequestBudget): Store {
   return new BudgetedStore(store, budget);
 }
 
 /** A class rather than an object of closures (store/with-collections.ts): every request makes one. */
-class BudgetedStore implements Store {
+class BudgetedStore extends ForwardingStore {
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly budget: RequestBudget,
-  ) {}
-
-  get kind(): string {
-    return this.inner.kind;
+  ) {
+    super(inner);
   }
 
   collection(name: string): Collection {
     return new BudgetedCollection(this.inner.collection(name), this.budget);
-  }
-
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.inner.transaction(work);
-  }
-
-  openSnapshot(): Promise<StoreSnapshot> {
-    return this.inner.openSnapshot();
-  }
-
-  syncIndexes(collection: string, specs: IndexSpec[], prefix: string): Promise<IndexSync> {
-    return this.inner.syncIndexes(collection, specs, prefix);
-  }
-
-  listIndexes(collection: string): Promise<IndexSpec[]> {
-    return this.inner.listIndexes(collection);
-  }
-
-  dropCollection(collection: string): Promise<boolean> {
-    return this.inner.dropCollection(collection);
-  }
-
-  watchChanges(listener: ChangeListener): StopWatching {
-    return this.inner.watchChanges(listener);
-  }
-
-  ready(): boolean {
-    return this.inner.ready();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 
