@@ -273,6 +273,16 @@ describe('the reference guard', () => {
     });
   });
 
+  describe('a one-to-one edge whose holder type has no update rule', () => {
+    test('no holders are read, even for targets read for a rule of their own, and taking a target asks nothing', async () => {
+      const { store, calls } = recording(db.store);
+      const result = await during({ query: { User: { who: 'nobody' } }, ids: { User: ['u-bob'] }, oneToOne: ['Badge.holder'], selected: { User: ['u-fay'] } },
+        async (mutation) => outcome(mutation.guard.beforeDetach('Badge', BADGE_HOLDER, 'u-bob', 'g-new')), store);
+      expect(result).toBe('passes');
+      expect(calls).toEqual(['find User {"_id":{"$in":["u-bob"]}}', 'find User {"_id":{"$in":["u-bob"]},"who":"nobody"}']);
+    });
+  });
+
   describe('the verdicts are read in the mutation\'s transaction', () => {
     test('objects and edges the mutation wrote before the guard was prepared count, as they were then', async () => {
       const results = await during({

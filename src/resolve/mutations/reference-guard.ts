@@ -124,7 +124,8 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
     changed: (holderType: string, holderId: string, field: FieldModel) => requireUpdatable(holderType, holderId, `linking or unlinking ${holderType}.${field.name}`),
     async beforeDetach(holderType, field, targetId, newHolderId) {
       const updatePlan = update(holderType);
-      if (!updatePlan || targetTypesOf(model, field).some((type) => isCreated(type, targetId))) return;
+      // A relation field's named type is its target type.
+      if (!updatePlan || concreteTypesOf(model, field.namedType).some((type) => isCreated(type.name, targetId))) return;
       const read = denied.get(`${holderType}.${field.name}`);
       const holders = read?.targets.has(targetId)
         ? read.holders.get(targetId) ?? []
@@ -135,9 +136,4 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
       }
     },
   };
-}
-
-/** The concrete types whose ids a stored edge field holds. */
-function targetTypesOf(model: SchemaModel, field: FieldModel): string[] {
-  return field.of.kind === 'relation' ? concreteTypesOf(model, field.of.target).map((type) => type.name) : [];
 }
