@@ -13,3 +13,4 @@ import './update-delete.cases';
 import './identities.cases';
 import './auth-guard.cases';
 import './store-calls.cases';
+import './objects.cases';
