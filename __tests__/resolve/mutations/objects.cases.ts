@@ -119,6 +119,19 @@ describe('objects: ids, reads, writes and removals', () => {
       expect(await stored()).toEqual({ '#ann': { handle: 'ann' }, '#p1': { slug: 'p1', author: '#ann' } });
     });
 
+    test('a null in set, and a value in remove, $unset the stored value and its search tokens', async () => {
+      await add(db.store, 'Author', [{ handle: 'ann', name: 'Ann Lee' }, { handle: 'bob', name: 'Bob' }]);
+      const [ann, bob] = [await idOf('Author', 'handle', 'ann'), await idOf('Author', 'handle', 'bob')];
+      const { store, calls } = recording(db.store);
+      await updateObjects(model, store, 'Author', { filter: { handle: { eq: 'ann' } }, set: { name: null } });
+      await updateObjects(model, store, 'Author', { filter: { handle: { eq: 'bob' } }, remove: { name: 'Bob' } });
+      expect(calls.filter((call) => !call.startsWith('find'))).toEqual([
+        `updateMany Author [{"_id":"${ann}"},{"$unset":{"name":"","_term_name":""}}]`,
+        `updateMany Author [{"_id":"${bob}","name":"Bob"},{"$unset":{"name":"","_term_name":""}}]`,
+      ]);
+      expect(await stored()).toEqual({ '#ann': { handle: 'ann' }, '#bob': { handle: 'bob' } });
+    });
+
     test('every read and write of an add, an upsert and an update is made in the mutation\'s transaction', async () => {
       const scopes: string[] = [];
       const inner = db.store;
