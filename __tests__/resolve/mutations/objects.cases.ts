@@ -96,6 +96,23 @@ describe('objects: ids, reads, writes and removals', () => {
     });
   });
 
+  describe('undefined values (in-process callers; GraphQL leaves absent fields out)', () => {
+    test('undefined in set removes the value and its tokens, as null does', async () => {
+      await add(db.store, 'Author', [{ handle: 'ann', name: 'Ann' }]);
+      const ann = await idOf('Author', 'handle', 'ann');
+      const { store, calls } = recording(db.store);
+      await updateObjects(model, store, 'Author', { filter: { handle: { eq: 'ann' } }, set: { name: undefined } });
+      expect(calls.filter((call) => !call.startsWith('find'))).toEqual([`updateMany Author [{"_id":"${ann}"},{"$unset":{"name":"","_term_name":""}}]`]);
+      expect(await stored()).toEqual({ '#ann': { handle: 'ann' } });
+    });
+
+    test('an undefined Ref in remove is skipped, as a null one is', async () => {
+      await add(db.store, 'Post', [{ slug: 'p1', author: { handle: 'ann' }, related: [{ slug: 'p2' }] }]);
+      await updateObjects(model, db.store, 'Post', { filter: { slug: { eq: 'p1' } }, remove: { author: undefined, related: [undefined, null] } });
+      expect(await stored()).toEqual({ '#ann': { handle: 'ann' }, '#p1': { slug: 'p1', author: '#ann', related: ['#p2'] }, '#p2': { slug: 'p2' } });
+    });
+  });
+
   describe('store calls', () => {
     test('an add stores its own edges in the insert: a single edge whose inverse is a list, and a list without inverse', async () => {
       await add(db.store, 'Author', [{ handle: 'ann' }]);
