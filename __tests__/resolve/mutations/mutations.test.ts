@@ -15,3 +15,4 @@ import './auth-guard.cases';
 import './store-calls.cases';
 import './reference-guard.cases';
 import './interface-ids.cases';
+import './objects.cases';

@@ -19,6 +19,10 @@ import { secretWrites } from './hashed-password.js';
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
   model: SchemaModel;
+  /**
+   * The mutation's staged store (run.ts): it holds writes back, so a unique index refuses a duplicate only when
+   * they are applied, and run.ts reports it for the type of its collection.
+   */
   store: Store;
   tx: Transaction;
   created: number;
@@ -168,11 +172,7 @@ export async function createObject(write: Write, typeName: string, input: Input,
       targetIds.forEach((targetId) => deferredLinks.push([field, targetId]));
     }
   }
-  try {
-    await write.store.collection(type.name).insertMany([document], { tx: write.tx });
-  } catch (error) {
-    throw asDuplicateError(error, type);
-  }
+  await write.store.collection(type.name).insertMany([document], { tx: write.tx });
   rememberCreated(write.known, type, document);
   write.created += 1;
   const createdOfType = write.createdIds.get(type.name);
@@ -233,13 +233,7 @@ export async function patchObject(write: Write, type: TypeModel, id: string, set
   const update: Record<string, Record<string, unknown>> = {};
   if (Object.keys(toSet).length > 0) update.$set = toSet;
   if (toUnset.length > 0) update.$unset = Object.fromEntries(toUnset.map((name) => [name, '']));
-  if (Object.keys(update).length > 0) {
-    try {
-      await collection.updateMany({ _id: id }, update, { tx: write.tx });
-    } catch (error) {
-      throw asDuplicateError(error, type);
-    }
-  }
+  if (Object.keys(update).length > 0) await collection.updateMany({ _id: id }, update, { tx: write.tx });
   // Linking a single-valued edge replaces the previous one (a `$set` on the holder), so no unlink first.
   for (const [field, refs] of relationFields(write.model, type, set)) {
     for (const ref of refs) {
