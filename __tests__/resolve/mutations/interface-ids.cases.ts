@@ -1,4 +1,6 @@
+import { GraphQLError } from 'graphql';
 import { checkInterfaceUniqueIds, readAheadInterfaceIds, type InterfaceIds } from '../../../src/resolve/mutations/interface-ids.js';
+import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
 import type { Write } from '../../../src/resolve/mutations/objects.js';
 import type { Store } from '../../../src/store/port.js';
 import { modelOf, recording, useMutationStore } from './harness';
@@ -151,5 +153,52 @@ describe('@id(interface: true) values', () => {
       });
       expect(calls).toEqual(['find Staff {"refID":"q1"}', 'find Ticket {"num":5}']);
     });
+  });
+});
+
+describe('@id(interface: true) on a field stored under another name (@dgraph(pred:))', () => {
+  const stored = modelOf(`
+interface Member {
+  refID: String! @id(interface: true) @dgraph(pred: "Member.ref")
+}
+
+type Staff implements Member {
+  desk: Int
+}
+
+type Guest implements Member {
+  host: String
+}
+`);
+  const db = useMutationStore(stored);
+  const taken = {
+    message: 'id s1 already exists for field refID in some other implementing type of interface Member',
+    code: 'DUPLICATE_ID', interface: 'Member', field: 'refID', value: 's1',
+  };
+
+  async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+    const error = await promise.then(() => undefined, (reason: unknown) => reason);
+    if (!(error instanceof GraphQLError)) throw new Error(`expected a GraphQLError, got ${String(error)}`);
+    return { message: error.message, ...error.extensions };
+  }
+
+  beforeEach(async () => {
+    await addObjects(stored, db.store, 'Staff', [{ refID: 's1', desk: 4 }], false);
+  });
+
+  test('an add of another implementing type with the value is refused, and writes nothing', async () => {
+    expect(await refusal(addObjects(stored, db.store, 'Guest', [{ refID: 's2' }, { refID: 's1' }], false))).toEqual(taken);
+    expect(await db.contents('Guest')).toEqual([]);
+  });
+
+  test('an update of another implementing type to the value is refused', async () => {
+    await addObjects(stored, db.store, 'Guest', [{ refID: 'g1' }], false);
+    expect(await refusal(updateObjects(stored, db.store, 'Guest', { filter: {}, set: { refID: 's1' } }))).toEqual(taken);
+    expect((await db.documents('Guest')).map((guest) => Object.values(guest))).toEqual([[expect.any(String), 'g1']]);
+  });
+
+  test('the same type keeps its own value on an upsert-free update of other fields', async () => {
+    const outcome = await updateObjects(stored, db.store, 'Staff', { filter: {}, set: { refID: 's1', desk: 5 } });
+    expect(outcome.numUids).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { ErrorCode } from '../../errors/codes.js';
+import { storedPath } from '../../query/schema-facts.js';
 import { concreteTypesOf, isKeptHere } from '../../sdl/facts.js';
 import type { SchemaModel, TypeModel } from '../../sdl/model.js';
 import type { Store, Transaction } from '../../store/port.js';
@@ -42,11 +43,18 @@ function holdersOf(holders: InterfaceIdHolders, interfaceName: string, field: st
   return byValue;
 }
 
+/** Where `type` stores its copy of the interface field `fieldName` (`@dgraph(pred:)` may name it otherwise). */
+function storedPathIn(type: TypeModel, fieldName: string): string {
+  const field = type.fieldsByName.get(fieldName);
+  return field ? storedPath(field) : fieldName;
+}
+
+/** `values` are the object's stored values (keyed by stored name), as the insert or update writes them. */
 export async function checkInterfaceUniqueIds(write: Write, type: TypeModel, values: Readonly<Input>): Promise<void> {
   write.interfaceIds ??= { holders: new Map(), claimed: new Set() };
   for (const field of uniqueAcrossFields(type)) {
     const interfaceName = field.uniqueAcrossInterface!;
-    const value = values[field.name];
+    const value = values[storedPath(field)];
     if (value === undefined || value === null) continue;
     const holders = holdersOf(write.interfaceIds.holders, interfaceName, field.name);
     let holder = holders.get(value);
@@ -61,7 +69,7 @@ export async function checkInterfaceUniqueIds(write: Write, type: TypeModel, val
 async function holderOf(model: SchemaModel, store: Store, tx: Transaction, interfaceName: string, field: string, value: unknown, except: string): Promise<string> {
   for (const other of concreteTypesOf(model, interfaceName)) {
     if (other.name === except) continue;
-    const [found] = await store.collection(other.name).find({ [field]: value }, { limit: 1, projection: { _id: 1 } }, { tx });
+    const [found] = await store.collection(other.name).find({ [storedPathIn(other, field)]: value }, { limit: 1, projection: { _id: 1 } }, { tx });
     if (found) return other.name;
   }
   return '';
@@ -100,8 +108,9 @@ export async function readAheadInterfaceIds(model: SchemaModel, store: Store, tx
     const [interfaceName, field] = key.split('.') as [string, string];
     const byValue = new Map<unknown, string>([...values].map((value) => [value, '']));
     for (const type of concreteTypesOf(model, interfaceName)) {
-      const found = await store.collection(type.name).find({ [field]: { $in: [...values] } }, { projection: { [field]: 1 } }, { tx });
-      for (const document of found) byValue.set(document[field], type.name);
+      const path = storedPathIn(type, field);
+      const found = await store.collection(type.name).find({ [path]: { $in: [...values] } }, { projection: { [path]: 1 } }, { tx });
+      for (const document of found) byValue.set(document[path], type.name);
     }
     holders.set(key, byValue);
   }
