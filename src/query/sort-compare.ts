@@ -18,9 +18,10 @@ function typeRank(value: unknown): number {
 export function compareValues(a: unknown, b: unknown): number {
   const rankDifference = typeRank(a) - typeRank(b);
   if (rankDifference !== 0) return rankDifference;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  // Equal ranks: `b` has the type of `a`.
+  if (typeof a === 'number') return a - (b as number);
+  if (typeof a === 'string') return a < (b as string) ? -1 : a > (b as string) ? 1 : 0;
+  if (typeof a === 'boolean') return Number(a) - Number(b);
   return 0;
 }
 
