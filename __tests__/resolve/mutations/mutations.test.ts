@@ -13,3 +13,5 @@ import './update-delete.cases';
 import './identities.cases';
 import './auth-guard.cases';
 import './store-calls.cases';
+import './verdicts-before.cases';
+import './transaction-scope.cases';
