@@ -15,3 +15,4 @@ import './auth-guard.cases';
 import './store-calls.cases';
 import './verdicts-before.cases';
 import './transaction-scope.cases';
+import './edges.cases';
