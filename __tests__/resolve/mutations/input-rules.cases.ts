@@ -124,6 +124,7 @@ describe('checkExtendedKeyKept: an extended type keeps the owner\'s key', () => 
   test.each([
     ['an extended type keyed by its ID (the ID is not in the Patch)', 'Book', { id: 'b2' }],
     ['a type that is not extended', 'Note', { code: 'other' }],
+    ['a type that is not extended, whatever its fields are named', 'Odd', { undefined: 'other' }],
   ])('checks nothing for %s', (_case, typeName, set) => {
     expect(() => checkExtendedKeyKept(type(typeName), 'b1', set, { id: 'b1', code: 'x' })).not.toThrow();
   });

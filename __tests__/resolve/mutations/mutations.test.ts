@@ -16,3 +16,6 @@ import './store-calls.cases';
 import './reference-guard.cases';
 import './interface-ids.cases';
 import './objects.cases';
+import './verdicts-before.cases';
+import './transaction-scope.cases';
+import './edges.cases';

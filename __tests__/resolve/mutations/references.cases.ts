@@ -97,6 +97,12 @@ describe('collectReferences: every Ref of an input, nested ones included', () =>
     });
   });
 
+  test('a scalar where a Ref belongs is no Ref: it names nothing', () => {
+    const references = noReferences();
+    collectReferences(model, 'User', { pet: 'd1', badge: 7, tasks: ['t1', false] }, references);
+    expect(plain(references)).toEqual({ byType: {}, oneToOne: { 'Badge.holder': 'Badge.holder → User' } });
+  });
+
   test('null and absent relations, and an unknown type, name nothing', () => {
     const references = noReferences();
     collectReferences(model, 'User', { tasks: null, badge: undefined }, references);
