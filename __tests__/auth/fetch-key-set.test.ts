@@ -50,6 +50,10 @@ const answers: Record<string, Answer> = {
   '/empty': answer(200, ''),
   '/not-a-set': answer(200, '{"keys":"none"}'),
   '/hang': () => undefined,
+  '/loop': (res) => {
+    res.writeHead(302, { location: '/loop', 'content-length': '0' });
+    res.end();
+  },
 };
 
 let baseUrl = '';
@@ -118,5 +122,24 @@ describe('fetchKeySet', () => {
   ])('%s: the error code as the reason', async (_case, url, reason) => {
     const error = await fetchKeySet(url(), LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toMatchObject({ name: 'KeySetFetchError', message: reason });
+  });
+
+  test('a fetch failure whose cause has no code: fetch\'s own message as the reason', async () => {
+    const error = await fetchKeySet(`${baseUrl}/loop`, LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'KeySetFetchError', message: 'fetch failed' });
+  });
+
+  test.each<[string, unknown, string]>([
+    ['an Error without a cause', new TypeError('network down'), 'network down'],
+    ['a value that is not an Error', 'plain reason', 'plain reason'],
+    ['an object whose message is not text', { message: 42 }, '[object Object]'],
+  ])('fetch rejecting with %s: its text as the reason', async (_case, rejection, reason) => {
+    const fetchSpy = jest.spyOn(globalThis, 'fetch').mockRejectedValueOnce(rejection);
+    try {
+      const error = await fetchKeySet(`${baseUrl}/set`, LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toMatchObject({ name: 'KeySetFetchError', message: reason });
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });
