@@ -30,6 +30,24 @@ type Event @auth(query: { rule: "query($SINCE: DateTime!) { queryEvent(filter: {
     expect(checkAuthRules(model)).toEqual([]);
   });
 
+  test('a String variable stands in as a regular expression, so a regexp filter on a claim compiles', () => {
+    const model = modelOf(`
+type Item @auth(query: { rule: "query($PATTERN: String!) { queryItem(filter: { name: { regexp: $PATTERN } }) { __typename } }" }) {
+  id: ID!
+  name: String @search(by: [regexp])
+}
+`);
+    expect(checkAuthRules(model)).toEqual([]);
+  });
+
+  test('a list variable stands in as a list holding a value of its item type, which an id filter refuses unless it is an ID', () => {
+    const ids = (type: string) => itemSchema(`query: { rule: "query($IDS: ${type}) { queryItem(filter: { id: $IDS }) { __typename } }" }`);
+    expect(checkAuthRules(modelOf(ids('[ID!]!')))).toEqual([]);
+    expect(checkAuthRules(modelOf(ids('[Int!]!')))).toEqual([
+      { message: '@auth query rule of Item: the @auth rule for Item: ItemFilter.id: expected a list of IDs, got [1]', locations: [{ line: 3, column: 6 }] },
+    ]);
+  });
+
   test.each<[string, string, string[]]>([
     ['a broken rule under and', `query: { and: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'String!')}" }] }`, [`@auth query rule of Item: ${NOPE_ERROR}`]],
     ['a broken rule under or', `add: { or: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'Int!')}" }] }`, [`@auth add rule of Item: ${NOPE_ERROR}`]],
