@@ -20,7 +20,7 @@ export const SUITES = {
       persisted(['admin', 'errors', 'request-kind', 'defaults', 'index'], ['admin', 'errors', 'request-kind']),
       persisted(['manifest'], ['manifest']),
       persisted(['plugin'], ['plugin', 'request-kind']),
-      persisted(['cache'], ['cache', 'plugin']),
+      persisted(['cache'], ['cache', 'plugin', 'registration-cap']),
       persisted(['registration-cap', 'hash', 'trusted'], ['registration-cap', 'hash', 'trusted']),
     ],
   },

@@ -113,3 +113,10 @@ test('a registration that a racing instance stored first is not counted again, s
   const stored = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
   expect(stored.map((document) => document.query).sort()).toEqual([queryOf('x'), y]);
 });
+
+test('a client registration that a manifest lists is then stored as the manifest\'s, the others stay the client\'s', async () => {
+  await run(BY_COUNT, ['register a', 'register b', 'manifest a', 'manifest m']);
+  const documents = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({}, { projection: { query: 1, source: 1 } });
+  const sources = Object.fromEntries(documents.map((document) => [document.query, document.source]));
+  expect(sources).toEqual({ [queryOf('a')]: 'manifest', [queryOf('b')]: 'client', [queryOf('m')]: 'manifest' });
+});
