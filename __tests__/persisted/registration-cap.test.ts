@@ -60,6 +60,8 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
   ['past it, the oldest go, down to 90% of the limit (at least one)', BY_COUNT, ['register a', 'register b', 'register c', 'register d'], ['c', 'd']],
   ['a query used since it was registered outlives older unused ones', BY_COUNT,
     ['register a', 'register b', 'register c', 'use a', 'register d'], ['a', 'd']],
+  ['uses between passes all count as used at the next pass, after the registrations before it', BY_COUNT,
+    ['register a', 'register b', 'use a', 'register c', 'use b', 'register d'], ['a', 'b']],
   ['a limit of one keeps the latest registration', { maxQueries: 1, maxBytes: 1_000_000 }, ['register a', 'register b', 'register c'], ['c']],
   ['past the byte limit, the oldest go until 90% of it (40 bytes each, limit 100)', { maxQueries: 100, maxBytes: 100 },
     ['register a', 'register b', 'register c'], ['b', 'c']],
@@ -92,6 +94,32 @@ test('a client registration stored without a byte count counts as 0 bytes, and s
   // 3 × 40 bytes pass the limit of 100: the oldest go (legacy first, its 0 bytes freeing nothing) until 80 bytes.
   const { stored } = await run({ maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['legacy']);
   expect(stored).toEqual(['b', 'c']);
+});
+
+test.each<[number, { maxQueries: number; maxBytes: number }, Step[], string[]]>([
+  // Counted as Infinity, it would pass the limit and take the others with it.
+  [Number.POSITIVE_INFINITY, { maxQueries: 100, maxBytes: 1_000 }, ['register a', 'register b'], ['a', 'b', 'legacy']],
+  // Counted as NaN, no byte total would ever pass the limit.
+  [Number.NaN, { maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['b', 'c']],
+])('a stored byte count of %s (MongoDB can hold one, unlike JSON) counts as 0 bytes', async (bytes, limits, steps, expected) => {
+  const legacy = queryOf('legacy');
+  await store.collection(SYSTEM_COLLECTIONS.persistedQueries).insertMany([{ _id: sha256Hex(legacy), query: legacy, source: 'client', bytes: 0, lastUsedAt: 0 }]);
+  // The embedded store keeps only finite numbers, so the non-finite count is put into what its reads answer.
+  const embedded = store;
+  const withNonFiniteCount = Object.create(embedded) as Store;
+  withNonFiniteCount.collection = (name) => {
+    const real = embedded.collection(name);
+    const altered = Object.create(real) as typeof real;
+    altered.find = async (filter, options) => (await real.find(filter, options))
+      .map((document) => (document._id === sha256Hex(legacy) ? { ...document, bytes } : document));
+    return altered;
+  };
+  store = withNonFiniteCount;
+  try {
+    expect((await run(limits, steps, ['legacy'])).stored).toEqual(expected);
+  } finally {
+    store = embedded;
+  }
 });
 
 test('a registration that a racing instance stored first is not counted again, so it starts no eviction pass', async () => {
