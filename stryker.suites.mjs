@@ -29,7 +29,7 @@ export const SUITES = {
     groups: [
       auth(['token', 'request-auth', 'plugin'], ['token', 'request-auth']),
       auth(['compile-rule'], ['compile-rule']),
-      auth(['type-rules'], ['type-rules']),
+      auth(['type-rules'], ['type-rules', 'check-rules']),
       auth(['check-rules'], ['check-rules', 'type-rules']),
       auth(['keys/fetch-key-set', 'keys/freshness', 'keys/jwk', 'keys/remote-key-set'], ['key-set', 'fetch-key-set']),
       auth(['jwt/compact', 'jwt/errors', 'jwt/signature', 'jwt/verify', 'errors', 'keys/static-key'], ['jwt-signature', 'jwt-verify']),
