@@ -43,6 +43,10 @@ const answers: Record<string, Answer> = {
   '/exactly-the-limit-chunked': chunked(setOfSize(4096)),
   '/created': answer(201, SET),
   '/missing': answer(404, 'not here'),
+  '/no-content': (res) => {
+    res.writeHead(204);
+    res.end();
+  },
   '/error': answer(500, SET),
   '/over-the-limit': answer(200, setOfSize(4097)),
   '/over-the-limit-chunked': chunked(setOfSize(4097)),
@@ -103,6 +107,7 @@ describe('fetchKeySet', () => {
   test.each<[string, string]>([
     ['/created', 'it answered HTTP 201'],
     ['/missing', 'it answered HTTP 404'],
+    ['/no-content', 'it answered HTTP 204'],
     ['/error', 'it answered HTTP 500'],
     ['/over-the-limit', 'the response is 4097 bytes, more than the 4096 allowed'],
     ['/over-the-limit-chunked', 'the response is more than the 4096 bytes allowed'],
