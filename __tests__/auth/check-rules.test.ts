@@ -48,6 +48,34 @@ type Item @auth(query: { rule: "query($PATTERN: String!) { queryItem(filter: { n
     ]);
   });
 
+  const ITEM_WITH_NUMBER = (auth: string) => `
+type Item @auth(${auth}) {
+  id: ID!
+  name: String @search(by: [hash])
+  n: Int @search
+}
+`;
+
+  test.each<[string, string, string[]]>([
+    [
+      'declared as Int! and as String! in two queries of one rule',
+      'query: { and: [{ rule: "query($X: Int!) { queryItem(filter: { n: { eq: $X } }) { __typename } }" }, { rule: "query($X: String!) { queryItem(filter: { name: { eq: $X } }) { __typename } }" }] }',
+      ['@auth query rule of Item: $X is declared as Int! and as String!, which no one claim can fit'],
+    ],
+    [
+      'declared as ID!, as Int and as [Int!] (an integer fits all three)',
+      'query: { or: [{ rule: "query($X: ID!) { queryItem { __typename } }" }, { rule: "query($X: Int) { queryItem(filter: { n: { eq: $X } }) { __typename } }" }, { rule: "query($X: [Int!]) { queryItem { __typename } }" }] }',
+      [],
+    ],
+    [
+      'declared as String and as ID under not',
+      'query: { and: [{ rule: "query($X: String) { queryItem(filter: { name: { eq: $X } }) { __typename } }" }, { not: { rule: "query($X: ID) { queryItem { __typename } }" } }] }',
+      [],
+    ],
+  ])('a variable %s', (_case, auth, messages) => {
+    expect(checkAuthRules(modelOf(ITEM_WITH_NUMBER(auth)))).toEqual(messages.map((message) => ({ message, locations: [{ line: 2, column: 6 }] })));
+  });
+
   test.each<[string, string, string[]]>([
     ['a broken rule under and', `query: { and: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'String!')}" }] }`, [`@auth query rule of Item: ${NOPE_ERROR}`]],
     ['a broken rule under or', `add: { or: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'Int!')}" }] }`, [`@auth add rule of Item: ${NOPE_ERROR}`]],
