@@ -27,6 +27,8 @@ describe('evaluateRoleRule', () => {
     ['regexp skips items that are not strings', '{ $ROLE: { regexp: "/1/" } }', { ROLE: [1, '21'] }, true],
     ['a missing claim never passes', '{ $ROLE: { eq: "ADMIN" } }', {}, false],
     ['a null claim never passes', '{ $ROLE: { in: ["ADMIN"] } }', { ROLE: null }, false],
+    ['a null claim does not pass eq: null', '{ $ROLE: { eq: null } }', { ROLE: null }, false],
+    ['a null claim does not pass in: [null]', '{ $ROLE: { in: [null] } }', { ROLE: null }, false],
     ['in with a single value', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'ADMIN' }, true],
     ['in with a single value, another claim', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'OPS' }, false],
     ['eq against another claim', '{ $ROLE: { eq: $WANTED } }', { ROLE: 'A', WANTED: 'A' }, true],
