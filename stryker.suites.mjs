@@ -20,7 +20,7 @@ export const SUITES = {
       persisted(['admin', 'errors', 'request-kind', 'defaults', 'index'], ['admin', 'errors', 'request-kind']),
       persisted(['manifest'], ['manifest']),
       persisted(['plugin'], ['plugin', 'request-kind']),
-      persisted(['cache'], ['cache', 'plugin']),
+      persisted(['cache'], ['cache', 'plugin', 'registration-cap']),
       persisted(['registration-cap', 'hash', 'trusted'], ['registration-cap', 'hash', 'trusted']),
     ],
   },
@@ -29,7 +29,7 @@ export const SUITES = {
     groups: [
       auth(['token', 'request-auth', 'plugin'], ['token', 'request-auth']),
       auth(['compile-rule'], ['compile-rule']),
-      auth(['type-rules'], ['type-rules']),
+      auth(['type-rules'], ['type-rules', 'check-rules']),
       auth(['check-rules'], ['check-rules', 'type-rules']),
       auth(['keys/fetch-key-set', 'keys/freshness', 'keys/jwk', 'keys/remote-key-set'], ['key-set', 'fetch-key-set']),
       auth(['jwt/compact', 'jwt/errors', 'jwt/signature', 'jwt/verify', 'errors', 'keys/static-key'], ['jwt-signature', 'jwt-verify']),

@@ -30,6 +30,52 @@ type Event @auth(query: { rule: "query($SINCE: DateTime!) { queryEvent(filter: {
     expect(checkAuthRules(model)).toEqual([]);
   });
 
+  test('a String variable stands in as a regular expression, so a regexp filter on a claim compiles', () => {
+    const model = modelOf(`
+type Item @auth(query: { rule: "query($PATTERN: String!) { queryItem(filter: { name: { regexp: $PATTERN } }) { __typename } }" }) {
+  id: ID!
+  name: String @search(by: [regexp])
+}
+`);
+    expect(checkAuthRules(model)).toEqual([]);
+  });
+
+  test('a list variable stands in as a list holding a value of its item type, which an id filter refuses unless it is an ID', () => {
+    const ids = (type: string) => itemSchema(`query: { rule: "query($IDS: ${type}) { queryItem(filter: { id: $IDS }) { __typename } }" }`);
+    expect(checkAuthRules(modelOf(ids('[ID!]!')))).toEqual([]);
+    expect(checkAuthRules(modelOf(ids('[Int!]!')))).toEqual([
+      { message: '@auth query rule of Item: the @auth rule for Item: ItemFilter.id: expected a list of IDs, got [1]', locations: [{ line: 3, column: 6 }] },
+    ]);
+  });
+
+  const ITEM_WITH_NUMBER = (auth: string) => `
+type Item @auth(${auth}) {
+  id: ID!
+  name: String @search(by: [hash])
+  n: Int @search
+}
+`;
+
+  test.each<[string, string, string[]]>([
+    [
+      'declared as Int! and as String! in two queries of one rule',
+      'query: { and: [{ rule: "query($X: Int!) { queryItem(filter: { n: { eq: $X } }) { __typename } }" }, { rule: "query($X: String!) { queryItem(filter: { name: { eq: $X } }) { __typename } }" }] }',
+      ['@auth query rule of Item: $X is declared as Int! and as String!, which no one claim can fit'],
+    ],
+    [
+      'declared as ID!, as Int and as [Int!] (an integer fits all three)',
+      'query: { or: [{ rule: "query($X: ID!) { queryItem { __typename } }" }, { rule: "query($X: Int) { queryItem(filter: { n: { eq: $X } }) { __typename } }" }, { rule: "query($X: [Int!]) { queryItem { __typename } }" }] }',
+      [],
+    ],
+    [
+      'declared as String and as ID under not',
+      'query: { and: [{ rule: "query($X: String) { queryItem(filter: { name: { eq: $X } }) { __typename } }" }, { not: { rule: "query($X: ID) { queryItem { __typename } }" } }] }',
+      [],
+    ],
+  ])('a variable %s', (_case, auth, messages) => {
+    expect(checkAuthRules(modelOf(ITEM_WITH_NUMBER(auth)))).toEqual(messages.map((message) => ({ message, locations: [{ line: 2, column: 6 }] })));
+  });
+
   test.each<[string, string, string[]]>([
     ['a broken rule under and', `query: { and: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'String!')}" }] }`, [`@auth query rule of Item: ${NOPE_ERROR}`]],
     ['a broken rule under or', `add: { or: [{ rule: "{ $R: { eq: 1 } }" }, { rule: "${NOPE('X', 'Int!')}" }] }`, [`@auth add rule of Item: ${NOPE_ERROR}`]],

@@ -43,6 +43,10 @@ const answers: Record<string, Answer> = {
   '/exactly-the-limit-chunked': chunked(setOfSize(4096)),
   '/created': answer(201, SET),
   '/missing': answer(404, 'not here'),
+  '/no-content': (res) => {
+    res.writeHead(204);
+    res.end();
+  },
   '/error': answer(500, SET),
   '/over-the-limit': answer(200, setOfSize(4097)),
   '/over-the-limit-chunked': chunked(setOfSize(4097)),
@@ -50,6 +54,10 @@ const answers: Record<string, Answer> = {
   '/empty': answer(200, ''),
   '/not-a-set': answer(200, '{"keys":"none"}'),
   '/hang': () => undefined,
+  '/loop': (res) => {
+    res.writeHead(302, { location: '/loop', 'content-length': '0' });
+    res.end();
+  },
 };
 
 let baseUrl = '';
@@ -99,6 +107,7 @@ describe('fetchKeySet', () => {
   test.each<[string, string]>([
     ['/created', 'it answered HTTP 201'],
     ['/missing', 'it answered HTTP 404'],
+    ['/no-content', 'it answered HTTP 204'],
     ['/error', 'it answered HTTP 500'],
     ['/over-the-limit', 'the response is 4097 bytes, more than the 4096 allowed'],
     ['/over-the-limit-chunked', 'the response is more than the 4096 bytes allowed'],
@@ -118,5 +127,24 @@ describe('fetchKeySet', () => {
   ])('%s: the error code as the reason', async (_case, url, reason) => {
     const error = await fetchKeySet(url(), LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toMatchObject({ name: 'KeySetFetchError', message: reason });
+  });
+
+  test('a fetch failure whose cause has no code: fetch\'s own message as the reason', async () => {
+    const error = await fetchKeySet(`${baseUrl}/loop`, LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'KeySetFetchError', message: 'fetch failed' });
+  });
+
+  test.each<[string, unknown, string]>([
+    ['an Error without a cause', new TypeError('network down'), 'network down'],
+    ['a value that is not an Error', 'plain reason', 'plain reason'],
+    ['an object whose message is not text', { message: 42 }, '[object Object]'],
+  ])('fetch rejecting with %s: its text as the reason', async (_case, rejection, reason) => {
+    const fetchSpy = jest.spyOn(globalThis, 'fetch').mockRejectedValueOnce(rejection);
+    try {
+      const error = await fetchKeySet(`${baseUrl}/set`, LIMITS, NOW).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toMatchObject({ name: 'KeySetFetchError', message: reason });
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });

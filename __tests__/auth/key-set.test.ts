@@ -226,6 +226,19 @@ describe('RemoteKeySet', () => {
     expect(state.fetches).toBe(3);
   });
 
+  test('a set that expires within the cooldown is fetched again when it expires, not served stale', async () => {
+    const state = { now: 1_000_000, fetches: 0, keys: [es] };
+    const shortLived = new RemoteKeySet(URL, { ...policy, minSeconds: 1 }, async () => {
+      state.fetches += 1;
+      return { keys: new Map(state.keys.map((pair) => [pair.kid, { key: pair.publicKey, algorithm: pair.algorithm }])), declaredLifetimeSeconds: 1 };
+    }, () => state.now);
+    expect([...(await shortLived.keys()).keys()]).toEqual([es.kid]);
+    state.now += 1_000;
+    state.keys = [ed];
+    expect([...(await shortLived.keys()).keys()]).toEqual([ed.kid]);
+    expect(state.fetches).toBe(2);
+  });
+
   test('max-age=0 is held for the least lifetime, so requests do not each fetch', async () => {
     const { state, set } = harness();
     state.lifetime = 0;
@@ -259,5 +272,17 @@ describe('KeySets over several URLs', () => {
     const urls = ['https://down.example/jwks', 'https://up.example/jwks'];
     expect(await sets.keyFor(urls, es.kid)).toBeDefined();
     await expect(sets.keyFor(urls, 'nobody')).rejects.toThrow('cannot verify the token: the key set https://down.example/jwks cannot be fetched (ECONNREFUSED)');
+  });
+
+  test('a kid that only the refresh of one set finds is returned while another set is down', async () => {
+    const published: typeof es[] = [es];
+    const sets = new KeySets({ ...DEFAULT_KEY_SET_POLICY, refreshCooldownMs: 0 }, async (url) => {
+      if (url.includes('down')) throw new Error('ECONNREFUSED');
+      return { keys: new Map(published.map((pair) => [pair.kid, { key: pair.publicKey, algorithm: pair.algorithm }])), declaredLifetimeSeconds: 300 };
+    });
+    const urls = ['https://down.example/jwks', 'https://up.example/jwks'];
+    expect((await sets.keyFor(urls, es.kid))?.algorithm).toBe('ES256');
+    published.splice(0, 1, ed);
+    expect((await sets.keyFor(urls, ed.kid))?.algorithm).toBe('EdDSA');
   });
 });

@@ -3,7 +3,7 @@ import { AuthRuleError } from '../../src/auth/errors.js';
 import { evaluateRoleRule } from '../../src/auth/role-rule.js';
 import { parseRule } from '../../src/auth/rule-document.js';
 import type { RoleRule } from '../../src/auth/rule-document.js';
-import { substitute } from '../../src/auth/rule-values.js';
+import { substitute, type Substituted } from '../../src/auth/rule-values.js';
 
 /** Role rules decided from the claims alone, and the substitution of claims into rule values. */
 
@@ -27,6 +27,8 @@ describe('evaluateRoleRule', () => {
     ['regexp skips items that are not strings', '{ $ROLE: { regexp: "/1/" } }', { ROLE: [1, '21'] }, true],
     ['a missing claim never passes', '{ $ROLE: { eq: "ADMIN" } }', {}, false],
     ['a null claim never passes', '{ $ROLE: { in: ["ADMIN"] } }', { ROLE: null }, false],
+    ['a null claim does not pass eq: null', '{ $ROLE: { eq: null } }', { ROLE: null }, false],
+    ['a null claim does not pass in: [null]', '{ $ROLE: { in: [null] } }', { ROLE: null }, false],
     ['in with a single value', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'ADMIN' }, true],
     ['in with a single value, another claim', '{ $ROLE: { in: "ADMIN" } }', { ROLE: 'OPS' }, false],
     ['eq against another claim', '{ $ROLE: { eq: $WANTED } }', { ROLE: 'A', WANTED: 'A' }, true],
@@ -78,5 +80,23 @@ describe('substitute: claims into rule values', () => {
 
   test('a null claim takes the declared default', () => {
     expect(substitute(parseValue('$USER'), { USER: null }, new Map([['USER', parseValue('"guest"')]]))).toEqual({ ok: true, value: 'guest' });
+  });
+
+  test('only a missing claim is reported as missing: another error (a stack overflow on a deep list) propagates', () => {
+    // Called deeper and deeper in the stack until converting the 1,000-deep list no longer fits in it.
+    const deepList = parseValue(`${'['.repeat(1000)}1${']'.repeat(1000)}`);
+    const substitutedAt = (depth: number): Substituted => (depth === 0 ? substitute(deepList, {}) : substitutedAt(depth - 1));
+    const outcomes: string[] = [];
+    for (let depth = 0; depth < 50_000 && !outcomes.includes('RangeError'); depth += 250) {
+      try {
+        const result = substitutedAt(depth);
+        outcomes.push(result.ok ? 'ok' : `missing ${result.missing}`);
+      } catch (error) {
+        outcomes.push(error instanceof RangeError ? 'RangeError' : String(error));
+      }
+    }
+    expect(outcomes[0]).toBe('ok');
+    expect(outcomes.at(-1)).toBe('RangeError');
+    expect(outcomes.filter((outcome) => outcome !== 'ok' && outcome !== 'RangeError')).toEqual([]);
   });
 });

@@ -78,6 +78,14 @@ describe('parseRule: query rules', () => {
     expect(printed(parseRule('{ queryTask { __typename } }'))).toEqual({ kind: 'query', queryField: 'queryTask', variables: [], root: { filter: undefined, fields: [] } });
   });
 
+  test('a query rule is of kind query, and keeps no source locations (a cached rule would hold every token of its text)', () => {
+    const rule = parseRule('query($USER: String!) { queryTask(filter: { owner: { eq: $USER } }) { user { __typename } } }');
+    expect(rule.kind).toBe('query');
+    if (rule.kind !== 'query') return;
+    expect([rule.variables[0]?.type.loc, rule.root.filter?.loc]).toEqual([undefined, undefined]);
+    expect(rule.root.filter).toBeDefined();
+  });
+
   test('the same text is parsed once: later calls answer the cached rule', () => {
     const text = 'query { queryNote(filter: { shared: true }) { __typename } }';
     expect(parseRule(text)).toBe(parseRule(text));
@@ -97,6 +105,8 @@ describe('parseRule: query rules', () => {
     ['an argument beside the filter', '{ queryTask(filter: {}, order: { asc: title }) { id } }', 'queryTask: rules take only a filter argument, found "order"'],
     ['a fragment spread in a field', '{ queryTask { ...F } }', 'queryTask: fragments are not supported in rules; select fields directly'],
     ['an inline fragment at the top', '{ ... on Query { queryTask { id } } }', 'the rule: fragments are not supported in rules; select fields directly'],
+    ['text before a role check', 'x { $ROLE: { eq: "ADMIN" } }', 'the rule is not a valid GraphQL query: Syntax Error: Unexpected Name "x".'],
+    ['text after a role check', '{ $ROLE: { eq: "ADMIN" } } x', 'the rule is not a valid GraphQL query: Syntax Error: Expected Name, found "$".'],
   ])('%s: AuthRuleError', (_case, text, message) => {
     expect(refusal(text)).toBe(message);
   });

@@ -71,6 +71,13 @@ test('a body over the size limit is refused', () => {
   ]);
 });
 
+test('a body nested deeper than the parser can follow is refused as not parsing, without a location', () => {
+  const deep = `query Deep ${'{ a '.repeat(10_000)}${'}'.repeat(10_000)}`;
+  expect(problemsOf(manifest([operation('Deep', 'query', deep)]), 64 * 1024)).toEqual([
+    'operations[0] (Deep): body does not parse: RangeError: Maximum call stack size exceeded',
+  ]);
+});
+
 test('every bad operation is reported, with its index', () => {
   const problems = problemsOf(manifest([operation('GetUser', 'query', GET_USER), operation('AddUser', 'query', ADD_USER), 7]));
   expect(problems).toEqual([

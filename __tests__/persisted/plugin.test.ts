@@ -176,14 +176,17 @@ async function start(
 
 describe('the Apollo Server plugin', () => {
   test('an ordinary request passes untouched, with no listener', async () => {
-    const request = { query: NEW, extensions: { clientLibrary: { name: 'x' } } };
+    const extensions = { clientLibrary: { name: 'x' } };
+    const request = { query: NEW, extensions };
     const { listener } = await start({}, request);
     expect(listener).toBeUndefined();
     expect(request).toEqual({ query: NEW, extensions: { clientLibrary: { name: 'x' } } });
+    expect(request.extensions).toBe(extensions);
   });
 
   test.each([
     ['no extensions', undefined, undefined],
+    ['no extension at all (an empty object)', {}, {}],
     ['a null persistedQuery', { persistedQuery: null }, { persistedQuery: null }],
     ['persistedQuery and another extension', { ...pq(KNOWN_HASH), clientLibrary: { name: 'x' } }, { clientLibrary: { name: 'x' } }],
     ['persistedQuery alone', pq(KNOWN_HASH), undefined],

@@ -60,6 +60,8 @@ test.each<[string, { maxQueries: number; maxBytes: number }, Step[], string[]]>(
   ['past it, the oldest go, down to 90% of the limit (at least one)', BY_COUNT, ['register a', 'register b', 'register c', 'register d'], ['c', 'd']],
   ['a query used since it was registered outlives older unused ones', BY_COUNT,
     ['register a', 'register b', 'register c', 'use a', 'register d'], ['a', 'd']],
+  ['uses between passes all count as used at the next pass, after the registrations before it', BY_COUNT,
+    ['register a', 'register b', 'use a', 'register c', 'use b', 'register d'], ['a', 'b']],
   ['a limit of one keeps the latest registration', { maxQueries: 1, maxBytes: 1_000_000 }, ['register a', 'register b', 'register c'], ['c']],
   ['past the byte limit, the oldest go until 90% of it (40 bytes each, limit 100)', { maxQueries: 100, maxBytes: 100 },
     ['register a', 'register b', 'register c'], ['b', 'c']],
@@ -94,6 +96,32 @@ test('a client registration stored without a byte count counts as 0 bytes, and s
   expect(stored).toEqual(['b', 'c']);
 });
 
+test.each<[number, { maxQueries: number; maxBytes: number }, Step[], string[]]>([
+  // Counted as Infinity, it would pass the limit and take the others with it.
+  [Number.POSITIVE_INFINITY, { maxQueries: 100, maxBytes: 1_000 }, ['register a', 'register b'], ['a', 'b', 'legacy']],
+  // Counted as NaN, no byte total would ever pass the limit.
+  [Number.NaN, { maxQueries: 100, maxBytes: 100 }, ['register a', 'register b', 'register c'], ['b', 'c']],
+])('a stored byte count of %s (MongoDB can hold one, unlike JSON) counts as 0 bytes', async (bytes, limits, steps, expected) => {
+  const legacy = queryOf('legacy');
+  await store.collection(SYSTEM_COLLECTIONS.persistedQueries).insertMany([{ _id: sha256Hex(legacy), query: legacy, source: 'client', bytes: 0, lastUsedAt: 0 }]);
+  // The embedded store keeps only finite numbers, so the non-finite count is put into what its reads answer.
+  const embedded = store;
+  const withNonFiniteCount = Object.create(embedded) as Store;
+  withNonFiniteCount.collection = (name) => {
+    const real = embedded.collection(name);
+    const altered = Object.create(real) as typeof real;
+    altered.find = async (filter, options) => (await real.find(filter, options))
+      .map((document) => (document._id === sha256Hex(legacy) ? { ...document, bytes } : document));
+    return altered;
+  };
+  store = withNonFiniteCount;
+  try {
+    expect((await run(limits, steps, ['legacy'])).stored).toEqual(expected);
+  } finally {
+    store = embedded;
+  }
+});
+
 test('a registration that a racing instance stored first is not counted again, so it starts no eviction pass', async () => {
   await run({ maxQueries: 1, maxBytes: 1_000_000 }, ['register x']);
   // Another instance stores the same query just before this one's insert, which then fails as a duplicate.
@@ -112,4 +140,11 @@ test('a registration that a racing instance stored first is not counted again, s
   expect(await cache.register(sha256Hex(y), y)).toBe(false);
   const stored = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({});
   expect(stored.map((document) => document.query).sort()).toEqual([queryOf('x'), y]);
+});
+
+test('a client registration that a manifest lists is then stored as the manifest\'s, the others stay the client\'s', async () => {
+  await run(BY_COUNT, ['register a', 'register b', 'manifest a', 'manifest m']);
+  const documents = await store.collection(SYSTEM_COLLECTIONS.persistedQueries).find({}, { projection: { query: 1, source: 1 } });
+  const sources = Object.fromEntries(documents.map((document) => [document.query, document.source]));
+  expect(sources).toEqual({ [queryOf('a')]: 'manifest', [queryOf('b')]: 'client', [queryOf('m')]: 'manifest' });
 });

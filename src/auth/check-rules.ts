@@ -1,5 +1,6 @@
-import { Kind, type TypeNode } from 'graphql';
+import { Kind, print, type TypeNode } from 'graphql';
 import type { AuthRule, SchemaError, SchemaModel } from '../sdl/model.js';
+import { claimTypeProblem } from './claim-types.js';
 import { compileAuthRule } from './compile-rule.js';
 import { AuthRuleError } from './errors.js';
 import { parseRule } from './rule-document.js';
@@ -56,13 +57,18 @@ function standInFor(type: TypeNode): unknown {
     case 'DateTime':
       return new Date(0).toISOString();
     default:
-      return 'x';
+      // Also a regular expression, so a rule whose `regexp` filter takes the variable compiles.
+      return '/x/';
   }
 }
 
-/** A value of the declared type for every variable the rule's queries declare. */
+/**
+ * A value for every variable the rule's queries declare, of its declared type. One claim stands for a
+ * variable in every query of the rule, so the value must fit each declaration of it; when none can
+ * (`$X: Int` here, `$X: String` there), every token with that claim would be refused: `AuthRuleError`.
+ */
 function standInVariables(rule: AuthRule): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
+  const declarations = new Map<string, TypeNode[]>();
   for (const text of ruleTexts(rule)) {
     let parsed;
     try {
@@ -71,7 +77,13 @@ function standInVariables(rule: AuthRule): Record<string, unknown> {
       continue; // compiling reports it
     }
     if (parsed.kind !== 'query') continue;
-    for (const variable of parsed.variables) variables[variable.name] = standInFor(variable.type);
+    for (const variable of parsed.variables) declarations.set(variable.name, [...(declarations.get(variable.name) ?? []), variable.type]);
+  }
+  const variables: Record<string, unknown> = {};
+  for (const [name, types] of declarations) {
+    const fitting = types.map(standInFor).find((candidate) => types.every((type) => claimTypeProblem(candidate, type) === undefined));
+    if (fitting === undefined) throw new AuthRuleError(`$${name} is declared as ${types.map((type) => print(type)).join(' and as ')}, which no one claim can fit`);
+    variables[name] = fitting;
   }
   return variables;
 }
