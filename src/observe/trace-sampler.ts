@@ -7,8 +7,8 @@ export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
 
 /**
  * Dgraph's default share of traces recorded (`--trace ratio=0.01`), used when `OTEL_TRACES_SAMPLER` is unset:
- * every request makes spans for its trace context, but only about 1 in 100 records and exports them, unless
- * the caller's `traceparent` decides (parent-based).
+ * every request still has a trace context (passed on to its `@custom` calls), but only about 1 in 100 records
+ * and exports spans, unless the caller's `traceparent` decides (parent-based).
  */
 export const DEFAULT_TRACE_RATIO = 0.01;
 
