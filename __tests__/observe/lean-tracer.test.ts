@@ -18,7 +18,7 @@ import { CASES, leanRecorder, recorder } from './span-cases';
 
 const CALLER = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', isRemote: true };
 
-function leanTracer(env: Record<string, string> = {}) {
+function leanTracer(env: Record<string, string> = { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }) {
   const exporter = new InMemorySpanExporter();
   const provider = new LeanTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'test' }), sampler: samplerOf(env), spanProcessor: new SimpleSpanProcessor(exporter) });
   return { exporter, tracer: provider.getTracer('autograph') };
@@ -221,7 +221,12 @@ describe('a recorded span follows the API rules', () => {
 
 describe('OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG', () => {
   it.each<{ env: Record<string, string>; sampler: string }>([
-    { env: {}, sampler: 'ParentBased{root=AlwaysOnSampler, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
+    // Unset: Dgraph's default, 1% of the traces that no caller decided for, where the SDK would record all.
+    { env: {}, sampler: 'ParentBased{root=TraceIdRatioBased{0.01}, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
+    { env: { OTEL_TRACES_SAMPLER: '  ' }, sampler: 'ParentBased{root=TraceIdRatioBased{0.01}, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
+    { env: { OTEL_TRACES_SAMPLER_ARG: '0.5' }, sampler: 'ParentBased{root=TraceIdRatioBased{0.5}, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
+    { env: { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, sampler: 'ParentBased{root=AlwaysOnSampler, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
+    { env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' }, sampler: 'ParentBased{root=TraceIdRatioBased{1}, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}' },
     { env: { OTEL_TRACES_SAMPLER: ' always_on ' }, sampler: 'AlwaysOnSampler' },
     { env: { OTEL_TRACES_SAMPLER: 'always_off' }, sampler: 'AlwaysOffSampler' },
     { env: { OTEL_TRACES_SAMPLER: 'traceidratio' }, sampler: 'TraceIdRatioBased{1}' },
@@ -235,6 +240,7 @@ describe('OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG', () => {
   it.each<{ env: Record<string, string>; message: string }>([
     { env: { OTEL_TRACES_SAMPLER: 'jaeger_remote' }, message: 'OTEL_TRACES_SAMPLER=jaeger_remote is not supported: set it to one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio' },
     { env: { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' }, message: 'OTEL_TRACES_SAMPLER_ARG=1.5 is not a sampling ratio: set it to a number from 0 to 1' },
+    { env: { OTEL_TRACES_SAMPLER_ARG: '-0.1' }, message: 'OTEL_TRACES_SAMPLER_ARG=-0.1 is not a sampling ratio: set it to a number from 0 to 1' },
     { env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: 'half' }, message: 'OTEL_TRACES_SAMPLER_ARG=half is not a sampling ratio: set it to a number from 0 to 1' },
   ])('refuses $env', ({ env, message }) => {
     expect(() => samplerOf(env)).toThrow(new OtlpConfigError(message));

@@ -114,14 +114,18 @@ it.each<{ protocol: string; extraEnv: Record<string, string>; contentType: strin
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     let url: string | undefined;
     const messages: string[] = [];
+    let sampler: string | undefined;
     while (url === undefined) {
       const next = await lines.next();
       if (next.done) throw new Error(`the CLI stopped before starting: ${messages.join(' | ')}`);
-      const line = JSON.parse(next.value) as { msg: string; url?: string };
+      const line = JSON.parse(next.value) as { msg: string; url?: string; sampler?: string };
       messages.push(line.msg);
+      if (line.msg === 'exporting traces over OTLP/HTTP') sampler = line.sampler;
       if (line.msg === 'started') url = line.url;
     }
     expect(messages).toContain('exporting traces over OTLP/HTTP');
+    // No OTEL_TRACES_SAMPLER: Dgraph's default, 1% of the traces no caller decided for.
+    expect(sampler).toBe('ParentBased{root=TraceIdRatioBased{0.01}, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}');
     expect((await uploadSchema(url, 'type Task {\n  id: ID!\n  title: String\n}\n')).status).toBe(200);
     const answer = await gql(url, 'query Titles { queryTask { title } }', undefined, { traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` });
     expect(answer.body).toEqual({ data: { queryTask: [] } });

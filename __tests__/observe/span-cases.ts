@@ -19,7 +19,7 @@ export function recorder(resourceAttributes: Record<string, string> = { 'service
 /** The same with the provider the CLI exports through (default sampler). */
 export function leanRecorder(resourceAttributes: Record<string, string> = { 'service.name': 'autograph' }) {
   const exporter = new InMemorySpanExporter();
-  const provider = new LeanTracerProvider({ resource: resourceFromAttributes(resourceAttributes), sampler: samplerOf({}), spanProcessor: new SimpleSpanProcessor(exporter) });
+  const provider = new LeanTracerProvider({ resource: resourceFromAttributes(resourceAttributes), sampler: samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }), spanProcessor: new SimpleSpanProcessor(exporter) });
   return { exporter, tracer: (name = 'autograph', version?: string, schemaUrl?: string) => provider.getTracer(name, version, { schemaUrl }) };
 }
 

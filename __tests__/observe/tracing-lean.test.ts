@@ -5,9 +5,9 @@ import { registerTracerProvider } from '../../src/observe/otlp-tracing.js';
 import { samplerOf } from '../../src/observe/trace-sampler.js';
 import { describeRequestTracing } from './request-tracing';
 
-// The provider the CLI exports through, registered as the CLI registers it, with the default sampler.
+// The provider the CLI exports through, registered as the CLI registers it, recording every trace the caller did not sample out.
 describeRequestTracing((exporter) => {
-  const provider = new LeanTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'autograph' }), sampler: samplerOf({}), spanProcessor: new SimpleSpanProcessor(exporter) });
+  const provider = new LeanTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'autograph' }), sampler: samplerOf({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }), spanProcessor: new SimpleSpanProcessor(exporter) });
   registerTracerProvider(provider);
   return provider;
 });

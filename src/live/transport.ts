@@ -31,7 +31,7 @@ import { scanOperationSource } from '../limits/source-scan.js';
 import type { PersistedQueries, PersistedQueryLogger } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../query/pagination.js';
 import { schemaExtensions } from '../resolve/index.js';
-import { isCustomLogic } from '../sdl/facts.js';
+import { usesCustomLogic } from '../sdl/facts.js';
 import type { SchemaModel } from '../sdl/model.js';
 import { authenticateConnection, connectionHeaders } from './connection-auth.js';
 import { noSchemaYet, onlySubscriptions, tokenExpired } from './errors.js';
@@ -256,10 +256,6 @@ function sharingKey(args: ExecutionArgs, auth: AuthResult, privateTo: object | u
     connection = String(id);
   }
   return JSON.stringify([print(args.document), args.operationName ?? null, args.variableValues ?? null, auth.authenticated, auth.variables, connection]);
-}
-
-function usesCustomLogic(model: SchemaModel): boolean {
-  return model.customQueries.length > 0 || [...model.types.values()].some((type) => type.fields.some(isCustomLogic));
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {

@@ -49,8 +49,10 @@ export interface Observability {
   /**
    * `services` with their store, lambda host and `@custom` fetch timed into the metrics; for `req`, also
    * traced as children of that request's span. Made once for the schema, and once per HTTP request.
+   * `customLogic` false (the served schema has no `@lambda` or `@custom` field) leaves the lambda host and
+   * the `@custom` fetch as made for the schema: nothing of the request would call them.
    */
-  decorate<T extends ObservableServices>(services: T, req?: IncomingMessage): T;
+  decorate<T extends ObservableServices>(services: T, req?: IncomingMessage, customLogic?: boolean): T;
 }
 
 export function createObservability(options: ObservabilityOptions): Observability {
@@ -63,15 +65,15 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     metrics,
     requests,
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
-    decorate<T extends ObservableServices>(services: T, req?: IncomingMessage): T {
+    decorate<T extends ObservableServices>(services: T, req?: IncomingMessage, customLogic = true): T {
       const traceContext = req && requests.observationOf(req)?.traceContext;
       if (!traceContext) return untracedOf(services);
-      if (trace.getSpan(traceContext)?.isRecording()) return decorated(services, traceContext);
+      if (trace.getSpan(traceContext)?.isRecording()) return traced(services, traceContext, customLogic);
       // A request span that records nothing (sampled out) gets children that record nothing under every
       // standard sampler (parent-based, trace id ratio, always on or off), so its store and lambda calls
       // make no spans; its `@custom` requests still send its trace context on, flagged "not sampled".
       const shared = untracedOf(services);
-      return shared.customHttp ? { ...shared, customHttp: tracedCustomHttp(services.customHttp!, traceContext) } : shared;
+      return customLogic && shared.customHttp ? { ...shared, customHttp: tracedCustomHttp(services.customHttp!, traceContext) } : shared;
     },
   };
 
@@ -83,6 +85,12 @@ export function createObservability(options: ObservabilityOptions): Observabilit
       untraced.set(services, shared);
     }
     return shared;
+  }
+
+  /** For a recorded request: its store calls traced, and its lambda and `@custom` calls when the schema has any. */
+  function traced<T extends ObservableServices>(services: T, traceContext: Context, customLogic: boolean): T {
+    if (customLogic) return decorated(services, traceContext);
+    return { ...untracedOf(services), store: observedStore(services.store, metrics, traceContext) };
   }
 
   function decorated<T extends ObservableServices>(services: T, traceContext: Context | undefined): T {

@@ -73,13 +73,14 @@ class LeanTracer implements Tracer {
     const traceId = parentSpanContext ? parentSpanContext.traceId : this.ids.traceId();
     const spanId = this.ids.spanId();
     const kind = options.kind ?? SpanKind.INTERNAL;
-    const attributes = copyAttributes(options.attributes);
-    const links = (options.links ?? []).map((link) => (link.attributes ? { context: link.context, attributes: copyAttributes(link.attributes) } : { context: link.context }));
-    const sampling = this.options.sampler.shouldSample(parent, traceId, name, kind, attributes, links);
+    // The samplers the service offers (trace-sampler.ts) read neither, so a span they drop copies nothing.
+    const sampling = this.options.sampler.shouldSample(parent, traceId, name, kind, options.attributes ?? {}, options.links ?? []);
     const traceState = sampling.traceState ?? parentSpanContext?.traceState;
     const sampled = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED;
     const spanContext: SpanContext = { traceId, spanId, traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, traceState };
     if (sampling.decision === SamplingDecision.NOT_RECORD) return trace.wrapSpanContext(spanContext);
+    const attributes = copyAttributes(options.attributes);
+    const links = (options.links ?? []).map((link) => (link.attributes ? { context: link.context, attributes: copyAttributes(link.attributes) } : { context: link.context }));
     if (sampling.attributes) Object.assign(attributes, copyAttributes(sampling.attributes));
     const span = new RecordedSpan({
       name,

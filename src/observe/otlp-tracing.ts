@@ -17,6 +17,8 @@ import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
 import { samplerOf } from './trace-sampler.js';
 
 export interface TraceExport {
+  /** The sampler in use, as the SDK names it (`ParentBased{root=TraceIdRatioBased{0.01}, ...}`), for the start-up log. */
+  sampler: string;
   /** Sends the spans buffered so far (the batch processor otherwise waits for a full batch or its delay). */
   forceFlush(): Promise<void>;
   /** Sends the spans still buffered and stops exporting. */
@@ -24,13 +26,14 @@ export interface TraceExport {
 }
 
 export function startOtlpTraceExport(env: Readonly<Record<string, string | undefined>>): TraceExport {
+  const sampler = samplerOf(env);
   const provider = new LeanTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' }),
-    sampler: samplerOf(env),
+    sampler,
     spanProcessor: spanProcessorOf(env),
   });
   registerTracerProvider(provider);
-  return { forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+  return { sampler: sampler.toString(), forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
 
 /**

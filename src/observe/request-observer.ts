@@ -97,12 +97,14 @@ export class RequestObserver {
     const outcome = outcomeOf(observation, status);
     if (path === GRAPHQL_ROUTE) this.recordGraphQLMetrics(observation, operationType, outcome, seconds);
 
-    span.setAttributes(
-      observation.operationType === undefined
-        ? { 'http.response.status_code': status }
-        : { 'http.response.status_code': status, 'graphql.operation.type': observation.operationType, 'graphql.operation.name': observation.operationName ?? '' },
-    );
-    if (outcome === 'server_error' || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : observation.errorCodes.join(', ') });
+    if (span.isRecording()) {
+      span.setAttributes(
+        observation.operationType === undefined
+          ? { 'http.response.status_code': status }
+          : { 'http.response.status_code': status, 'graphql.operation.type': observation.operationType, 'graphql.operation.name': observation.operationName ?? '' },
+      );
+      if (outcome === 'server_error' || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : observation.errorCodes.join(', ') });
+    }
     span.end();
 
     const quiet = QUIET_ROUTES.has(path);

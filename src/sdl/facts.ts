@@ -7,6 +7,11 @@ export function isCustomLogic(field: FieldModel): boolean {
   return field.lambda || field.custom !== undefined;
 }
 
+/** Whether any field of the schema (a root field or a type's) is `@lambda` or `@custom`. */
+export function usesCustomLogic(model: SchemaModel): boolean {
+  return model.customQueries.length > 0 || [...model.types.values()].some((type) => type.fields.some(isCustomLogic));
+}
+
 /** Fields of `typeName` named in some `@provides(fields:)` anywhere in the schema. */
 export function providedFields(model: SchemaModel, typeName: string): Set<string> {
   const provided = new Set<string>();

@@ -12,6 +12,7 @@ import { checkBudgetLimits, DEFAULT_BUDGET_LIMITS, type BudgetLimits } from '../
 import { createObservability, noteErrorCode, type ServiceMetrics } from '../observe/index.js';
 import { buildExecutableSchema, createRequestContext, type ResolverServices } from '../resolve/index.js';
 import { buildSchemaModel } from '../sdl/build.js';
+import { usesCustomLogic } from '../sdl/facts.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from '../sdl/limits.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
@@ -251,6 +252,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   let apolloStarted = false;
   let active: ActiveSchema | undefined;
+  /** Whether the active schema has `@lambda` or `@custom` fields, whose calls a request's trace then follows. */
+  let activeCustomLogic = false;
   let activationQueue: Promise<unknown> = Promise.resolve();
 
   const activationSteps = { store, buildModel: checkedBuildModel, buildSchema: (model: SchemaModel) => buildSchema(model, services) };
@@ -277,6 +280,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       apolloStarted = true;
     }
     active = result.active;
+    activeCustomLogic = usesCustomLogic(result.active.model);
     logger.info(
       { types: result.types, indexesCreated: result.indexes.created, indexesDropped: result.indexes.dropped, ms: Date.now() - started },
       'schema activated',
@@ -345,7 +349,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const context = (req: IncomingMessage, headers: Record<string, string | undefined>) => async () =>
-    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req), { headers }));
+    observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req, activeCustomLogic), { headers }));
   const router = createRouter(
     [
       graphqlRoute({

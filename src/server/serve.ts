@@ -168,7 +168,7 @@ function startTraceExport(logger: Logger): TraceExport | undefined {
   // require, not import: the SDK and exporter load only when export is configured.
   const { startOtlpTraceExport } = require('../observe/otlp-tracing.js') as typeof import('../observe/otlp-tracing.js');
   const traceExport = startOtlpTraceExport(process.env);
-  logger.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'exporting traces over OTLP/HTTP');
+  logger.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT, sampler: traceExport.sampler }, 'exporting traces over OTLP/HTTP');
   return traceExport;
 }
 
