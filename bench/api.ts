@@ -1,7 +1,7 @@
 /**
  * The API benchmark at one data size (issues 3 and 17): Autograph, the in-memory graphql-js baseline
- * (bench/in-memory-baseline.ts) and the hand-written Apollo baseline over Autograph's store
- * (bench/baseline.ts), measured over HTTP on loopback with autocannon, scenario by scenario
+ * (bench/in-memory-baseline.ts), the hand-written Apollo baseline over Autograph's store (bench/baseline.ts)
+ * and the in-memory baseline's schema and resolvers behind Apollo Server (what Apollo itself costs), measured over HTTP on loopback with autocannon, scenario by scenario
  * (bench/scenarios.ts). Before the scenarios: the load time, the resident memory after load and the
  * restart time of Autograph at this size.
  *
@@ -105,22 +105,23 @@ async function checkSameAnswers(scenario: Scenario, services: readonly Service[]
 }
 
 const row = (label: string, m: Measurement) =>
-  `  ${label.padEnd(26)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(5)} ms   p99 ${String(m.p99).padStart(5)} ms   ` +
+  `  ${label.padEnd(30)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(5)} ms   p99 ${String(m.p99).padStart(5)} ms   ` +
   `CPU ${m.cpuMsPerRequest.toFixed(m.cpuMsPerRequest < 10 ? 2 : 0).padStart(6)} ms/request   round trips ${String(m.roundTrips).padStart(3)}` +
   `   (req/s per run: ${m.runs.map((one) => (one.requests / one.seconds).toFixed(0)).join(', ')})` +
   (m.failures > 0 ? `   ${m.failures} failed requests!` : '');
 
 const met = (value: boolean) => (value ? 'met' : 'MISSED');
 
-/** Measures one scenario on the three services and prints its figures. */
-async function runScenario(scenario: Scenario, services: readonly [Service, Service, Service], counter: RoundTripCounter, data: LoadedData, firstIndex: number): Promise<ScenarioSummary> {
+/** Measures one scenario on the four services and prints its figures. */
+async function runScenario(scenario: Scenario, services: readonly [Service, Service, Service, Service], counter: RoundTripCounter, data: LoadedData, firstIndex: number): Promise<ScenarioSummary> {
   const bodies = scenario.bodies(data);
   if (scenario.compareAnswers) await checkSameAnswers(scenario, services, bodies);
   const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
   const settings = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections };
   const measured = await measureAlternating(services, counter, bodies, settings, firstIndex);
-  const [ours, memory, theirs] = measured.measurements as [Measurement, Measurement, Measurement];
+  const [ours, memory, theirs, memoryOnApollo] = measured.measurements as [Measurement, Measurement, Measurement, Measurement];
   const versusInMemory = slowdown(ours, memory);
+  const versusInMemoryOnApollo = slowdown(ours, memoryOnApollo);
   const versusHandWritten = slowdown(ours, theirs);
   const roundTripTarget = scenario.depth === undefined ? undefined : scenario.depth + 1;
   const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
@@ -128,13 +129,18 @@ async function runScenario(scenario: Scenario, services: readonly [Service, Serv
   console.log(row(services[0].label, ours));
   console.log(row(services[1].label, memory));
   console.log(row(services[2].label, theirs));
+  console.log(row(services[3].label, memoryOnApollo));
   console.log(`  Autograph ÷ in-memory: ${slowerOrFaster(versusInMemory, 1)} (over ${ROUNDS} rounds; issue 17 target ≤ ${IN_MEMORY_TARGET}x: ${met(versusInMemory <= IN_MEMORY_TARGET)})`);
+  console.log(
+    `  Autograph ÷ in-memory on Apollo Server: ${slowerOrFaster(versusInMemoryOnApollo, 1)}; in-memory on Apollo ÷ in-memory: ${slowerOrFaster(slowdown(memoryOnApollo, memory), 1)}` +
+      ` (what Apollo Server's pipeline costs by itself)`,
+  );
   console.log(
     `  Autograph ÷ hand-written: ${slowerOrFaster(versusHandWritten, 2)} (target ≤ ${HAND_WRITTEN_TARGET}x: ${met(versusHandWritten <= HAND_WRITTEN_TARGET)})` +
       (roundTripTarget === undefined ? '' : `; round trips target depth ${scenario.depth} + 1 = ${roundTripTarget}: ${met(ours.roundTrips === roundTripTarget)}`) +
       `; CPU per request Autograph ÷ hand-written ${(ours.cpuMsPerRequest / theirs.cpuMsPerRequest).toFixed(2)}x`,
   );
-  return { name: scenario.name, autograph: ours, inMemory: memory, handWritten: theirs, slowdownVersusInMemory: versusInMemory };
+  return { name: scenario.name, autograph: ours, inMemory: memory, handWritten: theirs, inMemoryOnApollo: memoryOnApollo, slowdownVersusInMemory: versusInMemory };
 }
 
 /** Runs the named scenarios (all when `names` is empty) at `tasks` tasks. */
@@ -146,8 +152,12 @@ export async function runApiBench(tasks: number, names: readonly string[] = []):
     const { service: autograph, data, facts } = await loadAndRestart(folder, tasks);
     running.push(autograph);
     const fillStarted = performance.now();
-    const inMemory = await startInMemoryBaseline(fillInMemoryTables(tasks));
+    const tables = fillInMemoryTables(tasks);
+    const inMemory = await startInMemoryBaseline(tables);
     running.push(inMemory);
+    // The same tables (addTask, the last scenario, appends to them through both).
+    const inMemoryApollo = await startInMemoryBaseline(tables, 'apollo');
+    running.push(inMemoryApollo);
     const fillSeconds = seconds(fillStarted);
     const rssWithTables = rssAfterGarbageCollection();
     const handWritten = await startBaseline(autograph.store);
@@ -159,6 +169,7 @@ export async function runApiBench(tasks: number, names: readonly string[] = []):
         { label: 'Autograph', url: autograph.url },
         { label: isWrite(scenario) ? 'in-memory (no durability)' : 'in-memory graphql-js', url: inMemory.url },
         { label: 'hand-written Apollo', url: handWritten.url },
+        { label: isWrite(scenario) ? 'in-memory on Apollo (no dur.)' : 'in-memory on Apollo Server', url: inMemoryApollo.url },
       ] as const;
       summary.scenarios.push(await runScenario(scenario, services, autograph.counter, data, index));
     }

@@ -5,6 +5,8 @@
  * written as a competent developer would by hand; writes only append to the Maps (no durability).
  * Its typeDefs mirror the generated shapes the scenarios use, so it answers the very same request bodies.
  */
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import DataLoader from 'dataloader';
 import {
   buildSchema,
@@ -201,18 +203,59 @@ async function answer(schema: GraphQLSchema, documents: DocumentCache, tables: I
   else send(response, 200, result);
 }
 
+interface Handler {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function graphqlJsHandler(schema: GraphQLSchema, tables: InMemoryTables): Handler {
+  const documents = new DocumentCache(schema);
+  return { handle: (request, response) => answer(schema, documents, tables, request, response), stop: async () => undefined };
+}
+
+async function apolloHandler(schema: GraphQLSchema, tables: InMemoryTables): Promise<Handler> {
+  const apollo = new ApolloServer<Context>({ schema, plugins: [ApolloServerPluginCacheControlDisabled()], stopOnTerminationSignals: false });
+  await apollo.start();
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const text = request.method === 'POST' ? await readBody(request) : '';
+    const answered = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: '', body: text === '' ? undefined : JSON.parse(text) },
+      context: async () => loaders(tables),
+    });
+    for (const [name, value] of answered.headers) response.setHeader(name, value);
+    response.statusCode = answered.status ?? 200;
+    if (answered.body.kind === 'complete') {
+      response.end(answered.body.string);
+      return;
+    }
+    for await (const chunk of answered.body.asyncIterator) response.write(chunk);
+    response.end();
+  };
+  return { handle, stop: () => apollo.stop() };
+}
+
 export interface InMemoryBaseline {
   url: string;
   tables: InMemoryTables;
   close(): Promise<void>;
 }
 
-/** Serves `tables` on 127.0.0.1 at a free port. */
-export async function startInMemoryBaseline(tables: InMemoryTables): Promise<InMemoryBaseline> {
+/**
+ * Serves `tables` on 127.0.0.1 at a free port: with graphql-js's `execute` directly (`graphql-js`), or with
+ * the same schema and resolvers behind Apollo Server (`apollo`), the request pipeline Autograph runs on,
+ * configured as Autograph configures it where that changes the cost (cache-control hooks off) and reached
+ * from `node:http` as Autograph reaches it (`executeHTTPGraphQLRequest`). The second is what Apollo Server
+ * itself costs a service whose data is already in memory: the least Autograph can cost on its stack.
+ */
+export async function startInMemoryBaseline(tables: InMemoryTables, through: 'graphql-js' | 'apollo' = 'graphql-js'): Promise<InMemoryBaseline> {
   const schema = executableSchema(BASELINE_TYPE_DEFS, resolvers(tables));
-  const documents = new DocumentCache(schema);
+  const { handle, stop } = through === 'apollo' ? await apolloHandler(schema, tables) : graphqlJsHandler(schema, tables);
   const server = createServer((request, response) => {
-    answer(schema, documents, tables, request, response).catch((error: unknown) => {
+    handle(request, response).catch((error: unknown) => {
       send(response, 500, { errors: [{ message: (error as Error).message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
     });
   });
@@ -224,10 +267,12 @@ export async function startInMemoryBaseline(tables: InMemoryTables): Promise<InM
   return {
     url: `http://127.0.0.1:${port}`,
     tables,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+      await stop();
+    },
   };
 }

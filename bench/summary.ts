@@ -22,6 +22,8 @@ export interface ScenarioSummary {
   autograph: Measurement;
   inMemory: Measurement;
   handWritten: Measurement;
+  /** The in-memory baseline's schema and resolvers served by Apollo Server. */
+  inMemoryOnApollo: Measurement;
   /** Autograph ÷ in-memory: the median over the rounds of the in-memory requests/s over Autograph's. */
   slowdownVersusInMemory: number;
 }

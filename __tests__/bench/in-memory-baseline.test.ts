@@ -14,6 +14,7 @@ const TASKS = 12_000;
 
 let autograph: TestServer;
 let inMemory: InMemoryBaseline;
+let inMemoryOnApollo: InMemoryBaseline;
 let data: LoadedData;
 const tasks: BenchTask[] = [...benchTaskBatches(TASKS)].flat();
 
@@ -21,9 +22,11 @@ beforeAll(async () => {
   autograph = await startTestServer({ initialSchema: BENCH_SCHEMA });
   data = await loadData(autograph.store, TASKS);
   inMemory = await startInMemoryBaseline(fillInMemoryTables(TASKS));
+  inMemoryOnApollo = await startInMemoryBaseline(fillInMemoryTables(TASKS), 'apollo');
 }, 120_000);
 
 afterAll(async () => {
+  await inMemoryOnApollo?.close();
   await inMemory?.close();
   await autograph?.close();
 });
@@ -37,6 +40,14 @@ describe('the in-memory baseline answers as Autograph does', () => {
   test.each(compared.map((scenario) => [scenario.name, scenario] as const))('%s: every request body, the same JSON', async (_, scenario) => {
     for (const body of scenario.bodies(data)) {
       const [ours, theirs] = [await post(autograph.url, body), await post(inMemory.url, body)];
+      expect(ours.errors).toBeUndefined();
+      expect(theirs).toEqual(ours);
+    }
+  });
+
+  test.each(compared.map((scenario) => [scenario.name, scenario] as const))('%s: served by Apollo Server, every request body, the same JSON', async (_, scenario) => {
+    for (const body of scenario.bodies(data)) {
+      const [ours, theirs] = [await post(autograph.url, body), await post(inMemoryOnApollo.url, body)];
       expect(ours.errors).toBeUndefined();
       expect(theirs).toEqual(ours);
     }
