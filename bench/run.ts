@@ -80,7 +80,7 @@ function runApiSizes(sizes: readonly number[], scenarios: readonly string[]): bo
   const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-bench-summary-')), 'sizes.jsonl');
   let ok = true;
   for (const size of sizes) {
-    console.log(`\n=== api at ${size.toLocaleString('en')} tasks: Autograph vs in-memory graphql-js vs hand-written Apollo ===`);
+    console.log(`\n=== api at ${size.toLocaleString('en')} tasks: Autograph vs in-memory graphql-js vs hand-written Apollo vs in-memory on Apollo Server ===`);
     const result = spawnSync(
       process.execPath,
       ['--expose-gc', `--max-old-space-size=${API_HEAP_MB}`, path.join(__dirname, 'api.js'), String(size), ...scenarios],
