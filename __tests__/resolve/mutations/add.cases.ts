@@ -1,5 +1,5 @@
 import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
-import { modelOf, storedByLabel, useMutationStore } from './harness';
+import { failureOf as failure, modelOf, storedByLabel, useMutationStore } from './harness';
 
 /** addObjects in process on the embedded store: what an add writes, links, counts and refuses. */
 const model = modelOf(`
@@ -56,13 +56,6 @@ describe('addObjects', () => {
   const LABELS = { Author: 'handle', Post: 'slug', Profile: 'bio' };
   const stored = () => storedByLabel(db.store, LABELS);
 
-  /** The error a promise rejects with, as { code, message }. */
-  async function failure(promise: Promise<unknown>): Promise<{ code: unknown; message: string }> {
-    const error = await promise.then(() => undefined, (reason: unknown) => reason);
-    if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
-    const code = (error as { extensions?: { code?: unknown } }).extensions?.code ?? (error as { code?: unknown }).code;
-    return { code, message: error.message };
-  }
 
   const add = (typeName: string, inputs: Record<string, unknown>[], upsert = false) => addObjects(model, db.store, typeName, inputs, upsert);
 

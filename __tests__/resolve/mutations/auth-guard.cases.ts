@@ -1,5 +1,5 @@
 import { addObjects, deleteObjects, updateObjects, type MutationAuth } from '../../../src/resolve/mutations/run.js';
-import { authOf, modelOf, storedByLabel, useMutationStore } from './harness';
+import { authOf, failureOf as failure, modelOf, storedByLabel, useMutationStore } from './harness';
 
 /**
  * `@auth` in mutations, with the rules given as plain match documents per type: what an add, update or
@@ -43,12 +43,6 @@ describe('@auth in mutations', () => {
     return found._id;
   }
 
-  async function failure(promise: Promise<unknown>): Promise<{ code: unknown; message: string }> {
-    const error = await promise.then(() => undefined, (reason: unknown) => reason);
-    if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
-    const code = (error as { extensions?: { code?: unknown } }).extensions?.code ?? (error as { code?: unknown }).code;
-    return { code, message: error.message };
-  }
 
   /** Expects the mutation to be refused as `expected` (with ids written `<title>`), leaving the store as it was. */
   async function expectRefused(mutation: () => Promise<unknown>, expected: { code: string; message: string }): Promise<void> {

@@ -132,3 +132,19 @@ export function recording(store: Store): { store: Store; calls: string[] } {
   };
   return { store: withCollections(store, wrap), calls };
 }
+
+/** The error a mutation's promise rejects with, as { code, message } (the code from its extensions, or its own). */
+export async function failureOf(promise: Promise<unknown>): Promise<{ code: unknown; message: string }> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
+  const code = (error as { extensions?: { code?: unknown } }).extensions?.code ?? (error as { code?: unknown }).code;
+  return { code, message: error.message };
+}
+
+/** The error a mutation's promise rejects with, as its message and every extension (or its own code without any). */
+export async function refusalOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
+  const { code, extensions } = error as { code?: unknown; extensions?: Record<string, unknown> };
+  return { message: error.message, ...(extensions && Object.keys(extensions).length > 0 ? extensions : { code }) };
+}

@@ -1,6 +1,6 @@
 import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
 import { SYSTEM_COLLECTIONS } from '../../../src/store/port.js';
-import { modelOf, useMutationStore } from './harness';
+import { modelOf, refusalOf as failure, useMutationStore } from './harness';
 
 /** Who names a new object's id (the caller for `ID @id` and extended types) and `@id(interface: true)` across types. */
 const model = modelOf(`
@@ -47,12 +47,6 @@ describe('ids the caller gives and @id(interface: true)', () => {
 
   const add = (typeName: string, inputs: Record<string, unknown>[], upsert = false) => addObjects(model, db.store, typeName, inputs, upsert);
 
-  async function failure(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-    const error = await promise.then(() => undefined, (reason: unknown) => reason);
-    if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
-    const { code, extensions } = error as { code?: unknown; extensions?: Record<string, unknown> };
-    return { message: error.message, ...(extensions && Object.keys(extensions).length > 0 ? extensions : { code }) };
-  }
 
   describe('ids the caller gives', () => {
     test('an ID @id names the new object\'s _id; an upsert finds it by that id', async () => {

@@ -1,9 +1,8 @@
-import { GraphQLError } from 'graphql';
 import { checkInterfaceUniqueIds, readAheadInterfaceIds, type InterfaceIds } from '../../../src/resolve/mutations/interface-ids.js';
 import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
 import type { Write } from '../../../src/resolve/mutations/objects.js';
 import type { Store } from '../../../src/store/port.js';
-import { modelOf, recording, useMutationStore } from './harness';
+import { modelOf, recording, refusalOf as refusal, useMutationStore } from './harness';
 
 /**
  * `@id(interface: true)` on its own (interface-ids.ts): which values an add's inputs mention and who holds
@@ -176,11 +175,6 @@ type Guest implements Member {
     code: 'DUPLICATE_ID', interface: 'Member', field: 'refID', value: 's1',
   };
 
-  async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-    const error = await promise.then(() => undefined, (reason: unknown) => reason);
-    if (!(error instanceof GraphQLError)) throw new Error(`expected a GraphQLError, got ${String(error)}`);
-    return { message: error.message, ...error.extensions };
-  }
 
   beforeEach(async () => {
     await addObjects(stored, db.store, 'Staff', [{ refID: 's1', desk: 4 }], false);

@@ -3,7 +3,7 @@ import { asDuplicateError, typeOf } from '../../../src/resolve/mutations/objects
 import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
 import { DuplicateKeyError, type Collection, type OperationScope, type Store } from '../../../src/store/port.js';
 import { withCollections } from '../../../src/store/with-collections.js';
-import { modelOf, recording, storedByLabel, useMutationStore } from './harness';
+import { failureOf as failure, modelOf, recording, storedByLabel, useMutationStore } from './harness';
 
 /**
  * objects.ts in process: which field names a new object's id, what an add or update reads and writes (and in
@@ -50,13 +50,6 @@ describe('objects: ids, reads, writes and removals', () => {
     return found._id;
   }
 
-  /** The error a promise rejects with, as { code, message }. */
-  async function failure(promise: Promise<unknown>): Promise<{ code: unknown; message: string }> {
-    const error = await promise.then(() => undefined, (reason: unknown) => reason);
-    if (!(error instanceof Error)) throw new Error('expected the mutation to fail');
-    const code = (error as { extensions?: { code?: unknown } }).extensions?.code ?? (error as { code?: unknown }).code;
-    return { code, message: error.message };
-  }
 
   describe('the id of a type whose @key is not its ID @id field', () => {
     test('a duplicate _id is named by the ID field the caller gave, not by the @key field', () => {
