@@ -175,7 +175,7 @@ function spreadOf(percentages: number[]): string {
 
 const rate = (run: LoadResult) => run.requests / run.seconds;
 
-function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }>, instrumentCosts: number[][]): void {
+function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }>, instrumentCosts: number[][] | undefined): void {
   const off = variants[0]!;
   const offCpu = median(off.runs.map((run) => run.cpuMicrosPerRequest));
   console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s.`);
@@ -212,6 +212,7 @@ function report(variants: RunningVariant[], spansReceived: Array<{ spans: number
     const { spans, requests } = spansReceived[i]!;
     console.log(`    ${running.variant.label.padEnd(32)} ${spans.toLocaleString('en')} spans for ${requests.toLocaleString('en')} requests = ${(spans / requests).toFixed(3)}`);
   });
+  if (!instrumentCosts) return;
   console.log(`\n  Observability's own CPU time per request (synthetic requests in each process, instrumented minus bare, in alternated blocks): median [middle half], and as a share of the ${offCpu.toFixed(0)} µs "off" spends per getTask request:`);
   variants.forEach((running, i) => {
     const micros = instrumentCosts[i]!;
@@ -232,8 +233,50 @@ function reportProfile(profiled: RunningVariant, shares: PartShares): void {
   }
 }
 
+/**
+ * BENCH_FRESH=1: every round starts each variant in a new process (warmed up, measured once, stopped), so
+ * what differs between two processes of the same code (code placement, what the JIT happened to optimize)
+ * becomes round-to-round spread instead of a bias that stays with one variant for the whole run. Slower,
+ * and without the profile and the synthetic requests.
+ */
+async function mainFresh(collector: OtlpCollector): Promise<void> {
+  const chosen = chosenVariants();
+  const runsByVariant = chosen.map(() => [] as Run[]);
+  const answeredByVariant = chosen.map(() => 0);
+  let last: RunningVariant[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    last = [];
+    for (let turn = 0; turn < chosen.length; turn += 1) {
+      const index = (round + turn) % chosen.length;
+      const running = await startVariant(chosen[index]!, collector);
+      try {
+        if (round === 0 && turn === 0) await sameAnswers([running]);
+        await measure(running, WARM_UP_SECONDS);
+        runsByVariant[index]!.push(await measure(running, SECONDS));
+        answeredByVariant[index]! += running.answered;
+      } finally {
+        running.child.stdin!.end();
+        await new Promise((done) => running.child.once('close', done));
+      }
+      last[index] = running;
+    }
+  }
+  const variants = last.map((running, index) => ({ ...running, runs: runsByVariant[index]!, answered: answeredByVariant[index]! }));
+  const spans = variants.map((running) => ({ spans: collector.spansOf(running.variant.name), requests: running.answered }));
+  console.log(`\nEvery variant in a new process each round (BENCH_FRESH), warmed up for ${WARM_UP_SECONDS} s before its measured run.`);
+  report(variants, spans, undefined);
+}
+
 async function main(): Promise<void> {
   const collector = await startOtlpCollector();
+  if (process.env.BENCH_FRESH === '1') {
+    try {
+      await mainFresh(collector);
+    } finally {
+      await collector.close();
+    }
+    return;
+  }
   const variants: RunningVariant[] = [];
   try {
     for (const variant of chosenVariants()) variants.push(await startVariant(variant, collector));
