@@ -2,7 +2,7 @@
  * Switches trace export on for the CLI when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: spans recorded by LeanTracerProvider, sampled as
  * `OTEL_TRACES_SAMPLER` says (trace-sampler.ts), batched as `OTEL_BSP_*` say and sent by the OTLP/HTTP
- * exporter (otlp-span-exporter.ts: endpoint, headers, timeout). Only this file loads the
+ * exporter from a worker thread (otlp-span-exporter.ts: endpoint, headers, timeout). Only this file loads the
  * SDK, and the CLI loads this file only when that variable is set; the rest of the service uses the
  * OpenTelemetry API alone.
  */
@@ -12,6 +12,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { LeanTracerProvider } from './lean-tracer.js';
 import { otlpTraceProtocolOf, spanBatchSettingsOf } from './otlp-config.js';
+import { OtlpExportWorker } from './otlp-export-worker.js';
 import { createOtlpJsonSpanExporter, createOtlpProtobufSender } from './otlp-span-exporter.js';
 import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
 import { samplerOf } from './trace-sampler.js';
@@ -41,8 +42,9 @@ export function startOtlpTraceExport(env: Readonly<Record<string, string | undef
  * processor and the library's serializer.
  */
 function spanProcessorOf(env: Readonly<Record<string, string | undefined>>): SpanProcessor {
-  if (otlpTraceProtocolOf(env) === 'http/protobuf') return new ProtobufSpanBatcher(createOtlpProtobufSender(), spanBatchSettingsOf(env));
-  return new BatchSpanProcessor(createOtlpJsonSpanExporter());
+  const worker = new OtlpExportWorker(env);
+  if (otlpTraceProtocolOf(env) === 'http/protobuf') return new ProtobufSpanBatcher(createOtlpProtobufSender(worker), spanBatchSettingsOf(env));
+  return new BatchSpanProcessor(createOtlpJsonSpanExporter(worker));
 }
 
 /**
