@@ -6,11 +6,11 @@
  * - a Dgraph term search (`anyofterms`) is the SQL function `tasks_with_any_term` (full-text over a GIN
  *   index), with `condition`, `orderBy`, `first` and `totalCount` on its connection;
  * - `aggregateTask { count }` is a connection's `totalCount`;
- * - `addTask` of 100 objects is one call of the SQL function `add_tasks(new_task[])`: one INSERT ... SELECT,
- *   one transaction. PostGraphile's generated `createTask` adds one row per mutation field, each field a
- *   statement of its own: 100 aliased fields would be 100 statements and, outside a transaction, 100 commits,
- *   where Autograph adds the 100 objects in one commit; and `createTask` takes the user's id, where
- *   Autograph's input names the user by `username`.
+ * - `addTask` of 100 objects is one call of the SQL function `add_tasks(new_task[])`: one INSERT ... SELECT
+ *   in the transaction PostGraphile opens for a mutation. Its generated `createTask` adds one row per
+ *   mutation field: 100 aliased fields would be 100 INSERTs, each between a SAVEPOINT and its RELEASE (some
+ *   300 round trips to PostgreSQL per request), and `createTask` takes the user's id, where Autograph's
+ *   input names the user by `username`. The function is PostgreSQL's best case for this write.
  */
 import { RARE_TERM } from './api-data.js';
 import type { RequestBody } from './scenarios.js';
