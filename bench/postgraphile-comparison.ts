@@ -19,12 +19,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RoundTripCounter } from '../src/store/counting.js';
-import { BENCH_SCHEMA, fillInMemoryTables, loadData, USERS, type LoadedData } from './api-data.js';
+import { BENCH_SCHEMA, benchUsers, fillInMemoryTables, loadData, USERS, type LoadedData } from './api-data.js';
 import { startAutograph } from './autograph-service.js';
 import { startInMemoryBaseline } from './in-memory-baseline.js';
 import { measureAlternating, post, slowdown, type Measurement, type Service } from './measure.js';
 import { postgraphileFolder, startPostGraphile, type PostGraphileService } from './postgraphile-service.js';
-import { asAutographAnswer, NOT_TRANSLATED, POSTGRAPHILE_TRANSLATIONS, type PostGraphileTranslation } from './postgraphile-requests.js';
+import { asAutographAnswer, createTaskFieldsTranslation, NOT_TRANSLATED, POSTGRAPHILE_TRANSLATIONS, type PostGraphileTranslation } from './postgraphile-requests.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 import { loadPostgres } from './postgres-load.js';
 import { canReadProcessCpu, processTreesCpuMicros } from './process-cpu.js';
@@ -48,7 +48,21 @@ interface Compared {
   /** Autograph ÷ PostGraphile and Autograph ÷ in-memory: medians over the rounds of the other's req/s over Autograph's. */
   versusPostGraphile: number;
   versusInMemory: number;
+  /** Other ways of asking PostGraphile the same (addTask through 100 `createTask` fields). */
+  variants: Array<{ label: string; measurement: Measurement; versus: number }>;
 }
+
+/** A scenario asked of PostGraphile another way, measured beside the main translation. */
+interface Variant {
+  label: string;
+  translation: PostGraphileTranslation;
+}
+
+/** addTask through PostGraphile's generated `createTask`, one field per task, users by id. */
+const variantsOf = (scenario: Scenario): Variant[] =>
+  scenario.name === 'addTask'
+    ? [{ label: 'PostGraphile, 100 × createTask', translation: createTaskFieldsTranslation(new Map(benchUsers().map((user) => [user.username, user._id]))) }]
+    : [];
 
 /** "2.3x slower", or "1.4x faster" below 1. */
 const slowerOrFaster = (ratio: number): string => {
@@ -81,16 +95,17 @@ const row = (label: string, m: Measurement, cpuCounted = true): string =>
   (m.failures > 0 ? `   ${m.failures} failed requests!` : '');
 
 /**
- * Autograph, the in-memory baseline and PostGraphile (translated back) must give the same JSON for each of
- * the scenario's bodies; for a write, Autograph and PostGraphile for its first body (the answer is a count).
+ * Autograph, the in-memory baseline and PostGraphile (each translation, its answer translated back) must
+ * give the same JSON for each of the scenario's bodies; for a write, Autograph and PostGraphile for its
+ * first body (the answer is a count).
  */
-async function checkSameAnswers(scenario: Scenario, translation: PostGraphileTranslation, bodies: RequestBody[], services: { autograph: string; inMemory: string; postgraphile: string }): Promise<void> {
+async function checkSameAnswers(scenario: Scenario, translations: readonly Variant[], bodies: RequestBody[], services: { autograph: string; inMemory: string; postgraphile: string }): Promise<void> {
   const checked = scenario.compareAnswers ? bodies : bodies.slice(0, 1);
   for (const body of checked) {
-    const answers: Array<[string, unknown]> = [
-      ['Autograph', await post(services.autograph, body)],
-      ['PostGraphile (translated)', asAutographAnswer(translation, await post(services.postgraphile, translation.request(body)))],
-    ];
+    const answers: Array<[string, unknown]> = [['Autograph', await post(services.autograph, body)]];
+    for (const { label, translation } of translations) {
+      answers.push([`${label} (translated)`, asAutographAnswer(translation, await post(services.postgraphile, translation.request(body)))]);
+    }
     if (scenario.compareAnswers) answers.push(['in-memory graphql-js', await post(services.inMemory, body)]);
     const texts = answers.map(([, answer]) => JSON.stringify(answer));
     if (texts.some((text) => text !== texts[0])) {
@@ -110,25 +125,43 @@ async function runScenario(
   counter: RoundTripCounter,
   firstIndex: number,
 ): Promise<Compared> {
-  const translation = POSTGRAPHILE_TRANSLATIONS[scenario.name]!;
+  const main: Variant = { label: 'PostGraphile + PostgreSQL', translation: POSTGRAPHILE_TRANSLATIONS[scenario.name]! };
+  const variants = variantsOf(scenario);
   const bodies = scenario.bodies(data);
-  await checkSameAnswers(scenario, translation, bodies, urls);
+  await checkSameAnswers(scenario, [main, ...variants], bodies, urls);
+  const postgraphileService = ({ label, translation }: Variant): Service => ({
+    label,
+    url: urls.postgraphile,
+    bodies: bodies.map((body) => translation.request(body)),
+    cpuClock: postgraphileCpu,
+  });
   const services: Service[] = [
     { label: 'Autograph', url: urls.autograph },
     { label: isWrite(scenario) ? 'in-memory (no durability)' : 'in-memory graphql-js', url: urls.inMemory },
-    { label: 'PostGraphile + PostgreSQL', url: urls.postgraphile, bodies: bodies.map((body) => translation.request(body)), cpuClock: postgraphileCpu },
+    postgraphileService(main),
+    ...variants.map(postgraphileService),
   ];
   const connections = scenario.heavy ? HEAVY_CONNECTIONS : CONNECTIONS;
   const measured = await measureAlternating(services, counter, bodies, { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS, rounds: ROUNDS, connections }, firstIndex);
-  const [autograph, inMemory, postgraphile] = measured.measurements as [Measurement, Measurement, Measurement];
-  const compared = { scenario, autograph, inMemory, postgraphile, versusPostGraphile: slowdown(autograph, postgraphile), versusInMemory: slowdown(autograph, inMemory) };
+  const [autograph, inMemory, postgraphile, ...others] = measured.measurements as [Measurement, Measurement, Measurement, ...Measurement[]];
+  const compared: Compared = {
+    scenario,
+    autograph,
+    inMemory,
+    postgraphile,
+    versusPostGraphile: slowdown(autograph, postgraphile),
+    versusInMemory: slowdown(autograph, inMemory),
+    variants: others.map((measurement, index) => ({ label: variants[index]!.label, measurement, versus: slowdown(autograph, measurement) })),
+  };
   const longer = measured.runSeconds > SECONDS / ROUNDS ? `; runs of ${measured.runSeconds} s, as one request takes long` : '';
   console.log(`\n${scenario.name}: ${scenario.description} (${connections} connections${longer})`);
   console.log(row(services[0]!.label, autograph));
   console.log(row(services[1]!.label, inMemory));
   console.log(row(services[2]!.label, postgraphile, canReadProcessCpu));
+  for (const variant of compared.variants) console.log(row(variant.label, variant.measurement, canReadProcessCpu));
   const cpuRatio = canReadProcessCpu ? `; CPU per request Autograph ÷ PostGraphile + PostgreSQL ${(autograph.cpuMsPerRequest / postgraphile.cpuMsPerRequest).toFixed(2)}x` : '';
   console.log(`  Autograph ÷ PostGraphile: ${slowerOrFaster(compared.versusPostGraphile)}${cpuRatio}`);
+  for (const variant of compared.variants) console.log(`  Autograph ÷ ${variant.label}: ${slowerOrFaster(variant.versus)}`);
   console.log(`  Autograph ÷ in-memory: ${slowerOrFaster(compared.versusInMemory)}`);
   return compared;
 }
@@ -145,6 +178,10 @@ function printTable(results: readonly Compared[]): void {
       ? `${ms(result.autograph.cpuMsPerRequest)}, ${Object.values(cpuByProcess(result.postgraphile)).map(ms).join(' + ')}`
       : `${ms(result.autograph.cpuMsPerRequest)}, not counted`;
     console.log(line([result.scenario.name, rate(result.autograph), rate(result.postgraphile), rate(result.inMemory), `${result.versusPostGraphile.toFixed(2)}x`, cpu]));
+    for (const variant of result.variants) {
+      const variantCpu = canReadProcessCpu ? `${ms(result.autograph.cpuMsPerRequest)}, ${Object.values(cpuByProcess(variant.measurement)).map(ms).join(' + ')}` : 'not counted';
+      console.log(line([`${result.scenario.name} (${variant.label})`, rate(result.autograph), rate(variant.measurement), rate(result.inMemory), `${variant.versus.toFixed(2)}x`, variantCpu]));
+    }
   }
   const write = results.find((result) => isWrite(result.scenario));
   if (write) {

@@ -143,6 +143,39 @@ export const POSTGRAPHILE_TRANSLATIONS: Readonly<Record<string, PostGraphileTran
   },
 };
 
+/**
+ * `addTask` as PostGraphile's generated CRUD does it, for comparison with `add_tasks`: one `createTask`
+ * field per task (aliases t0, t1, ...), each in a SAVEPOINT of the mutation's transaction, each taking the
+ * user's id, which a client must know: `userIdsByName` gives it.
+ */
+export function createTaskFieldsTranslation(userIdsByName: ReadonlyMap<string, string>): PostGraphileTranslation {
+  return {
+    request: (body) => {
+      const tasks = variable<AutographTaskInput[]>(body, 'input');
+      const userIdOf = (username: string): string => {
+        const id = userIdsByName.get(username);
+        if (id === undefined) throw new Error(`no user "${username}" to give createTask the id of`);
+        return id;
+      };
+      return {
+        query:
+          `mutation(${tasks.map((_, i) => `$t${i}: TaskInput!`).join(', ')}) { ` +
+          `${tasks.map((_, i) => `t${i}: createTask(input: { task: $t${i} }) { clientMutationId }`).join(' ')} }`,
+        variables: Object.fromEntries(
+          tasks.map((task, i) => [
+            `t${i}`,
+            { title: task.title, priority: task.priority, completed: task.completed, createdAt: task.createdAt, userId: userIdOf(task.user.username) },
+          ]),
+        ),
+      };
+    },
+    answer: (data) => {
+      if (typeof data !== 'object' || data === null) throw new Error(`PostGraphile's answer is not an object: ${JSON.stringify(data)}`);
+      return { addTask: { numUids: Object.values(data).filter((payload) => payload !== null).length } };
+    },
+  };
+}
+
 /** Scenarios PostGraphile does not answer here, and why. */
 export const NOT_TRANSLATED: Readonly<Record<string, string>> = {
   aggregateTask: 'min, max and avg need a plugin (@graphile/pg-aggregates); issue 17 compares the six others',

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, getVariableValues, parse, validate, type OperationDefinitionNode } from 'graphql';
-import { RARE_TERM } from '../../bench/api-data.js';
-import { asAutographAnswer, isoDateTime, NOT_TRANSLATED, POSTGRAPHILE_TRANSLATIONS } from '../../bench/postgraphile-requests.js';
+import { benchUsers, RARE_TERM } from '../../bench/api-data.js';
+import { asAutographAnswer, createTaskFieldsTranslation, isoDateTime, NOT_TRANSLATED, POSTGRAPHILE_TRANSLATIONS } from '../../bench/postgraphile-requests.js';
 import { SCENARIOS, type RequestBody } from '../../bench/scenarios.js';
 
 const postgraphileSchema = buildSchema(fs.readFileSync(path.join(__dirname, '../../bench/postgraphile/schema.graphql'), 'utf8'));
@@ -105,4 +105,33 @@ test.each<[string | null, string | null]>([
   [null, null],
 ])('isoDateTime(%p) = %p', (postgres, iso) => {
   expect(isoDateTime(postgres)).toBe(iso);
+});
+
+describe('addTask through 100 createTask fields', () => {
+  const users = new Map(benchUsers().map((user) => [user.username, user._id]));
+  const translation = createTaskFieldsTranslation(users);
+
+  test('one aliased createTask per task, valid in PostGraphile\'s schema, each user by its id', () => {
+    const body = firstBodyOf('addTask');
+    const input = body.variables!.input as Array<{ title: string; user: { username: string } }>;
+    const request = translation.request(body);
+    const document = parse(request.query);
+    expect(validate(postgraphileSchema, document).map((error) => error.message)).toEqual([]);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    expect(operation.selectionSet.selections).toHaveLength(100);
+    expect(getVariableValues(postgraphileSchema, operation.variableDefinitions ?? [], request.variables!).errors).toBeUndefined();
+    expect(request.variables!.t7).toEqual({ title: input[7]!.title, priority: 3, completed: false, createdAt: '2026-01-01T00:00:00.000Z', userId: users.get(input[7]!.user.username) });
+  });
+
+  test('a user it does not know is an error, not a task without a user', () => {
+    const body = { query: '', variables: { input: [{ title: 'a', priority: 1, completed: true, createdAt: '2026-01-01T00:00:00.000Z', user: { username: 'nobody' } }] } };
+    expect(() => translation.request(body)).toThrow('no user "nobody" to give createTask the id of');
+  });
+
+  test.each<[string, unknown, number]>([
+    ['every field added', { t0: { clientMutationId: null }, t1: { clientMutationId: null } }, 2],
+    ['a field that failed is not counted', { t0: { clientMutationId: null }, t1: null }, 1],
+  ])('the answer counts the added tasks: %s', (_, data, count) => {
+    expect(asAutographAnswer(translation, { data })).toEqual({ data: { addTask: { numUids: count } } });
+  });
 });
