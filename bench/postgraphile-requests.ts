@@ -12,6 +12,7 @@
  *   300 round trips to PostgreSQL per request), and `createTask` takes the user's id, where Autograph's
  *   input names the user by `username`. The function is PostgreSQL's best case for this write.
  */
+import { dgraphDateTimeText } from '../src/resolve/date-time-text.js';
 import { RARE_TERM } from './api-data.js';
 import type { RequestBody } from './scenarios.js';
 
@@ -55,8 +56,8 @@ function field<T>(data: unknown, name: string): T {
   return (data as Record<string, T>)[name]!;
 }
 
-/** PostgreSQL prints a timestamptz as `2024-01-01T00:00:00+00:00`; Autograph as `2024-01-01T00:00:00.000Z`. */
-export const isoDateTime = (value: string | null): string | null => (value === null ? null : new Date(value).toISOString());
+/** PostgreSQL prints a timestamptz as `2024-01-01T00:00:00.5+00:00`; Autograph as Dgraph does, `2024-01-01T00:00:00Z`. */
+export const autographDateTime = (value: string | null): string | null => (value === null ? null : dgraphDateTimeText(new Date(value).toISOString()));
 
 const nodesOf = <T>(connection: Connection<T>): T[] => {
   if (!connection.nodes) throw new Error(`a connection without nodes: ${JSON.stringify(connection).slice(0, 300)}`);
@@ -103,7 +104,7 @@ export const POSTGRAPHILE_TRANSLATIONS: Readonly<Record<string, PostGraphileTran
         title: task.title,
         priority: task.priority,
         completed: task.completed,
-        createdAt: isoDateTime(task.createdAt),
+        createdAt: autographDateTime(task.createdAt),
       })),
     }),
   },
