@@ -10,12 +10,29 @@ import { generateLoad, median, type LoadResult } from './load-generator.js';
 export interface Service {
   label: string;
   url: string;
+  /** The scenario's requests as this service's API phrases them; by default the bodies every service is given. */
+  bodies?: unknown[];
+  /**
+   * CPU time so far, in µs, of each process that serves it (read before and after each run); by default
+   * this process's, where the in-process services run.
+   */
+  cpuClock?: CpuClock;
 }
+
+export type CpuClock = () => Record<string, number>;
+
+/** This process's CPU time: the services it runs itself (the load generator is another process). */
+export const thisProcessCpuClock: CpuClock = () => {
+  const { user, system } = process.cpuUsage();
+  return { 'this process': user + system };
+};
 
 /** One timed run of the load generator against one service. */
 export interface Run extends LoadResult {
-  /** CPU time of this process (the services; the load generator is another process) until the run's requests were all answered. */
+  /** CPU time of the service's processes (by default this process) until the run's requests were all answered. */
   cpuMicros: number;
+  /** The same, per process of the service (the names its `cpuClock` gives). */
+  cpuMicrosByProcess?: Record<string, number>;
 }
 
 export interface Measurement {
@@ -89,13 +106,19 @@ function loadOptions(url: string, bodies: unknown[], duration: number, connectio
   } as autocannon.Options;
 }
 
+/** The CPU time each process spent between two readings of a clock. */
+export function cpuSpent(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, micros]) => [name, micros - (before[name] ?? 0)]));
+}
+
 /** Loads one service for `seconds`, then waits until every request sent has been answered. */
-async function run(url: string, counter: RoundTripCounter, bodies: unknown[], seconds: number, connections: number): Promise<Run> {
-  const cpuBefore = process.cpuUsage();
-  const load = await generateLoad(loadOptions(url, bodies, seconds, connections));
+async function run(service: Service, counter: RoundTripCounter, bodies: unknown[], seconds: number, connections: number): Promise<Run> {
+  const clock = service.cpuClock ?? thisProcessCpuClock;
+  const cpuBefore = clock();
+  const load = await generateLoad(loadOptions(service.url, service.bodies ?? bodies, seconds, connections));
   await settle(counter);
-  const cpu = process.cpuUsage(cpuBefore);
-  return { ...load, cpuMicros: cpu.user + cpu.system };
+  const byProcess = cpuSpent(cpuBefore, clock());
+  return { ...load, cpuMicros: Object.values(byProcess).reduce((sum, micros) => sum + micros, 0), cpuMicrosByProcess: byProcess };
 }
 
 function summarize(runs: Run[], roundTrips: number): Measurement {
@@ -124,17 +147,17 @@ export async function measureAlternating(
   firstIndex: number,
 ): Promise<{ measurements: Measurement[]; runSeconds: number }> {
   const probes: Array<{ roundTrips: number; seconds: number }> = [];
-  for (const service of services) probes.push(await probe(service.url, counter, bodies[0]));
+  for (const service of services) probes.push(await probe(service.url, counter, (service.bodies ?? bodies)[0]));
   const seconds = runSeconds(settings, Math.max(...probes.map((one) => one.seconds)));
   for (const service of services) {
-    await generateLoad(loadOptions(service.url, bodies, settings.warmUpSeconds, settings.connections));
+    await generateLoad(loadOptions(service.url, service.bodies ?? bodies, settings.warmUpSeconds, settings.connections));
     await settle(counter);
   }
   const runs: Run[][] = services.map(() => []);
   for (let round = 0; round < settings.rounds; round++) {
     for (let turn = 0; turn < services.length; turn++) {
       const index = (firstIndex + round + turn) % services.length;
-      runs[index]!.push(await run(services[index]!.url, counter, bodies, seconds, settings.connections));
+      runs[index]!.push(await run(services[index]!, counter, bodies, seconds, settings.connections));
     }
   }
   return { measurements: runs.map((serviceRuns, index) => summarize(serviceRuns, probes[index]!.roundTrips)), runSeconds: seconds };

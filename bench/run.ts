@@ -20,6 +20,9 @@
  *   npm run bench -- cascade              @cascade next to the same reads without it (bench/cascade.ts; only when named)
  *   npm run bench -- storage-names        reads under @dgraph storage names vs own names, and @secret's bcrypt work (bench/storage-names.ts; only when named)
  *   npm run bench -- subscriptions        1,000 subscribers under 100 writes/s: write → delivery, CPU, RSS (bench/subscriptions.ts; only when named)
+ *   npm run bench -- postgraphile         Autograph vs PostGraphile 4 on PostgreSQL 15 vs in-memory graphql-js at 100,000 tasks
+ *                                         (BENCH_SIZES); with scenario names, only those (bench/postgraphile-comparison.ts; only
+ *                                         when named; needs PostgreSQL 15 and `npm --prefix bench/postgraphile ci`)
  *
  * Every benchmark, and the API comparison at every size, runs as a child process of its own, so one's heap,
  * memory and timers never disturb another's numbers. Durations come from the environment: BENCH_SECONDS,
@@ -53,6 +56,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: str
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const SCALE_SIZES = [10_000, 100_000, 1_000_000];
+const POSTGRAPHILE_SIZES = [100_000];
 /** Heap limit of an API comparison process: a million tasks live twice in it (store and in-memory tables). */
 const API_HEAP_MB = 8192;
 
@@ -96,10 +100,25 @@ function runApiSizes(sizes: readonly number[], scenarios: readonly string[]): bo
   return ok;
 }
 
+/** Autograph vs PostGraphile at each size, in a process of its own per size. */
+function runPostGraphileSizes(sizes: readonly number[], scenarios: readonly string[]): boolean {
+  let ok = true;
+  for (const size of sizes) {
+    console.log(`\n=== postgraphile at ${size.toLocaleString('en')} tasks: Autograph vs in-memory graphql-js vs PostGraphile 4 on PostgreSQL ===`);
+    const result = spawnSync(
+      process.execPath,
+      ['--expose-gc', `--max-old-space-size=${API_HEAP_MB}`, path.join(__dirname, 'postgraphile-comparison.js'), String(size), ...scenarios],
+      { stdio: 'inherit', env: process.env },
+    );
+    ok = result.status === 0 && ok;
+  }
+  return ok;
+}
+
 function main(): void {
   const args = process.argv.slice(2);
   const scenarioNames = new Set(SCENARIOS.map((scenario) => scenario.name));
-  const known = new Set(['api', 'scale', ...Object.keys(SCRIPTS), ...scenarioNames]);
+  const known = new Set(['api', 'scale', 'postgraphile', ...Object.keys(SCRIPTS), ...scenarioNames]);
   const unknown = args.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     console.error(`unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${[...known].join(', ')}`);
@@ -107,10 +126,14 @@ function main(): void {
     return;
   }
   const scenarios = args.filter((name) => scenarioNames.has(name));
-  const runApi = args.length === 0 || args.includes('api') || args.includes('scale') || scenarios.length > 0;
+  const comparePostGraphile = args.includes('postgraphile');
+  // Scenario names go to the PostGraphile comparison when it is named, else to the API comparison.
+  const runApi = args.length === 0 || args.includes('api') || args.includes('scale') || (scenarios.length > 0 && !comparePostGraphile);
   let sizes: number[];
+  let postgraphileSizes: number[];
   try {
     sizes = sizesFrom(process.env.BENCH_SIZES, args.includes('scale') ? SCALE_SIZES : DEFAULT_SIZES);
+    postgraphileSizes = sizesFrom(process.env.BENCH_SIZES, POSTGRAPHILE_SIZES);
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 2;
@@ -122,6 +145,7 @@ function main(): void {
 
   let ok = true;
   if (runApi) ok = runApiSizes(sizes, scenarios) && ok;
+  if (comparePostGraphile) ok = runPostGraphileSizes(postgraphileSizes, scenarios) && ok;
   for (const name of scripts) ok = runScript(name) && ok;
   if (!ok) process.exitCode = 1;
 }

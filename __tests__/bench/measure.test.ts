@@ -2,7 +2,7 @@
  * The API benchmark's arithmetic (bench/measure.ts): how long a run lasts, and how a slowdown is read
  * from rotating rounds.
  */
-import { runSeconds, slowdown, type Measurement, type Run } from '../../bench/measure.js';
+import { cpuSpent, runSeconds, slowdown, thisProcessCpuClock, type Measurement, type Run } from '../../bench/measure.js';
 
 const settings = (seconds: number, rounds: number) => ({ warmUpSeconds: 1, seconds, rounds, connections: 10 });
 
@@ -28,4 +28,18 @@ test.each<[string, number[], number[], number]>([
   ['a run that completed nothing: the ratio of the totals', [0, 2, 1], [30, 30, 30], 30],
 ])('slowdown: %s', (_, slower, faster, expected) => {
   expect(slowdown(measurement(slower), measurement(faster))).toBeCloseTo(expected, 10);
+});
+
+test.each<[string, Record<string, number>, Record<string, number>, Record<string, number>]>([
+  ['each process by itself', { PostGraphile: 1_000, PostgreSQL: 50 }, { PostGraphile: 4_000, PostgreSQL: 950 }, { PostGraphile: 3_000, PostgreSQL: 900 }],
+  ['a process first seen after the start counts from zero', { a: 10 }, { a: 10, b: 70 }, { a: 0, b: 70 }],
+])('cpuSpent: %s', (_, before, after, expected) => {
+  expect(cpuSpent(before, after)).toEqual(expected);
+});
+
+test('the default CPU clock reads this process, in µs', () => {
+  const { user, system } = process.cpuUsage();
+  const reading = thisProcessCpuClock();
+  expect(Object.keys(reading)).toEqual(['this process']);
+  expect(reading['this process']).toBeGreaterThanOrEqual(user + system);
 });
