@@ -1,4 +1,4 @@
-import { context, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Context, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SamplingDecision, SpanKind, SpanStatusCode, trace, TraceFlags, type Context, type Span } from '@opentelemetry/api';
 import { suppressTracing, TraceState } from '@opentelemetry/core';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -265,5 +265,53 @@ describe('span ids and times', () => {
     [999.9999999, [1, 0]],
   ])('epoch ms %p → %p', (epochMs, hrTime) => {
     expect(hrTimeOfEpochMs(epochMs)).toEqual(hrTime);
+  });
+});
+
+describe('sampleRoot: a new trace decided before its root span is made', () => {
+  function provider(env: Record<string, string | undefined>) {
+    const exporter = new InMemorySpanExporter();
+    return new LeanTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'test' }), sampler: samplerOf(env), spanProcessor: new SimpleSpanProcessor(exporter) });
+  }
+
+  it.each([
+    { env: { OTEL_TRACES_SAMPLER: 'always_on' }, recorded: 200 },
+    { env: { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, recorded: 200 },
+    { env: { OTEL_TRACES_SAMPLER: 'always_off' }, recorded: 0 },
+    { env: { OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, recorded: 0 },
+    { env: { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }, recorded: 0 },
+    { env: { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1' }, recorded: 200 },
+  ])('$env: $recorded of 200 roots recorded, each root span recording', ({ env, recorded }) => {
+    const tracing = provider(env);
+    const tracer = tracing.getTracer('autograph');
+    const decisions = Array.from({ length: 200 }, () => tracing.sampleRoot('POST /graphql', SpanKind.SERVER));
+    const kept = decisions.filter((decision) => 'recorded' in decision);
+    expect(kept).toHaveLength(recorded);
+    for (const decision of kept) expect(tracer.startSpan('POST /graphql', { kind: SpanKind.SERVER }, (decision as { recorded: Context }).recorded).isRecording()).toBe(true);
+  });
+
+  it('a ratio decides on the trace id the root span then takes; a dropped trace passes a valid id on, not sampled', () => {
+    const env = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' };
+    const tracing = provider(env);
+    const tracer = tracing.getTracer('autograph');
+    const ratio = samplerOf(env);
+    const decisions = Array.from({ length: 400 }, () => tracing.sampleRoot('POST /graphql', SpanKind.SERVER));
+    const kept = decisions.filter((decision): decision is { recorded: Context } => 'recorded' in decision);
+    const dropped = decisions.filter((decision): decision is { dropped: () => Context } => 'dropped' in decision);
+    // About half each way; a root span that drew a new trace id instead would record only about half the time.
+    expect(kept.length).toBeGreaterThan(120);
+    expect(dropped.length).toBeGreaterThan(120);
+    for (const decision of kept) {
+      const span = tracer.startSpan('POST /graphql', { kind: SpanKind.SERVER }, decision.recorded);
+      expect(span.isRecording()).toBe(true);
+      expect(ratio.shouldSample(ROOT_CONTEXT, span.spanContext().traceId, 'x', SpanKind.SERVER, {}, []).decision).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    }
+    for (const decision of dropped) {
+      const passedOn = trace.getSpanContext(decision.dropped())!;
+      expect(passedOn.traceFlags).toBe(TraceFlags.NONE);
+      expect(passedOn.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(passedOn.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(ratio.shouldSample(ROOT_CONTEXT, passedOn.traceId, 'x', SpanKind.SERVER, {}, []).decision).toBe(SamplingDecision.NOT_RECORD);
+    }
   });
 });

@@ -66,8 +66,12 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     requests,
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
     decorate<T extends ObservableServices>(services: T, req?: IncomingMessage, customLogic = true): T {
-      const traceContext = req && requests.observationOf(req)?.traceContext;
-      if (!traceContext) return untracedOf(services);
+      const observation = req && requests.observationOf(req);
+      const traceContext = observation?.traceContext;
+      if (!traceContext) {
+        const dropped = observation?.droppedTraceContext;
+        return customLogic && dropped && services.customHttp ? { ...untracedOf(services), customHttp: tracedCustomHttp(services.customHttp, dropped()) } : untracedOf(services);
+      }
       if (trace.getSpan(traceContext)?.isRecording()) return traced(services, traceContext, customLogic);
       // A request span that records nothing (sampled out) gets children that record nothing under every
       // standard sampler (parent-based, trace id ratio, always on or off), so its store and lambda calls

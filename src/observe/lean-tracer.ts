@@ -1,6 +1,6 @@
 import {
-  context as contextApi, INVALID_SPAN_CONTEXT, isSpanContextValid, SamplingDecision, SpanKind, trace, TraceFlags, type Context, type Span, type SpanContext,
-  type SpanOptions, type Tracer, type TracerOptions, type TracerProvider,
+  context as contextApi, createContextKey, INVALID_SPAN_CONTEXT, isSpanContextValid, ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags, type Context, type Span,
+  type SpanContext, type SpanOptions, type Tracer, type TracerOptions, type TracerProvider,
 } from '@opentelemetry/api';
 import { isTracingSuppressed, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
@@ -8,6 +8,10 @@ import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { copyAttributes, RecordedSpan } from './recorded-span.js';
 import { SpanClock } from './span-clock.js';
 import { SpanIds } from './span-ids.js';
+import type { RootSampling } from './tracer.js';
+
+/** The trace id a root span takes, when the sampler's decision on it was made first (`sampleRoot`). */
+const DECIDED_TRACE_ID = createContextKey('autograph.decidedTraceId');
 
 export interface LeanTracerProviderOptions {
   resource: Resource;
@@ -26,7 +30,7 @@ export interface LeanTracerProviderOptions {
  *
  * No context manager: a span's parent is the context passed to `startSpan` (or the root context).
  */
-export class LeanTracerProvider implements TracerProvider {
+export class LeanTracerProvider implements TracerProvider, RootSampling {
   private readonly tracers = new Map<string, LeanTracer>();
   private readonly ids = new SpanIds();
   private readonly clock = new SpanClock();
@@ -41,6 +45,18 @@ export class LeanTracerProvider implements TracerProvider {
       this.tracers.set(key, tracer);
     }
     return tracer;
+  }
+
+  /**
+   * The sampler's decision on a new trace id for a root span, as `startSpan` would make it (the samplers the
+   * service offers decide a root by its trace id alone): a recorded root then starts under the returned
+   * context and keeps that trace id.
+   */
+  sampleRoot(name: string, kind: SpanKind): { recorded: Context } | { dropped: () => Context } {
+    const traceId = this.ids.traceId();
+    const sampling = this.options.sampler.shouldSample(ROOT_CONTEXT, traceId, name, kind, {}, []);
+    if (sampling.decision !== SamplingDecision.NOT_RECORD) return { recorded: ROOT_CONTEXT.setValue(DECIDED_TRACE_ID, traceId) };
+    return { dropped: () => trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext({ traceId, spanId: this.ids.spanId(), traceFlags: TraceFlags.NONE, traceState: sampling.traceState })) };
   }
 
   forceFlush(): Promise<void> {
@@ -70,7 +86,7 @@ class LeanTracer implements Tracer {
     if (isTracingSuppressed(parent)) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     const parentSpan = trace.getSpan(parent);
     const parentSpanContext = parentSpan && (parentSpan instanceof RecordedSpan || isSpanContextValid(parentSpan.spanContext())) ? parentSpan.spanContext() : undefined;
-    const traceId = parentSpanContext ? parentSpanContext.traceId : this.ids.traceId();
+    const traceId = parentSpanContext ? parentSpanContext.traceId : ((parent.getValue(DECIDED_TRACE_ID) as string | undefined) ?? this.ids.traceId());
     const spanId = this.ids.spanId();
     const kind = options.kind ?? SpanKind.INTERNAL;
     // The samplers the service offers (trace-sampler.ts) read neither, so a span they drop copies nothing.

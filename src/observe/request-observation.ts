@@ -11,6 +11,11 @@ export interface RequestObservation {
    * spans; undefined when no SDK traces (then those calls make no spans at all).
    */
   readonly traceContext?: Context;
+  /**
+   * For a request whose new trace the sampler dropped before any span was made: the context its `@custom`
+   * calls pass on, flagged not sampled (made only if it makes one).
+   */
+  readonly droppedTraceContext?: () => Context;
   /** `query`, `mutation` or `subscription` once Apollo resolved the operation (after validation). */
   operationType?: string;
   /** The operation's name once resolved; empty for an anonymous operation. */

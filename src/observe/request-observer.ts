@@ -14,7 +14,7 @@ import type { LabelCap } from './label-cap.js';
 import type { ServiceMetrics } from './metrics.js';
 import { outcomeOf, type RequestObservation } from './request-observation.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { secondsSince, tracer } from './tracer.js';
+import { rootSamplingProvider, secondsSince, tracer } from './tracer.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -54,16 +54,23 @@ export class RequestObserver {
       res.setHeader(REQUEST_ID_HEADER, requestId);
       const method = req.method ?? 'GET';
       const path = pathOf(req.url);
-      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-      const span = tracer.startSpan(
-        KNOWN_ROUTES.has(path) ? `${method} ${path}` : method,
-        { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': requestId } },
-        parent,
-      );
-      // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
-      // A recording span's always is: the check of its ids' digits is only needed for the others.
-      const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
-      const observation: RequestObservation = { requestId, traceContext, errorCodes: [] };
+      const spanName = KNOWN_ROUTES.has(path) ? `${method} ${path}` : method;
+      // A caller's trace context (or baggage) decides through the propagators; otherwise a provider that can
+      // decide a new trace first does, and a dropped request makes no span.
+      const rootSampling = req.headers.traceparent === undefined && req.headers.baggage === undefined ? rootSamplingProvider() : undefined;
+      const root = rootSampling?.sampleRoot(spanName, SpanKind.SERVER);
+      let span: Span | undefined;
+      let observation: RequestObservation;
+      if (root && 'dropped' in root) {
+        observation = { requestId, droppedTraceContext: root.dropped, errorCodes: [] };
+      } else {
+        const parent = root ? root.recorded : propagation.extract(ROOT_CONTEXT, req.headers);
+        span = tracer.startSpan(spanName, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': requestId } }, parent);
+        // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
+        // A recording span's always is: the check of its ids' digits is only needed for the others.
+        const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
+        observation = { requestId, traceContext, errorCodes: [] };
+      }
       this.byRequest.set(req, observation);
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
       handler(req, res);
@@ -89,7 +96,7 @@ export class RequestObserver {
 
   private finish(
     observation: RequestObservation,
-    request: { method: string; path: string; status: number; aborted: boolean; started: number; span: Span },
+    request: { method: string; path: string; status: number; aborted: boolean; started: number; span: Span | undefined },
   ): void {
     const { method, path, status, aborted, started, span } = request;
     const seconds = secondsSince(started);
@@ -97,7 +104,7 @@ export class RequestObserver {
     const outcome = outcomeOf(observation, status);
     if (path === GRAPHQL_ROUTE) this.recordGraphQLMetrics(observation, operationType, outcome, seconds);
 
-    if (span.isRecording()) {
+    if (span?.isRecording()) {
       span.setAttributes(
         observation.operationType === undefined
           ? { 'http.response.status_code': status }
@@ -105,7 +112,7 @@ export class RequestObserver {
       );
       if (outcome === 'server_error' || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : observation.errorCodes.join(', ') });
     }
-    span.end();
+    span?.end();
 
     const quiet = QUIET_ROUTES.has(path);
     const logger = this.options.logger;
