@@ -87,7 +87,7 @@ interface RangeRun {
   high?: Bound;
 }
 
-type RunLookup = Exclude<Lookup, { kind: 'range' }> | RangeRun;
+export type RunLookup = Exclude<Lookup, { kind: 'range' }> | RangeRun;
 
 const isLower = (operator: RangeOperator): boolean => operator === '$gt' || operator === '$gte';
 
@@ -96,7 +96,7 @@ const isLower = (operator: RangeOperator): boolean => operator === '$gt' || oper
  * become one range when no document holds several keys there (each then meets both bounds with its one
  * key; otherwise they stay two lookups, as two elements of an array may meet them).
  */
-function mergedLookups(lookups: readonly Lookup[], state: CollectionState): RunLookup[] {
+export function mergedLookups(lookups: readonly Lookup[], state: CollectionState): RunLookup[] {
   const merged: RunLookup[] = [];
   const openRanges = new Map<string, RangeRun>();
   for (const lookup of lookups) {
@@ -125,7 +125,7 @@ export function indexOf(state: CollectionState, name: string): CollectionIndex {
   return index;
 }
 
-function positionsOf(lookup: RunLookup, state: CollectionState): readonly number[] {
+export function positionsOf(lookup: RunLookup, state: CollectionState): readonly number[] {
   switch (lookup.kind) {
     case 'ids': {
       const positions: number[] = [];
