@@ -178,6 +178,30 @@ describe('pageInPositionOrder over postings with bitsets (keys thousands of docu
   });
 });
 
+describe('pageInPositionOrder by _id, while ids were created ascending', () => {
+  /** The fixture's documents with ids ascending in creation order. */
+  const ascending = createdInTimeOrder(150).map((document, n) => ({ ...document, _id: `a${String(n).padStart(4, '0')}` }));
+  const ID_SORTS: SortSpec[] = [{ _id: 1 }, { _id: -1 }, { _id: -1, at: 1 }];
+  const compile = (residual: Filter) => compileFilter('Task', residual);
+
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))('gives the page a full sort of the matches gives: %s', (_label, filter) => {
+    const state = stateOf(ascending);
+    const matches = new Query(filter).find(ascending).all() as StoredDocument[];
+    for (const sort of ID_SORTS) {
+      for (const [skip, limit] of PAGES) {
+        const page = pageInPositionOrder(state, filter, sort, skip + limit, compile)?.slice(skip).map((document) => document._id);
+        expect({ sort, skip, limit, page }).toEqual({ sort, skip, limit, page: sortDocuments(matches, sort).slice(skip, skip + limit).map((document) => document._id) });
+      }
+    }
+  });
+
+  it('declines once a document is created with an id below an earlier one', () => {
+    const state = stateOf(ascending);
+    state.put({ _id: 'a0000-late', at: stamp(999), done: true, terms: ['x'], rank: 0 });
+    expect(pageInPositionOrder(state, {}, { _id: 1 }, 5, compile)).toBeUndefined();
+  });
+});
+
 describe('find with a sort on a field that follows natural order', () => {
   let folder: string;
   let store: Store;
