@@ -1,7 +1,8 @@
 /**
  * Runs an AccessPlan's lookups against a collection's current state: the candidates as ascending
  * natural-order positions (postings intersected by merging, or filtered through the bitsets of large
- * ones; never hashed by id), or their count without touching the documents. Sorted pages: ordered-walk.ts.
+ * ones; never hashed by id), or their count without touching the documents. Sorted pages: ordered-walk.ts;
+ * lookups tested one position at a time, for reads that stop early: lookup-membership.ts.
  */
 import type { AccessPlan, Lookup, RangeOperator } from './access-plan.js';
 import type { CollectionIndex } from './collection-index.js';
