@@ -5,8 +5,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * Issue 17 over HTTP with keys thousands of tasks hold: ordered pages and counts of a term and a flag,
  * where the embedded store tests the index lookups by membership as it walks (a bitset bit for a key many
  * tasks hold, a binary search for a rarer one) instead of intersecting them first. Pages read off the
- * creation order (`createdAt`) and pages walked along another index (`priority`), with ties, offsets, both
- * directions, a range beside the lookups and no match; the answers are computed here from the seed.
+ * creation order (`createdAt`, and IDs when no order is given) and pages walked along another index
+ * (`priority`), with ties, offsets, both directions, a range beside the lookups and no match; the answers
+ * are computed here from the seed.
  */
 
 const SCHEMA = `
@@ -72,8 +73,8 @@ const hasTerm = (term: string) => (task: SeedTask): boolean => task.title.split(
 interface Case {
   args: string;
   keep: (task: SeedTask) => boolean;
-  /** The order field and its direction; ties by ID ascending, which is creation order here. */
-  by: 'createdAt' | 'priority';
+  /** The order field (`index`: no order, by ID, which is creation order here) and its direction; ties by ID. */
+  by: 'createdAt' | 'priority' | 'index';
   direction: 1 | -1;
   first: number;
   offset: number;
@@ -88,11 +89,13 @@ const CASES: Case[] = [
   { args: 'filter: { title: { anyofterms: "urgent" }, completed: false }, order: { desc: priority }, first: 20', keep: (task) => hasTerm('urgent')(task) && !task.completed, by: 'priority', direction: -1, first: 20, offset: 0 },
   { args: 'filter: { title: { anyofterms: "task" }, completed: true }, order: { asc: priority }, first: 10, offset: 5', keep: (task) => task.completed, by: 'priority', direction: 1, first: 10, offset: 5 },
   { args: 'filter: { title: { anyofterms: "task urgent" }, completed: false }, order: { desc: priority }, first: 3, offset: 600', keep: (task) => !task.completed, by: 'priority', direction: -1, first: 3, offset: 600 },
+  { args: 'filter: { title: { anyofterms: "urgent" }, completed: false }, first: 6, offset: 3', keep: (task) => hasTerm('urgent')(task) && !task.completed, by: 'index', direction: 1, first: 6, offset: 3 },
 ];
 
 function expectedPage(one: Case): Array<{ id: string; priority: number; createdAt: string }> {
   const order = created.filter((task) => one.keep(task));
-  order.sort((a, b) => (a[one.by] < b[one.by] ? -one.direction : a[one.by] > b[one.by] ? one.direction : a.index - b.index));
+  // Stable: equal keys keep creation order, which is ID order.
+  order.sort((a, b) => (a[one.by] < b[one.by] ? -one.direction : a[one.by] > b[one.by] ? one.direction : 0));
   return order.slice(one.offset, one.offset + one.first).map((task) => ({ id: task.id, priority: task.priority, createdAt: answered(task.createdAt) }));
 }
 
