@@ -14,6 +14,7 @@ describe('position bitsets', () => {
     ['every bit of a word', [Array.from({ length: 64 }, (_, i) => i), Array.from({ length: 64 }, (_, i) => i)], 64],
     ['sign bit and shorter sets', [[31, 63, 95, 200], [31, 95], [31, 95, 300]], 2],
     ['one set', [[7, 8, 900]], 3],
+    ['two sets: sign bits, words only one set has', [[0, 31, 63, 64, 5000], [31, 63, 100, 4000]], 2],
   ] as Array<[string, number[][], number]>)('counts the positions in all sets: %s', (_, lists, expected) => {
     expect(PositionBitset.countInAll(lists.map((list) => new PositionBitset(list)))).toBe(expected);
   });

@@ -115,6 +115,93 @@ describe('pageInPositionOrder', () => {
   });
 });
 
+describe('pageInPositionOrder over postings with bitsets (keys thousands of documents hold)', () => {
+  /** 6,000 documents in time order: `done` on half (bitsets), `urgent` on a fifth (bitset), `rare` on few. */
+  function largeDocuments(count: number): StoredDocument[] {
+    return createdInTimeOrder(count).map((document, n) => ({ ...document, terms: n % 97 === 0 ? ['rare', 'x'] : document.terms }));
+  }
+  const documents = largeDocuments(6000);
+  const state = stateOf(documents);
+  const compile = (residual: Filter) => compileFilter('Task', residual);
+  const pageOf = (filter: Filter, sort: SortSpec, skip: number, limit: number) => pageInPositionOrder(state, filter, sort, skip + limit, compile)?.slice(skip).map((document) => document._id);
+  const sortedOf = (filter: Filter, sort: SortSpec, skip: number, limit: number) =>
+    sortDocuments(new Query(filter).find(documents).all() as StoredDocument[], sort).slice(skip, skip + limit).map((document) => document._id);
+
+  it('has bitsets for the common keys and none for the rare one', () => {
+    const terms = state.index('ag_terms')!;
+    expect([state.index('ag_done')!.bitsetOf('b:0') !== undefined, terms.bitsetOf('s:urgent') !== undefined, terms.bitsetOf('s:rare') !== undefined]).toEqual([true, true, false]);
+  });
+
+  const LARGE_FILTERS: Filter[] = [
+    { terms: 'urgent', done: false },
+    { terms: 'rare', done: true },
+    { terms: { $in: ['rare', 'urgent'] }, done: false, rank: 2 },
+    { terms: 'urgent', rank: { $gte: 3 } },
+    { done: false, at: { $gte: stamp(1000) } },
+    { terms: 'urgent', done: false, _id: { $regex: '7$' } },
+    { terms: 'rare', rank: 1, done: false },
+    { terms: 'nothing', done: true },
+  ];
+  const LARGE_PAGES: Array<[number, number]> = [[0, 1], [0, 20], [13, 20], [390, 15], [3990, 20]];
+
+  it.each(LARGE_FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))('gives the page a full sort of the matches gives: %s', (_label, filter) => {
+    for (const sort of SORTS) {
+      for (const [skip, limit] of LARGE_PAGES) {
+        const page = pageOf(filter, sort, skip, limit);
+        // A deep page over many matches gives up (undefined) rather than read far beyond the page.
+        if (page === undefined) expect({ filter, sort, skip, matches: sortedOf(filter, sort, 0, Infinity).length > skip + limit + 1024 }).toEqual({ filter, sort, skip, matches: true });
+        else expect({ sort, skip, limit, page }).toEqual({ sort, skip, limit, page: sortedOf(filter, sort, skip, limit) });
+      }
+    }
+  });
+
+  it('reads the first page of each filter without giving up', () => {
+    for (const filter of LARGE_FILTERS) {
+      for (const sort of SORTS) expect({ filter, sort, page: pageOf(filter, sort, 0, 20) }).toEqual({ filter, sort, page: sortedOf(filter, sort, 0, 20) });
+    }
+  });
+
+  it('does not count positions the other lookups lack against giving up: the matches far from the end', () => {
+    // `old` on the first 3,500 documents: walking the 3,000 not done (the smaller lookup) from the newest
+    // end passes 1,250 positions that lack `old` before the first match, each a bitset test, no document read.
+    const withOld = documents.map((document, n) => ({ ...document, old: n < 3500 }));
+    const aged = stateOf(withOld);
+    aged.addIndex({ name: 'ag_old', keys: { old: 1 } }, false);
+    const filter = { done: false, old: true };
+    const page = pageInPositionOrder(aged, filter, { at: -1, _id: 1 }, 5, compile)?.map((document) => document._id);
+    expect(page).toEqual(sortDocuments(new Query(filter).find(withOld).all() as StoredDocument[], { at: -1, _id: 1 }).slice(0, 5).map((document) => document._id));
+  });
+
+  it('gives up when the residual filter rejects the candidates it reads, beyond the page', () => {
+    // 3,000 candidates (`x` and not done), none of which the residual filter accepts.
+    expect(pageOf({ terms: 'x', done: false, _id: { $regex: '^none' } }, { at: -1, _id: 1 }, 0, 5)).toBeUndefined();
+  });
+});
+
+describe('pageInPositionOrder by _id, while ids were created ascending', () => {
+  /** The fixture's documents with ids ascending in creation order. */
+  const ascending = createdInTimeOrder(150).map((document, n) => ({ ...document, _id: `a${String(n).padStart(4, '0')}` }));
+  const ID_SORTS: SortSpec[] = [{ _id: 1 }, { _id: -1 }, { _id: -1, at: 1 }];
+  const compile = (residual: Filter) => compileFilter('Task', residual);
+
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))('gives the page a full sort of the matches gives: %s', (_label, filter) => {
+    const state = stateOf(ascending);
+    const matches = new Query(filter).find(ascending).all() as StoredDocument[];
+    for (const sort of ID_SORTS) {
+      for (const [skip, limit] of PAGES) {
+        const page = pageInPositionOrder(state, filter, sort, skip + limit, compile)?.slice(skip).map((document) => document._id);
+        expect({ sort, skip, limit, page }).toEqual({ sort, skip, limit, page: sortDocuments(matches, sort).slice(skip, skip + limit).map((document) => document._id) });
+      }
+    }
+  });
+
+  it('declines once a document is created with an id below an earlier one', () => {
+    const state = stateOf(ascending);
+    state.put({ _id: 'a0000-late', at: stamp(999), done: true, terms: ['x'], rank: 0 });
+    expect(pageInPositionOrder(state, {}, { _id: 1 }, 5, compile)).toBeUndefined();
+  });
+});
+
 describe('find with a sort on a field that follows natural order', () => {
   let folder: string;
   let store: Store;

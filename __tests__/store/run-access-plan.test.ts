@@ -1,7 +1,8 @@
 import { Query } from 'mingo';
-import { planAccess } from '../../src/store/embedded/access-plan.js';
+import { planAccess, type AccessPlan } from '../../src/store/embedded/access-plan.js';
 import { CollectionState } from '../../src/store/embedded/collection-state.js';
-import { walkBudget, walkInOrder } from '../../src/store/embedded/ordered-walk.js';
+import { equalityMembership } from '../../src/store/embedded/lookup-membership.js';
+import { walkBudget, walkInOrder, type CandidateTest } from '../../src/store/embedded/ordered-walk.js';
 import { candidatePositions, countCandidates } from '../../src/store/embedded/run-access-plan.js';
 import { sortDocuments } from '../../src/store/embedded/sort-order.js';
 import type { Filter, SortSpec, StoredDocument } from '../../src/store/port.js';
@@ -50,6 +51,13 @@ const all = state.all();
 const matches = (filter: Filter): StoredDocument[] => new Query(filter).find(all as StoredDocument[]).all() as StoredDocument[];
 const ids = (documents: readonly StoredDocument[]): string[] => documents.map((document) => document._id);
 
+/** What a walk tests, as the store builds it: membership in the equality lookups, then mingo over the rest of the filter. */
+function candidateOf(plan: AccessPlan, filter: Filter, on: CollectionState): CandidateTest {
+  const { inLookups, remaining } = equalityMembership(plan, filter, on);
+  const query = new Query(remaining);
+  return { admits: inLookups, test: (document) => query.test(document) };
+}
+
 const FILTERS: Filter[] = [
   { f: 'a' }, { f: 1 }, { f: true }, { f: { $in: ['a', 2, false] } }, { f: { $eq: 0 } },
   { f: { $gt: 1 } }, { f: { $gte: 1 } }, { f: { $lt: 2 } }, { f: { $lte: 1.5 } }, { f: { $gt: 'a' } }, { f: { $lt: 'b' } },
@@ -84,7 +92,7 @@ describe('running access plans', () => {
   it.each(walks)('walking the ordered index gives the page sorting every match gives: %s', (_, sort, filter, keep) => {
     const plan = planAccess(filter, sort, state.indexSpecs(), keep);
     expect(plan.order).toBeDefined();
-    const walked = walkInOrder(plan, state, new Query(filter), sort)!.slice(0, keep);
+    const walked = walkInOrder(plan, state, candidateOf(plan, filter, state), sort)!.slice(0, keep);
     expect(ids(walked)).toEqual(ids(sortDocuments(matches(filter), sort)).slice(0, keep));
   });
 });
@@ -129,7 +137,7 @@ describe('running access plans over keys many documents hold (bitsets)', () => {
 
   it.each(groupWalks)('a walk whose groups are taken in _id order gives the full sort: %s', (_, sort, filter, keep) => {
     const plan = planAccess(filter, sort, large.indexSpecs(), keep);
-    const walked = walkInOrder(plan, large, new Query(filter), sort)!.slice(0, keep);
+    const walked = walkInOrder(plan, large, candidateOf(plan, filter, large), sort)!.slice(0, keep);
     const expected = sortDocuments(new Query(filter).find(everything).all() as StoredDocument[], sort).slice(0, keep);
     expect(walked.map((document) => document._id)).toEqual(expected.map((document) => document._id));
   });
@@ -139,7 +147,10 @@ describe('ordered walks after the ordered keys were built', () => {
   it('follow inserts, updates, removals and restores', () => {
     const live = buildState();
     const sorts: SortSpec[] = [{ f: 1, _id: 1 }, { g: -1, _id: 1 }, { _id: 1 }, { _id: -1 }];
-    const pageOf = (sort: SortSpec, keep: number) => ids(walkInOrder(planAccess({}, sort, live.indexSpecs(), keep), live, new Query({}), sort)!.slice(0, keep));
+    const pageOf = (sort: SortSpec, keep: number) => {
+      const plan = planAccess({}, sort, live.indexSpecs(), keep);
+      return ids(walkInOrder(plan, live, candidateOf(plan, {}, live), sort)!.slice(0, keep));
+    };
     const ranges: Filter[] = [{ n: { $gte: 100, $lt: 300 } }, { n: { $gt: 1000, $lte: 3500 } }, { n: { $gte: 2, $lt: 6 } }, { n: { $gt: 2 } }, { n: { $lte: 1 } }, { u: { $gt: 'u1', $lte: 'u5' } }, { f: { $gte: -300, $lt: 2 } }];
     const check = () => {
       const everything = live.all() as StoredDocument[];
@@ -184,8 +195,8 @@ describe('walk budgets', () => {
     const plan = planAccess(late, { _id: 1 }, dated.indexSpecs(), 5);
     const budget = walkBudget(plan, dated);
     expect(budget).toBe(1024);
-    expect(walkInOrder(plan, dated, new Query(late), { _id: 1 }, budget)).toBeUndefined();
-    expect(ids(walkInOrder(plan, dated, new Query(late), { _id: 1 })!)).toEqual(['d02000', 'd02001', 'd02002', 'd02003', 'd02004']);
+    expect(walkInOrder(plan, dated, candidateOf(plan, late, dated), { _id: 1 }, budget)).toBeUndefined();
+    expect(ids(walkInOrder(plan, dated, candidateOf(plan, late, dated), { _id: 1 })!)).toEqual(['d02000', 'd02001', 'd02002', 'd02003', 'd02004']);
     expect(walkBudget(planAccess({ day: { $type: 'number' } }, { _id: 1 }, dated.indexSpecs(), 5), dated)).toBe(Infinity);
     expect(walkBudget(planAccess({ day: { $gte: 3990 } }, { _id: 1 }, dated.indexSpecs(), 5), dated)).toBeUndefined();
   });
@@ -217,6 +228,6 @@ describe('walk budgets of filters over several indexes', () => {
     const matches = [...tagged.all()].filter((document) => new Query(filter).test(document));
     const sorted = sortDocuments(matches, { day: -1, _id: 1 }, 20);
     const plan = planAccess(filter, { day: -1, _id: 1 }, tagged.indexSpecs(), 20);
-    expect(walkInOrder(plan, tagged, new Query(filter), { day: -1, _id: 1 })).toEqual(sorted);
+    expect(walkInOrder(plan, tagged, candidateOf(plan, filter, tagged), { day: -1, _id: 1 })).toEqual(sorted);
   });
 });

@@ -1,4 +1,4 @@
-import { insertSorted, intersectAll, removeSorted, unionAll } from '../../src/store/embedded/sorted-positions.js';
+import { includesSorted, insertSorted, intersectAll, removeSorted, unionAll } from '../../src/store/embedded/sorted-positions.js';
 
 /** Ascending positions below `limit`, each taken with probability `density` (deterministic). */
 function positions(seed: number, limit: number, density: number): number[] {
@@ -28,6 +28,17 @@ describe('sorted positions', () => {
   it.each(CASES)('intersects and unites %s', (_, lists) => {
     expect([...intersectAll(lists)]).toEqual(inAll(lists));
     expect([...unionAll(lists)]).toEqual(inAny(lists));
+  });
+
+  it.each<[string, number[], number, boolean]>([
+    ['empty', [], 0, false],
+    ['the first', [3, 9, 12], 3, true],
+    ['the last', [3, 9, 12], 12, true],
+    ['between two members', [3, 9, 12], 10, false],
+    ['below every member', [3, 9, 12], 1, false],
+    ['beyond every member', [3, 9, 12], 13, false],
+  ])('finds whether a list holds a position: %s', (_label, list, position, expected) => {
+    expect(includesSorted(list, position)).toBe(expected);
   });
 
   it('inserts and removes keeping the order, without repeats', () => {

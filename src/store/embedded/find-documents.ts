@@ -13,6 +13,7 @@ import type { CollectionView } from './collection-view.js';
 import { compilePredicate } from './compiled-filter.js';
 import { cloneJson, isPlainObject } from './json-values.js';
 import { withLinearRegex } from './linear-regex.js';
+import { equalityMembership } from './lookup-membership.js';
 import { pageInPositionOrder } from './position-ordered-page.js';
 import { projectedCopier } from './projection.js';
 import { walkBudget, walkInOrder } from './ordered-walk.js';
@@ -171,8 +172,11 @@ function pageByOrderedIndex(state: CollectionState, collection: string, filter: 
   const plan = planAccess(filter, sort, state.indexSpecs(), keep);
   const budget = walkBudget(plan, state);
   if (budget === undefined) return undefined;
-  // The walk does not go through the lookups, so each document meets the whole filter.
-  return walkInOrder(plan, state, compileFilter(collection, filter), sort, budget);
+  // The walk meets positions in the walked order, not through the lookups: each is tested for membership
+  // in the equality lookups' postings, and its document against the rest of the filter.
+  const { inLookups, remaining } = equalityMembership(plan, filter, state);
+  const matcher = compileFilter(collection, remaining);
+  return walkInOrder(plan, state, { admits: inLookups, test: (document) => matcher.test(document) }, sort, budget);
 }
 
 /** Without a sort, stop scanning as soon as the page is full. */

@@ -13,7 +13,11 @@ import type { PositionBitset } from './position-bitset.js';
 import { countCandidates, indexOf } from './run-access-plan.js';
 import { compareValues, sortDocuments } from './sort-order.js';
 
-export interface Matcher {
+/** What a walked document must meet: index membership first (no document read), then the document itself. */
+export interface CandidateTest {
+  /** Whether the document at a position may match, from index membership alone. */
+  admits(position: number): boolean;
+  /** Whether the document matches what membership leaves (the whole filter when `admits` tests nothing). */
   test(document: StoredDocument): boolean;
 }
 
@@ -77,17 +81,17 @@ function estimatedMatches(lookups: readonly Lookup[], state: CollectionState): n
 }
 
 /**
- * The first `plan.keep` documents matching `matcher` in `sort` order, by walking the plan's ordered index
+ * The first `plan.keep` documents `candidate` accepts, in `sort` order, by walking the plan's ordered index
  * on the first sort field and stopping after the group of equal keys that fills the page (undefined
  * after testing `budget` documents without filling it). The documents of
  * one group are ordered by the whole sort, ties in natural order, exactly as sortDocuments orders them;
  * a document holding several keys is taken at the first one met (its smallest ascending, its largest
  * descending: the value MongoDB sorts it by). Null keys come last in both directions (sort-order.ts).
  */
-export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: Matcher, sort: SortSpec, budget = Infinity): StoredDocument[] | undefined {
+export function walkInOrder(plan: AccessPlan, state: CollectionState, candidate: CandidateTest, sort: SortSpec, budget = Infinity): StoredDocument[] | undefined {
   const { order, keep } = plan;
   if (!order || keep === undefined) throw new Error('walkInOrder needs a plan with an order and a page size');
-  if (order.index === ID_INDEX_NAME) return walkInIdOrder(state, matcher, order.direction, keep, budget);
+  if (order.index === ID_INDEX_NAME) return walkInIdOrder(state, candidate, order.direction, keep, budget);
   let tested = 0;
   const index = indexOf(state, order.index);
   const seen = index.multikey ? new Set<number>() : undefined;
@@ -108,7 +112,7 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
       if (found.length >= keep) return found;
     }
     const bitset = thenById === undefined ? undefined : index.bitsetOf(key);
-    if (bitset && firstInIdOrder(state, bitset, index.countWithKey(key), matcher, thenById!, keep - found.length, found)) {
+    if (bitset && firstInIdOrder(state, bitset, index.countWithKey(key), candidate, thenById!, keep - found.length, found)) {
       if (found.length >= keep) return found;
       continue;
     }
@@ -120,8 +124,9 @@ export function walkInOrder(plan: AccessPlan, state: CollectionState, matcher: M
         seen.add(position);
       }
       if (++tested > budget) return undefined;
+      if (!candidate.admits(position)) continue;
       const document = state.documentAt(position);
-      if (document && matcher.test(document)) group.push({ position, document });
+      if (document && candidate.test(document)) group.push({ position, document });
     }
   }
   flush();
@@ -158,14 +163,14 @@ function idTieBreak(sort: SortSpec, index: CollectionIndex): 1 | -1 | undefined 
  * first matches long before reading all of it. Gives up, adding nothing, after twice `size` steps (when
  * the group's matches are rare, reading the group is cheaper); returns whether it answered.
  */
-function firstInIdOrder(state: CollectionState, members: PositionBitset, size: number, matcher: Matcher, direction: 1 | -1, wanted: number, found: StoredDocument[]): boolean {
+function firstInIdOrder(state: CollectionState, members: PositionBitset, size: number, candidate: CandidateTest, direction: 1 | -1, wanted: number, found: StoredDocument[]): boolean {
   if (size < 16 * wanted) return false;
   const page: StoredDocument[] = [];
   let steps = 0;
   for (const { key: id } of state.idsInOrder(direction)) {
     if (++steps > 2 * size) return false;
     const slot = state.slot(id);
-    if (!slot || !members.has(slot.position) || !matcher.test(slot.document)) continue;
+    if (!slot || !members.has(slot.position) || !candidate.admits(slot.position) || !candidate.test(slot.document)) continue;
     page.push(slot.document);
     if (page.length >= wanted) break;
   }
@@ -174,14 +179,14 @@ function firstInIdOrder(state: CollectionState, members: PositionBitset, size: n
 }
 
 /** The first `keep` matches in `_id` order: ids are unique, so the rest of the sort never decides. */
-function walkInIdOrder(state: CollectionState, matcher: Matcher, direction: 1 | -1, keep: number, budget: number): StoredDocument[] | undefined {
+function walkInIdOrder(state: CollectionState, candidate: CandidateTest, direction: 1 | -1, keep: number, budget: number): StoredDocument[] | undefined {
   const found: StoredDocument[] = [];
   let tested = 0;
   for (const { key: id } of state.idsInOrder(direction)) {
     if (++tested > budget) return undefined;
-    const document = state.get(id);
-    if (document && matcher.test(document)) {
-      found.push(document);
+    const slot = state.slot(id);
+    if (slot && candidate.admits(slot.position) && candidate.test(slot.document)) {
+      found.push(slot.document);
       if (found.length >= keep) break;
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Runs an AccessPlan's lookups against a collection's current state: the candidates as ascending
  * natural-order positions (postings intersected by merging, or filtered through the bitsets of large
- * ones; never hashed by id), or their count without touching the documents. Sorted pages: ordered-walk.ts.
+ * ones; never hashed by id), or their count without touching the documents. Sorted pages: ordered-walk.ts;
+ * lookups tested one position at a time, for reads that stop early: lookup-membership.ts.
  */
 import type { AccessPlan, Lookup, RangeOperator } from './access-plan.js';
 import type { CollectionIndex } from './collection-index.js';
@@ -87,7 +88,7 @@ interface RangeRun {
   high?: Bound;
 }
 
-type RunLookup = Exclude<Lookup, { kind: 'range' }> | RangeRun;
+export type RunLookup = Exclude<Lookup, { kind: 'range' }> | RangeRun;
 
 const isLower = (operator: RangeOperator): boolean => operator === '$gt' || operator === '$gte';
 
@@ -96,7 +97,7 @@ const isLower = (operator: RangeOperator): boolean => operator === '$gt' || oper
  * become one range when no document holds several keys there (each then meets both bounds with its one
  * key; otherwise they stay two lookups, as two elements of an array may meet them).
  */
-function mergedLookups(lookups: readonly Lookup[], state: CollectionState): RunLookup[] {
+export function mergedLookups(lookups: readonly Lookup[], state: CollectionState): RunLookup[] {
   const merged: RunLookup[] = [];
   const openRanges = new Map<string, RangeRun>();
   for (const lookup of lookups) {
@@ -125,7 +126,7 @@ export function indexOf(state: CollectionState, name: string): CollectionIndex {
   return index;
 }
 
-function positionsOf(lookup: RunLookup, state: CollectionState): readonly number[] {
+export function positionsOf(lookup: RunLookup, state: CollectionState): readonly number[] {
   switch (lookup.kind) {
     case 'ids': {
       const positions: number[] = [];

@@ -13,6 +13,11 @@ function lowerBound(positions: readonly number[], target: number, low = 0, high 
   return low;
 }
 
+/** Whether ascending `positions` hold `position` (a binary search). */
+export function includesSorted(positions: readonly number[], position: number): boolean {
+  return positions[lowerBound(positions, position)] === position;
+}
+
 /** Inserts `position` unless present; whether it was inserted. */
 export function insertSorted(positions: number[], position: number): boolean {
   // New documents take the next position: appending is the common case, and splice costs more than push.
