@@ -20,8 +20,13 @@ import type { WriteAheadLog } from './write-ahead-log.js';
 import type { WriteScope } from './write-scope.js';
 
 export interface EmbeddedStoreOptions {
-  /** Compact the log into a snapshot once it grows past this many bytes (default 32 MiB); see compactor.ts. */
+  /** Never compact the log into a snapshot before it grows past this many bytes (default 32 MiB); see compactor.ts. */
   compactAfterBytes?: number;
+  /**
+   * Nor before it has grown to this share of the last snapshot's size (default 1: as large as the snapshot;
+   * 0: `compactAfterBytes` alone decides); see compaction-policy.ts.
+   */
+  compactAfterSnapshotShare?: number;
   /** Told about failures that cannot fail the request that caused them (a compaction after a commit). */
   onBackgroundError?: (error: Error) => void;
   /** Told after each compaction: how many documents the snapshot holds and how long it took. */
@@ -29,6 +34,7 @@ export interface EmbeddedStoreOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE = 1;
 
 export class StoreClosedError extends Error {
   constructor(dataDir: string) {
@@ -45,7 +51,10 @@ export class EmbeddedStore implements Store, StoreCore {
   private readonly changes: ChangeListeners;
   private closed = false;
 
-  /** `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it. */
+  /**
+   * `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it.
+   * `snapshotBytes`: the size of the snapshot the database was loaded from (0: none).
+   */
   constructor(
     readonly dataDir: string,
     private readonly database: Database,
@@ -54,14 +63,15 @@ export class EmbeddedStore implements Store, StoreCore {
     private lastSeq: number,
     options: EmbeddedStoreOptions,
     previousLogExists = false,
+    snapshotBytes = 0,
   ) {
     const report = options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
     this.changes = new ChangeListeners(options.onBackgroundError && ((error) => options.onBackgroundError!(asError(error))));
-    this.compactor = new Compactor(dataDir, database, log, {
-      thresholdBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
-      onError: report,
-      onCompacted: options.onCompacted,
-    }, previousLogExists);
+    const policy = {
+      minLogBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
+      snapshotShare: options.compactAfterSnapshotShare ?? DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE,
+    };
+    this.compactor = new Compactor(dataDir, database, log, { policy, onError: report, onCompacted: options.onCompacted }, previousLogExists, snapshotBytes);
   }
 
   collection(name: string): Collection {
