@@ -6,7 +6,8 @@
  *
  *   npm run bench -- growth                          (or, after `npm run build`: node dist/bench/mutation-growth.js)
  *   BENCH_TASKS=1000000 BENCH_SECONDS=20 npm run bench -- growth
- *   BENCH_COMPACT_AFTER_MIB=8 ...                    (compact more often than the default 32 MiB of log, to see several)
+ *   BENCH_COMPACT_AFTER_MIB=8 ...                    (a lower floor than the default 32 MiB of log)
+ *   BENCH_COMPACT_SHARE=0 ...                        (compact at the floor alone, as before the log had to reach the snapshot's size)
  *
  * The data is loaded through the Store port with compaction held back, then the store is closed (one
  * snapshot) and opened again with the default options, so the run starts from a snapshot and an empty log.
@@ -19,7 +20,7 @@ import type autocannon from 'autocannon';
 import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/listen.js';
 import { createLogger } from '../src/server/logger.js';
-import { openEmbeddedStore, type CompactionReport } from '../src/store/embedded/index.js';
+import { DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE, openEmbeddedStore, type CompactionReport } from '../src/store/embedded/index.js';
 import { BENCH_SCHEMA, loadData, USERS, usernameOf } from './api-data.js';
 import { generateLoad } from './load-generator.js';
 
@@ -28,6 +29,7 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const COMPACT_AFTER_MIB = process.env.BENCH_COMPACT_AFTER_MIB === undefined ? undefined : Number(process.env.BENCH_COMPACT_AFTER_MIB);
+const COMPACT_SHARE = process.env.BENCH_COMPACT_SHARE === undefined ? undefined : Number(process.env.BENCH_COMPACT_SHARE);
 const BATCH = 100;
 /** Request bodies the load generator cycles through; titles differ per body only (they need not be unique). */
 const BODIES = 50;
@@ -61,7 +63,12 @@ async function main(): Promise<void> {
     const compactions: Array<CompactionReport & { duringRun: boolean }> = [];
     let running = true;
     const compactAfterBytes = COMPACT_AFTER_MIB === undefined ? undefined : COMPACT_AFTER_MIB * 2 ** 20;
-    const store = await openEmbeddedStore(folder, { compactAfterBytes, onCompacted: (report) => compactions.push({ ...report, duringRun: running }) });
+    const store = await openEmbeddedStore(folder, {
+      compactAfterBytes,
+      compactAfterSnapshotShare: COMPACT_SHARE,
+      onCompacted: (report) => compactions.push({ ...report, duringRun: running }),
+    });
+    const snapshotMiB = fs.statSync(path.join(folder, 'snapshot.jsonl')).size / 2 ** 20;
     const app = await createApp({ store, logger: createLogger('silent'), initialSchema: BENCH_SCHEMA });
     const server = await startServer({ app, port: 0, host: '127.0.0.1' });
     try {
@@ -76,7 +83,8 @@ async function main(): Promise<void> {
       const result = await generateLoad(options);
       running = false;
       console.log(
-        `addTask of ${BATCH} objects at ${TASKS} Tasks (${CONNECTIONS} connections, ${SECONDS} s, compaction after ${COMPACT_AFTER_MIB ?? 32} MiB of log; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}): ` +
+        `addTask of ${BATCH} objects at ${TASKS} Tasks (${CONNECTIONS} connections, ${SECONDS} s, compaction once the log passes ${COMPACT_AFTER_MIB ?? 32} MiB ` +
+          `and ${COMPACT_SHARE ?? DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE} x the snapshot's ${snapshotMiB.toFixed(0)} MiB; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}): ` +
           `${(result.requests / result.seconds).toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, failures ${result.failures}, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
       );
     } finally {
