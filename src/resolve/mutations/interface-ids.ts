@@ -33,6 +33,11 @@ function uniqueAcrossFields(type: TypeModel) {
   return type.fields.filter((field) => field.uniqueAcrossInterface !== undefined);
 }
 
+/** Whether the type has a field whose values are unique across its interface (most have none: nothing to check). */
+export function hasInterfaceUniqueIds(type: TypeModel): boolean {
+  return type.fields.some((field) => field.uniqueAcrossInterface !== undefined);
+}
+
 function holdersOf(holders: InterfaceIdHolders, interfaceName: string, field: string): Map<unknown, string> {
   const key = `${interfaceName}.${field}`;
   let byValue = holders.get(key);
