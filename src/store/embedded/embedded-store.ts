@@ -84,7 +84,7 @@ export class EmbeddedStore implements Store, StoreCore {
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.announcingCommit((commit) =>
-      this.transactions.run(
+      this.transactions.runCallerWork(
         'transaction',
         (scope) => {
           this.assertOpen();

@@ -23,13 +23,37 @@ export class TransactionManager {
    * Waits for its turn, then runs `work` in a fresh scope and `commit` after it; if either throws,
    * `rollback` undoes the scope and the error is rethrown. The unit stays the running one until `commit`
    * has settled (its record durable), so until then other readers still see the state before it and the
-   * next unit waits.
+   * next unit waits. For the store's own units, whose `work` never calls back into the store; a caller's
+   * transaction goes through `runCallerWork`.
    */
-  async run<T>(
+  run<T>(
     what: string,
     work: (scope: WriteScope) => Promise<T> | T,
     commit: (scope: WriteScope) => Promise<void> | void,
     rollback: (scope: WriteScope) => void,
+  ): Promise<T> {
+    return this.runUnit(what, work, commit, rollback, false);
+  }
+
+  /**
+   * `run` for a caller's transaction: while `work` runs, a store call it makes without the unit's handle
+   * is recognised as coming from inside the unit, and refused instead of waiting for the unit forever.
+   */
+  runCallerWork<T>(
+    what: string,
+    work: (scope: WriteScope) => Promise<T> | T,
+    commit: (scope: WriteScope) => Promise<void> | void,
+    rollback: (scope: WriteScope) => void,
+  ): Promise<T> {
+    return this.runUnit(what, work, commit, rollback, true);
+  }
+
+  private async runUnit<T>(
+    what: string,
+    work: (scope: WriteScope) => Promise<T> | T,
+    commit: (scope: WriteScope) => Promise<void> | void,
+    rollback: (scope: WriteScope) => void,
+    callerWork: boolean,
   ): Promise<T> {
     const enclosing = this.context.getStore();
     if (enclosing && enclosing === this.running) {
@@ -42,7 +66,7 @@ export class TransactionManager {
     const scope = new WriteScope(this.nextId++);
     this.running = scope;
     try {
-      const result = await this.context.run(scope, () => work(scope));
+      const result = callerWork ? await this.tracingCallers(scope, work) : await work(scope);
       await commit(scope);
       return result;
     } catch (error) {
@@ -50,11 +74,21 @@ export class TransactionManager {
       throw error;
     } finally {
       this.running = undefined;
-      // Only a running unit needs the context (to refuse calls from inside it). While this store's
-      // instance is enabled, Node runs a hook on every promise the process creates, which makes each
-      // `await` about three times as expensive; the next unit enables it again.
-      this.context.disable();
       release();
+    }
+  }
+
+  /**
+   * Runs a caller's `work` with the unit as the context of everything it calls. Only then is the context
+   * needed: while this store's instance is enabled, Node runs a hook on every promise the process creates
+   * (every request's, not only this unit's), which makes each `await` about three times as expensive; so it
+   * is disabled again as soon as the work is done, before the commit waits for its fsync.
+   */
+  private async tracingCallers<T>(scope: WriteScope, work: (scope: WriteScope) => Promise<T> | T): Promise<T> {
+    try {
+      return await this.context.run(scope, () => work(scope));
+    } finally {
+      this.context.disable();
     }
   }
 
