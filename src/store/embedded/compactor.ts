@@ -55,9 +55,14 @@ export class Compactor {
     this.previousLogPending = previousLogExists;
   }
 
-  /** After the commit of record `seq`: compacts if the log has passed the threshold and no compaction runs. */
+  /** Whether the log has passed the threshold and no compaction runs. */
+  get due(): boolean {
+    return !this.running && compactionDue(this.log.sizeBytes, this.snapshotBytes, this.options.policy);
+  }
+
+  /** After the commit of record `seq`, with no unit in flight: compacts if it is due. */
   afterCommit(seq: number): void {
-    if (this.running || !compactionDue(this.log.sizeBytes, this.snapshotBytes, this.options.policy)) return;
+    if (!this.due) return;
     try {
       if (this.previousLogPending) this.compactNow(seq);
       else this.startInBackground(seq);

@@ -50,6 +50,8 @@ export class EmbeddedStore implements Store, StoreCore {
   private readonly compactor: Compactor;
   private readonly changes: ChangeListeners;
   private closed = false;
+  private compactionQueued = false;
+  private readonly reportBackgroundError: (error: Error) => void;
 
   /**
    * `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it.
@@ -66,6 +68,7 @@ export class EmbeddedStore implements Store, StoreCore {
     snapshotBytes = 0,
   ) {
     const report = options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
+    this.reportBackgroundError = report;
     this.changes = new ChangeListeners(options.onBackgroundError && ((error) => options.onBackgroundError!(asError(error))));
     const policy = {
       minLogBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
@@ -117,9 +120,9 @@ export class EmbeddedStore implements Store, StoreCore {
       this.transactions.scopeOf(tx);
       return work((name) => new CollectionView(this.database.get(name), undefined));
     }
-    // Each view hides the transaction running when it is made: a read that pauses (see find-documents.ts)
-    // may make its next view after that transaction ended and another began.
-    return work((name) => new CollectionView(this.database.get(name), this.transactions.active?.earlierVersions(name)));
+    // Each view hides the units in flight when it is made (the one committing and the one running): a read
+    // that pauses (see find-documents.ts) may make its next view after they ended and others began.
+    return work((name) => new CollectionView(this.database.get(name), this.transactions.hiddenVersions(name)));
   }
 
   async write<T>(
@@ -139,6 +142,7 @@ export class EmbeddedStore implements Store, StoreCore {
         },
         commit,
         (scope) => scope.rollback(this.database),
+        'pipelined',
       ),
     );
   }
@@ -258,12 +262,25 @@ export class EmbeddedStore implements Store, StoreCore {
     await this.append(scope.logOperations(this.database));
   }
 
-  /** Appends one durable log record; the compactor then compacts if the log has grown past the threshold. */
+  /** Appends one durable log record; then, if the log has grown past the threshold, a compaction is queued. */
   private async append(operations: LogOperation[]): Promise<void> {
     const seq = this.lastSeq + 1;
     await this.log.append({ seq, ops: operations });
     this.lastSeq = seq;
-    this.compactor.afterCommit(seq);
+    if (this.compactor.due && !this.compactionQueued) this.queueCompaction();
+  }
+
+  /**
+   * A compaction freezes the state as of the last durable record, so it runs as a unit of its own once
+   * nothing is in flight: the next unit may already be working on top of the record just made durable.
+   */
+  private queueCompaction(): void {
+    this.compactionQueued = true;
+    const compact = (): void => {
+      this.compactionQueued = false;
+      if (!this.closed) this.compactor.afterCommit(this.lastSeq);
+    };
+    this.transactions.run('compaction', compact, () => undefined, () => undefined).catch((error: unknown) => this.reportBackgroundError(asError(error)));
   }
 
   private assertOpen(): void {
