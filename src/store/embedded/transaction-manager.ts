@@ -102,8 +102,7 @@ export class TransactionManager {
       this.running = scope;
       let result: T;
       try {
-        const current = scope;
-        result = mode === 'caller' ? await this.tracingCallers(current, work) : await work(current);
+        result = mode === 'caller' ? await this.tracingCallers(scope, work) : await work(scope);
         // The unit before (whose writes this one may have read) must be durable before this one's record is written.
         const previous = this.committing;
         if (previous) await previous.outcome;
