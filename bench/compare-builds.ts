@@ -7,9 +7,10 @@
  * e.g. a copy of `dist` made before the change (`cp -r dist /tmp/dist-before`), then `npm run build`.
  * Each build serves its own embedded store in a temporary folder, loaded with the same data; the load
  * generator takes turns between the three services in rotating rounds (bench/measure.ts), so a change in
- * machine load falls on all alike. Printed per service: requests/s, CPU time per request, and the median
- * over the rounds of how many times slower than the in-memory baseline it was. `BENCH_ROUNDS` (default 6)
- * and `BENCH_SECONDS` (measured seconds per service, split over the rounds; default 6) set the length.
+ * machine load falls on all alike. Printed per service: requests/s, p50 and p99 latency (medians over the
+ * rounds), CPU time per request, and the median over the rounds of how many times slower than the
+ * in-memory baseline it was. `BENCH_ROUNDS` (default 6) and `BENCH_SECONDS` (measured seconds per service,
+ * split over the rounds; default 6) set the length.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
       measurements.forEach((measured, index) => {
         const versus = index < 2 ? `   ÷ in-memory ${slowdownByRound(measured, inMemory).toFixed(2)}x (CPU ${(measured.cpuMsPerRequest / inMemory.cpuMsPerRequest).toFixed(2)}x)` : '';
         console.log(
-          `  ${services[index]!.label.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(6)} req/s   CPU ${(measured.cpuMsPerRequest * 1000).toFixed(0).padStart(5)} µs/request${versus}`,
+          `  ${services[index]!.label.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${measured.p50} ms, p99 ${measured.p99} ms   CPU ${(measured.cpuMsPerRequest * 1000).toFixed(0).padStart(5)} µs/request${versus}`,
         );
       });
     }

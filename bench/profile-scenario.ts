@@ -56,14 +56,17 @@ function nameOf(node: ProfileNode): string {
   return `${functionName || '(anonymous)'}${where}`;
 }
 
-/** Hits of each of our own functions with everything it calls (a recursive function counted once per sample). */
+/** graphql-js's coercion of variables to input values, listed with our functions as a phase of its own. */
+const COERCION = /node_modules\/graphql\/execution\/values\.js$/;
+
+/** Hits of each of our own functions (and graphql-js's coercion) with everything it calls (a recursive function counted once per sample). */
 function inclusiveOfOurs(profile: Profile): Map<string, number> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   const onStack = new Map<string, number>();
   const visit = (node: ProfileNode): number => {
     const name = nameOf(node);
-    const ours = /\/src\//.test(node.callFrame.url);
+    const ours = /\/src\//.test(node.callFrame.url) || COERCION.test(node.callFrame.url);
     if (ours) onStack.set(name, (onStack.get(name) ?? 0) + 1);
     let hits = node.hitCount ?? 0;
     for (const child of node.children ?? []) hits += visit(byId.get(child)!);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openEmbeddedStore } from '../../src/store/embedded/index.js';
-import type { Pipeline, Store } from '../../src/store/port.js';
+import type { Pipeline, Store, StoredDocument, Transaction } from '../../src/store/port.js';
 import { stageWrites, type StagedStore } from '../../src/store/staged/staged-store.js';
 
 let folder: string;
@@ -132,4 +132,27 @@ it('a document a find returned (projected or not) is not read again by an update
   expect(await over.collection('Task').find({ _id: 't1' })).toEqual([{ _id: 't1', title: 'uno', user: 'u1', tags: ['g1'] }]);
   expect(reads).toEqual(['Task']);
   expect(over.writes.map((write) => write.kind)).toEqual(['update', 'delete']);
+});
+
+it('records inserts into one collection in a row, in one scope, as one write, and replays them as one insertMany', async () => {
+  const tx = { id: 7 } as unknown as Transaction;
+  const inserts: string[] = [];
+  const recording = { ...store, collection: (name: string) => {
+    const inner = store.collection(name);
+    return { ...inner, name, insertMany: (documents: StoredDocument[]) => (inserts.push(`${name} ${documents.map((document) => document._id).join(',')}`), inner.insertMany(documents)) };
+  } } as Store;
+  const over = stageWrites(store);
+  const given = { _id: 't5', title: 'five' };
+  await over.collection('Task').insertMany([given], { tx });
+  await over.collection('Task').insertMany([{ _id: 't6' }, { _id: 't7' }], { tx });
+  await over.collection('Task').insertMany([{ _id: 't8' }]); // another scope
+  await over.collection('User').insertMany([{ _id: 'u8' }]);
+  await over.collection('Task').insertMany([{ _id: 't9' }]);
+  given.title = 'changed after the insert';
+  expect(over.writes.map((write) => (write.kind === 'insert' ? `${write.collection} ${write.documents.map((document) => document._id).join(',')}` : write.kind))).toEqual([
+    'Task t5,t6,t7', 'Task t8', 'User u8', 'Task t9',
+  ]);
+  await over.applyTo(recording);
+  expect(inserts).toEqual(['Task t5,t6,t7', 'Task t8', 'User u8', 'Task t9']);
+  expect(await store.collection('Task').find({ _id: 't5' })).toEqual([{ _id: 't5', title: 'five' }]);
 });

@@ -33,6 +33,11 @@ function uniqueAcrossFields(type: TypeModel) {
   return type.fields.filter((field) => field.uniqueAcrossInterface !== undefined);
 }
 
+/** Whether the type has a field whose values are unique across its interface (most have none: nothing to check). */
+export function hasInterfaceUniqueIds(type: TypeModel): boolean {
+  return type.fields.some((field) => field.uniqueAcrossInterface !== undefined);
+}
+
 function holdersOf(holders: InterfaceIdHolders, interfaceName: string, field: string): Map<unknown, string> {
   const key = `${interfaceName}.${field}`;
   let byValue = holders.get(key);
@@ -99,10 +104,19 @@ function claimKey(interfaceName: string, field: string, value: unknown): string 
   return `${interfaceName}.${field}:${JSON.stringify(value)}`;
 }
 
+const interfaceIdsByModel = new WeakMap<SchemaModel, boolean>();
+
+/** Whether some type of the model has an `@id(interface: true)` field (when none has, an add's inputs need no walk). */
+function modelHasInterfaceIds(model: SchemaModel): boolean {
+  let has = interfaceIdsByModel.get(model);
+  if (has === undefined) interfaceIdsByModel.set(model, (has = [...model.types.values()].some(hasInterfaceUniqueIds)));
+  return has;
+}
+
 /** The holders of every `@id(interface: true)` value an add's inputs (nested ones included) mention. */
 export async function readAheadInterfaceIds(model: SchemaModel, store: Store, tx: Transaction, typeName: string, inputs: readonly Input[]): Promise<InterfaceIds> {
   const wanted = new Map<string, Set<unknown>>();
-  for (const input of inputs) collect(model, typeName, input, wanted);
+  if (modelHasInterfaceIds(model)) for (const input of inputs) collect(model, typeName, input, wanted);
   const holders: InterfaceIdHolders = new Map();
   for (const [key, values] of wanted) {
     const [interfaceName, field] = key.split('.') as [string, string];

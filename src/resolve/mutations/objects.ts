@@ -9,7 +9,7 @@ import { linkEdge, unlinkEdge } from './edges.js';
 import { checkExtendedKeyKept } from './extended-key.js';
 import { givenId } from './given-id.js';
 import type { ReferenceGuard } from './reference-guard.js';
-import { checkInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
+import { checkInterfaceUniqueIds, hasInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
 import { memberRefOf } from './union-refs.js';
 import { storedPath } from '../../query/schema-facts.js';
@@ -100,7 +100,37 @@ function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set:
   return { set, unset };
 }
 
-async function findExisting(write: Write, type: TypeModel, input: Input): Promise<{ id: string; field: string; value: unknown } | undefined> {
+type Existing = { id: string; field: string; value: unknown };
+
+/** Marks an answer findExisting must ask the store for. */
+const ASK_STORE = Symbol('ask the store');
+
+/**
+ * findExisting's answer when the `@id` values read ahead (known-ids.ts) give it, with no store call and no
+ * promise (an add of 100 objects asks this 200 times); ASK_STORE when a value was not read ahead or the
+ * input names an `_id`.
+ */
+function existingFromKnown(write: Write, type: TypeModel, input: Input): Existing | undefined | typeof ASK_STORE {
+  if (callerSuppliesId(type)) {
+    const key = input[suppliedIdName(type)];
+    if (key !== undefined && key !== null) return ASK_STORE;
+    if (type.extended) return undefined;
+  }
+  for (const field of type.fields) {
+    if (!field.isUniqueId || field.isIdField) continue;
+    const value = input[field.name];
+    if (value === undefined || value === null) continue;
+    const known = knownId(write.known, type.name, storedPath(field), value);
+    if (known === null) continue;
+    if (known === undefined) return ASK_STORE;
+    return { id: known, field: field.name, value };
+  }
+  return undefined;
+}
+
+async function findExisting(write: Write, type: TypeModel, input: Input): Promise<Existing | undefined> {
+  const known = existingFromKnown(write, type, input);
+  if (known !== ASK_STORE) return known;
   const collection = write.store.collection(type.name);
   if (callerSuppliesId(type)) {
     const name = suppliedIdName(type);
@@ -122,6 +152,12 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
     if (found) return { id: found._id, field: field.name, value };
   }
   return undefined;
+}
+
+/** The object an input names, if it exists: without a promise when the read-ahead values answer (the common case). */
+function existingOf(write: Write, type: TypeModel, input: Input): Existing | undefined | Promise<Existing | undefined> {
+  const known = existingFromKnown(write, type, input);
+  return known === ASK_STORE ? findExisting(write, type, input) : known;
 }
 
 /** The input field that names a new object's `_id`: an extended type's key, or an `ID` field with `@id`. */
@@ -148,7 +184,8 @@ function newId(type: TypeModel, input: Input): string {
 export async function createObject(write: Write, typeName: string, input: Input, upsert: boolean): Promise<string> {
   const type = typeOf(write.model, typeName);
   if (type.kind !== 'type') throw new ClientInputError(`${typeName} is an interface: add one of its implementing types`);
-  const existing = await findExisting(write, type, input);
+  const answer = existingOf(write, type, input);
+  const existing = answer instanceof Promise ? await answer : answer;
   if (existing) {
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
     await write.guard?.requireUpdatable(type.name, existing.id, `the upsert of ${type.name}`);
@@ -158,12 +195,15 @@ export async function createObject(write: Write, typeName: string, input: Input,
 
   const id = newId(type, input);
   const { set } = scalarValues(write.model, type, withDefaultValues(type, input, 'add', nowOf(write)));
-  await checkInterfaceUniqueIds(write, type, set);
+  if (hasInterfaceUniqueIds(type)) await checkInterfaceUniqueIds(write, type, set);
   const document: StoredDocument = { _id: id, ...set, ...secretWrites(type, input).set };
   const deferredLinks: Array<[FieldModel, string]> = [];
   for (const [field, refs] of relationFields(write.model, type, input)) {
     const targetIds: string[] = [];
-    for (const ref of refs) targetIds.push(await resolveRef(write, field.namedType, ref));
+    for (const ref of refs) {
+      const target = resolveRef(write, field.namedType, ref);
+      targetIds.push(typeof target === 'string' ? target : await target);
+    }
     // Edges that also touch other objects (a one-to-one holder, a symmetric field) are linked once this one exists.
     const linksElsewhere = isOneToOneHolder(write.model, field) || isSymmetricRelation(type.name, field);
     if (field.storedHere !== false && !linksElsewhere) {
@@ -193,30 +233,49 @@ function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
  * new one to create. An existing object the caller may not see (its query rule) is treated as absent:
  * by `id` it is not found; by value, creating it anew fails as a duplicate, as an add of it would.
  */
-export async function resolveRef(write: Write, target: string, given: Input): Promise<string> {
+export function resolveRef(write: Write, target: string, given: Input): string | Promise<string> {
   const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
   const candidates = concreteTypesOf(write.model, targetTypeName);
   const id = givenId(write.model, targetTypeName, ref);
-  if (id !== undefined) {
-    for (const type of candidates) {
-      const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, { tx: write.tx });
-      if (found && await isVisible(write, type.name, found._id)) return found._id;
-    }
-    const target = write.model.types.get(targetTypeName);
-    if (!target || !callerSuppliesId(target)) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with ${target?.idField?.name ?? 'id'} ${JSON.stringify(id)}`);
-  }
+  if (id !== undefined) return resolveRefById(write, targetTypeName, candidates, ref, id);
   const [type] = candidates;
   if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
     throw new ClientInputError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
   }
-  const existing = await findExisting(write, type, ref);
-  if (!existing) return createObject(write, type.name, ref, false);
-  if (!await isVisible(write, type.name, existing.id)) throw duplicateError(type.name, existing.field, existing.value);
-  return existing.id;
+  const answer = existingOf(write, type, ref);
+  if (answer instanceof Promise) return answer.then((existing) => existingOrCreated(write, type, ref, existing));
+  return existingOrCreated(write, type, ref, answer);
 }
 
-function isVisible(write: Write, typeName: string, id: string): Promise<boolean> {
-  return write.guard ? write.guard.isVisible(typeName, id) : Promise.resolve(true);
+/** A Ref that names an `id`: the object of one of the candidate types, or (where the caller supplies ids) a new one. */
+async function resolveRefById(write: Write, targetTypeName: string, candidates: TypeModel[], ref: Input, id: string): Promise<string> {
+  for (const type of candidates) {
+    const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, { tx: write.tx });
+    if (found && await isVisible(write, type.name, found._id)) return found._id;
+  }
+  const target = write.model.types.get(targetTypeName);
+  if (!target || !callerSuppliesId(target)) throw new ClientInputError(`${targetTypeName}Ref: no ${targetTypeName} with ${target?.idField?.name ?? 'id'} ${JSON.stringify(id)}`);
+  const [type] = candidates;
+  if (!type || candidates.length > 1 || target.kind === 'interface') {
+    throw new ClientInputError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
+  }
+  return existingOrCreated(write, type, ref, await findExisting(write, type, ref));
+}
+
+/** The existing object a Ref names by value (if the caller may see it), or the object created from the Ref. */
+function existingOrCreated(write: Write, type: TypeModel, ref: Input, existing: Existing | undefined): string | Promise<string> {
+  if (!existing) return createObject(write, type.name, ref, false);
+  const visible = isVisible(write, type.name, existing.id);
+  if (visible === true) return existing.id;
+  if (visible === false) throw duplicateError(type.name, existing.field, existing.value);
+  return visible.then((seen) => {
+    if (!seen) throw duplicateError(type.name, existing.field, existing.value);
+    return existing.id;
+  });
+}
+
+function isVisible(write: Write, typeName: string, id: string): boolean | Promise<boolean> {
+  return write.guard ? write.guard.isVisible(typeName, id) : true;
 }
 
 /** Applies `set` then `remove` (Update input semantics) to one object. */

@@ -23,8 +23,8 @@ import { storedPath } from '../../query/schema-facts.js';
  * its update rule (matched by an update's filter, found by an upsert), need no further check.
  */
 export interface ReferenceGuard extends EdgeWatch {
-  /** Whether the caller may see the existing object a Ref names. */
-  isVisible(typeName: string, id: string): Promise<boolean>;
+  /** Whether the caller may see the existing object a Ref names (at once when no store read is needed). */
+  isVisible(typeName: string, id: string): boolean | Promise<boolean>;
   /** Throws unless the caller may update the existing object (then free to change for the rest of the mutation). */
   requireUpdatable(typeName: string, id: string, change: string): Promise<void>;
 }
@@ -102,12 +102,12 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
    * The verdict read before the mutation; for an object that was not among the candidates then (an `@id`
    * value it took during this mutation, by an update the caller was allowed), the verdict of now.
    */
-  const allows = async (typeName: string, id: string, rule: 'visible' | 'updatable'): Promise<boolean> => {
+  const allows = (typeName: string, id: string, rule: 'visible' | 'updatable'): boolean | Promise<boolean> => {
     const plan = rule === 'visible' ? query(typeName) : update(typeName);
     if (!plan) return true;
     const read = verdicts.get(typeName);
     if (read?.found.has(id)) return read[rule]?.has(id) === true;
-    return (await allowedIds(store, tx, typeName, { _id: id }, plan)).has(id);
+    return allowedIds(store, tx, typeName, { _id: id }, plan).then((allowed) => allowed.has(id));
   };
 
   const requireUpdatable = async (typeName: string, id: string, change: string): Promise<void> => {
@@ -119,7 +119,7 @@ export async function prepareReferenceGuard(setup: GuardSetup, references: Refer
   };
 
   return {
-    isVisible: async (typeName, id) => isCreated(typeName, id) || allows(typeName, id, 'visible'),
+    isVisible: (typeName, id) => isCreated(typeName, id) || allows(typeName, id, 'visible'),
     requireUpdatable,
     changed: (holderType: string, holderId: string, field: FieldModel) => requireUpdatable(holderType, holderId, `linking or unlinking ${holderType}.${field.name}`),
     async beforeDetach(holderType, field, targetId, newHolderId) {

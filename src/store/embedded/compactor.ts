@@ -1,6 +1,7 @@
 /**
  * Compaction (the log folded into a snapshot) without stopping the store. Once a commit leaves the log
- * past its threshold, the compactor, between two units of work:
+ * past its threshold (compaction-policy.ts: a floor, and a share of the last snapshot's size), the
+ * compactor, between two units of work:
  *
  *   1. freezes the state as of that commit: each collection's document array and index specs (O(documents)
  *      pointer copies: documents are never changed in place, a write replaces them);
@@ -16,6 +17,7 @@
  * synchronously, as is the one on close.
  */
 import { performance } from 'node:perf_hooks';
+import { compactionDue, type CompactionPolicy } from './compaction-policy.js';
 import type { Database } from './database.js';
 import { writeSnapshot, writeSnapshotInBackground, type Snapshot } from './snapshot.js';
 import { removePreviousLog, type WriteAheadLog } from './write-ahead-log.js';
@@ -29,8 +31,8 @@ export interface CompactionReport {
 }
 
 export interface CompactorOptions {
-  /** Compact once the log grows past this many bytes. */
-  thresholdBytes: number;
+  /** When the log is large enough to compact. */
+  policy: CompactionPolicy;
   /** Failures of a background compaction (the records stay durable in the logs). */
   onError: (error: Error) => void;
   onCompacted?: (report: CompactionReport) => void;
@@ -41,19 +43,26 @@ export class Compactor {
   /** A rotated log awaits a snapshot that holds it (set from rotation until its deletion). */
   private previousLogPending: boolean;
 
+  /** `snapshotBytes`: the size of the snapshot the store was opened from (0: none). */
   constructor(
     private readonly dataDir: string,
     private readonly database: Database,
     private readonly log: WriteAheadLog,
     private readonly options: CompactorOptions,
     previousLogExists: boolean,
+    private snapshotBytes: number,
   ) {
     this.previousLogPending = previousLogExists;
   }
 
-  /** After the commit of record `seq`: compacts if the log has passed the threshold and no compaction runs. */
+  /** Whether the log has passed the threshold and no compaction runs. */
+  get due(): boolean {
+    return !this.running && compactionDue(this.log.sizeBytes, this.snapshotBytes, this.options.policy);
+  }
+
+  /** After the commit of record `seq`, with no unit in flight: compacts if it is due. */
   afterCommit(seq: number): void {
-    if (this.log.sizeBytes <= this.options.thresholdBytes || this.running) return;
+    if (!this.due) return;
     try {
       if (this.previousLogPending) this.compactNow(seq);
       else this.startInBackground(seq);
@@ -67,7 +76,7 @@ export class Compactor {
   compactNow(seq: number): void {
     const started = performance.now();
     const snapshot = this.freeze(seq);
-    writeSnapshot(this.dataDir, snapshot);
+    this.snapshotBytes = writeSnapshot(this.dataDir, snapshot);
     removePreviousLog(this.dataDir);
     this.previousLogPending = false;
     this.log.clear();
@@ -92,7 +101,8 @@ export class Compactor {
     this.previousLogPending = true;
     const blockedMs = performance.now() - started;
     this.running = writeSnapshotInBackground(this.dataDir, snapshot)
-      .then(() => {
+      .then((bytes) => {
+        this.snapshotBytes = bytes;
         removePreviousLog(this.dataDir);
         this.previousLogPending = false;
         this.options.onCompacted?.({ documents: documentCount(snapshot), blockedMs, totalMs: performance.now() - started });

@@ -20,8 +20,13 @@ import type { WriteAheadLog } from './write-ahead-log.js';
 import type { WriteScope } from './write-scope.js';
 
 export interface EmbeddedStoreOptions {
-  /** Compact the log into a snapshot once it grows past this many bytes (default 32 MiB); see compactor.ts. */
+  /** Never compact the log into a snapshot before it grows past this many bytes (default 32 MiB); see compactor.ts. */
   compactAfterBytes?: number;
+  /**
+   * Nor before it has grown to this share of the last snapshot's size (default 1: as large as the snapshot;
+   * 0: `compactAfterBytes` alone decides); see compaction-policy.ts.
+   */
+  compactAfterSnapshotShare?: number;
   /** Told about failures that cannot fail the request that caused them (a compaction after a commit). */
   onBackgroundError?: (error: Error) => void;
   /** Told after each compaction: how many documents the snapshot holds and how long it took. */
@@ -29,6 +34,7 @@ export interface EmbeddedStoreOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE = 1;
 
 export class StoreClosedError extends Error {
   constructor(dataDir: string) {
@@ -44,8 +50,13 @@ export class EmbeddedStore implements Store, StoreCore {
   private readonly compactor: Compactor;
   private readonly changes: ChangeListeners;
   private closed = false;
+  private compactionQueued = false;
+  private readonly reportBackgroundError: (error: Error) => void;
 
-  /** `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it. */
+  /**
+   * `previousLogExists`: the log of an interrupted compaction was replayed, so the next compaction must hold it.
+   * `snapshotBytes`: the size of the snapshot the database was loaded from (0: none).
+   */
   constructor(
     readonly dataDir: string,
     private readonly database: Database,
@@ -54,14 +65,16 @@ export class EmbeddedStore implements Store, StoreCore {
     private lastSeq: number,
     options: EmbeddedStoreOptions,
     previousLogExists = false,
+    snapshotBytes = 0,
   ) {
     const report = options.onBackgroundError ?? ((e: Error) => process.emitWarning(`embedded store compaction failed: ${e.message}`));
+    this.reportBackgroundError = report;
     this.changes = new ChangeListeners(options.onBackgroundError && ((error) => options.onBackgroundError!(asError(error))));
-    this.compactor = new Compactor(dataDir, database, log, {
-      thresholdBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
-      onError: report,
-      onCompacted: options.onCompacted,
-    }, previousLogExists);
+    const policy = {
+      minLogBytes: options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
+      snapshotShare: options.compactAfterSnapshotShare ?? DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE,
+    };
+    this.compactor = new Compactor(dataDir, database, log, { policy, onError: report, onCompacted: options.onCompacted }, previousLogExists, snapshotBytes);
   }
 
   collection(name: string): Collection {
@@ -74,7 +87,7 @@ export class EmbeddedStore implements Store, StoreCore {
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.announcingCommit((commit) =>
-      this.transactions.run(
+      this.transactions.runCallerWork(
         'transaction',
         (scope) => {
           this.assertOpen();
@@ -107,9 +120,9 @@ export class EmbeddedStore implements Store, StoreCore {
       this.transactions.scopeOf(tx);
       return work((name) => new CollectionView(this.database.get(name), undefined));
     }
-    // Each view hides the transaction running when it is made: a read that pauses (see find-documents.ts)
-    // may make its next view after that transaction ended and another began.
-    return work((name) => new CollectionView(this.database.get(name), this.transactions.active?.earlierVersions(name)));
+    // Each view hides the units in flight when it is made (the one committing and the one running): a read
+    // that pauses (see find-documents.ts) may make its next view after they ended and others began.
+    return work((name) => new CollectionView(this.database.get(name), this.transactions.hiddenVersions(name)));
   }
 
   async write<T>(
@@ -129,6 +142,7 @@ export class EmbeddedStore implements Store, StoreCore {
         },
         commit,
         (scope) => scope.rollback(this.database),
+        'pipelined',
       ),
     );
   }
@@ -248,12 +262,25 @@ export class EmbeddedStore implements Store, StoreCore {
     await this.append(scope.logOperations(this.database));
   }
 
-  /** Appends one durable log record; the compactor then compacts if the log has grown past the threshold. */
+  /** Appends one durable log record; then, if the log has grown past the threshold, a compaction is queued. */
   private async append(operations: LogOperation[]): Promise<void> {
     const seq = this.lastSeq + 1;
     await this.log.append({ seq, ops: operations });
     this.lastSeq = seq;
-    this.compactor.afterCommit(seq);
+    if (this.compactor.due && !this.compactionQueued) this.queueCompaction();
+  }
+
+  /**
+   * A compaction freezes the state as of the last durable record, so it runs as a unit of its own once
+   * nothing is in flight: the next unit may already be working on top of the record just made durable.
+   */
+  private queueCompaction(): void {
+    this.compactionQueued = true;
+    const compact = (): void => {
+      this.compactionQueued = false;
+      if (!this.closed) this.compactor.afterCommit(this.lastSeq);
+    };
+    this.transactions.run('compaction', compact, () => undefined, () => undefined).catch((error: unknown) => this.reportBackgroundError(asError(error)));
   }
 
   private assertOpen(): void {

@@ -9,10 +9,10 @@ import { Database } from './database.js';
 import { acquireDirectoryLock } from './directory-lock.js';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
 import { CorruptLogError, PREVIOUS_WAL_FILE, readPreviousLog, WriteAheadLog } from './write-ahead-log.js';
-import { SNAPSHOT_FILE, readSnapshot } from './snapshot.js';
+import { SNAPSHOT_FILE, readSnapshot, snapshotSize } from './snapshot.js';
 
 export { DataDirectoryLockedError } from './directory-lock.js';
-export { StoreClosedError, DEFAULT_COMPACT_AFTER_BYTES, type EmbeddedStoreOptions } from './embedded-store.js';
+export { StoreClosedError, DEFAULT_COMPACT_AFTER_BYTES, DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE, type EmbeddedStoreOptions } from './embedded-store.js';
 export type { CompactionReport } from './compactor.js';
 export { CorruptLogError } from './write-ahead-log.js';
 export { CorruptSnapshotError, writeSnapshotFromStore } from './snapshot.js';
@@ -59,7 +59,7 @@ export async function openEmbeddedStore(dataDir: string, options: EmbeddedStoreO
       log.close();
       throw error;
     }
-    return new EmbeddedStore(directory, database, log, lock, lastSeq, options, previousLogExists);
+    return new EmbeddedStore(directory, database, log, lock, lastSeq, options, previousLogExists, snapshotSize(directory));
   } catch (error) {
     lock.release();
     throw error;

@@ -59,33 +59,42 @@ function* snapshotChunks(snapshot: Snapshot): Generator<Buffer> {
   if (chunk.length > 0) yield Buffer.from(chunk.join(''), 'utf8');
 }
 
-export function writeSnapshot(dataDir: string, snapshot: Snapshot): void {
+/** Writes the snapshot and returns its size in bytes. */
+export function writeSnapshot(dataDir: string, snapshot: Snapshot): number {
   const file = path.join(dataDir, SNAPSHOT_FILE);
   const temporary = `${file}.tmp`;
   const fd = fs.openSync(temporary, 'w');
+  let bytes = 0;
   try {
-    for (const chunk of snapshotChunks(snapshot)) writeFully(fd, chunk);
+    for (const chunk of snapshotChunks(snapshot)) {
+      writeFully(fd, chunk);
+      bytes += chunk.length;
+    }
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
   fs.renameSync(temporary, file);
   fsyncDirectory(dataDir);
+  return bytes;
 }
 
 /**
  * `writeSnapshot` without holding the event loop: each chunk (about 1 MiB of lines) is serialised
  * between asynchronous writes, and the fsync runs off the loop, so requests keep being served while a
  * large snapshot is written. `snapshot` must not change meanwhile (pass frozen document arrays).
+ * Resolves with the snapshot's size in bytes.
  */
-export async function writeSnapshotInBackground(dataDir: string, snapshot: Snapshot): Promise<void> {
+export async function writeSnapshotInBackground(dataDir: string, snapshot: Snapshot): Promise<number> {
   const file = path.join(dataDir, SNAPSHOT_FILE);
   const temporary = `${file}.tmp`;
   const handle = await fs.promises.open(temporary, 'w');
+  let bytes = 0;
   try {
     for (const chunk of snapshotChunks(snapshot)) {
       let offset = 0;
       while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+      bytes += chunk.length;
     }
     await handle.sync();
   } finally {
@@ -93,6 +102,13 @@ export async function writeSnapshotInBackground(dataDir: string, snapshot: Snaps
   }
   await fs.promises.rename(temporary, file);
   fsyncDirectory(dataDir);
+  return bytes;
+}
+
+/** The size in bytes of the snapshot in `dataDir` (0 when there is none). */
+export function snapshotSize(dataDir: string): number {
+  const file = path.join(dataDir, SNAPSHOT_FILE);
+  return fs.existsSync(file) ? fs.statSync(file).size : 0;
 }
 
 /**

@@ -60,6 +60,19 @@ export function stageWrites(store: Store): StagedStore {
   };
   const hasPendingWrites = (name: string): boolean => (overlays.get(name)?.changed.size ?? 0) > 0;
 
+  /**
+   * Inserts into one collection in a row, in the same scope, are recorded as one write: an add of 100
+   * objects replays as one insertMany, not 100.
+   */
+  const recordInsert = (name: string, documents: StoredDocument[], scope: OperationScope | undefined): void => {
+    const last = writes.at(-1);
+    if (last?.kind === 'insert' && last.collection === name && last.scope?.tx === scope?.tx && last.scope?.deadline === scope?.deadline) {
+      last.documents.push(...documents);
+    } else {
+      writes.push({ kind: 'insert', collection: name, documents, scope });
+    }
+  };
+
   /** The current version of a document the overlay knows, or undefined when only the store knows it. */
   const known = (overlay: Overlay, id: string): StoredDocument | null | undefined =>
     overlay.changed.has(id) ? overlay.changed.get(id) : overlay.read.get(id);
@@ -126,8 +139,11 @@ export function stageWrites(store: Store): StagedStore {
         if (known(overlay, document._id) || batch.has(document._id)) throw new DuplicateKeyError(name, '_id', document._id);
         batch.add(document._id);
       }
-      for (const document of documents) overlay.changed.set(document._id, cloneJson(document));
-      writes.push({ kind: 'insert', collection: name, documents: documents.map(cloneJson), scope });
+      // One copy serves the overlay and the recorded write: neither is ever changed in place (an update
+      // overlays a changed copy), and the write is handed to the store only once, by applyTo.
+      const copies = documents.map(cloneJson);
+      for (const copy of copies) overlay.changed.set(copy._id, copy);
+      recordInsert(name, copies, scope);
     },
     async updateMany(filter, update, scope): Promise<UpdateResult> {
       const overlay = overlayOf(name);
