@@ -41,9 +41,13 @@ const OBSERVATION = Symbol('autograph.requestObservation');
 
 type ObservedContext = { [OBSERVATION]?: RequestObservation };
 
-export class RequestObserver {
-  private readonly byRequest = new WeakMap<IncomingMessage, RequestObservation>();
+/**
+ * The HTTP request's own property, for the same reason: a WeakMap entry per request would cost every
+ * garbage collection until the request is collected.
+ */
+type ObservedRequest = IncomingMessage & { [OBSERVATION]?: RequestObservation };
 
+export class RequestObserver {
   constructor(private readonly options: RequestObserverOptions) {}
 
   /** `handler`, observed. */
@@ -64,7 +68,7 @@ export class RequestObserver {
       // A recording span's always is: the check of its ids' digits is only needed for the others.
       const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
       const observation: RequestObservation = { requestId, traceContext, errorCodes: [] };
-      this.byRequest.set(req, observation);
+      (req as ObservedRequest)[OBSERVATION] = observation;
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
       handler(req, res);
     };
@@ -72,12 +76,12 @@ export class RequestObserver {
 
   /** The observation of `req`, for the router to note an error code Apollo did not answer. */
   observationOf(req: IncomingMessage): RequestObservation | undefined {
-    return this.byRequest.get(req);
+    return (req as ObservedRequest)[OBSERVATION];
   }
 
   /** Links a GraphQL context value to its HTTP request, so the Apollo plugin finds the observation. */
   attachContext<T extends object>(req: IncomingMessage, contextValue: T): T {
-    const observation = this.byRequest.get(req);
+    const observation = this.observationOf(req);
     if (observation) (contextValue as ObservedContext)[OBSERVATION] = observation;
     return contextValue;
   }
