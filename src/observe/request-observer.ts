@@ -7,7 +7,7 @@
  * store, lambda host and `@custom` fetch receive), never made "active" with `context.with`: under Node 20
  * an active context means AsyncLocalStorage, whose promise hooks cost every promise of the process.
  */
-import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { LabelCap } from './label-cap.js';
@@ -65,8 +65,9 @@ export class RequestObserver {
         parent,
       );
       // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
-      // A recording span's always is: the check of its ids' digits is only needed for the others.
-      const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
+      // A recording span's always is: the check of its ids' digits is only needed for the others. Without an
+      // SDK every span is the API's no-op one, whose context is INVALID_SPAN_CONTEXT itself: no digits to check.
+      const traceContext = span.isRecording() || hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
       const observation: RequestObservation = { requestId, traceContext, errorCodes: [] };
       (req as ObservedRequest)[OBSERVATION] = observation;
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
@@ -136,6 +137,11 @@ export class RequestObserver {
     metrics.recordRequest(operationType, this.options.operationNames.label(observation.operationName ?? ''), outcome, seconds);
     if (observation.persistedQuery) metrics.recordPersistedQuery(observation.persistedQuery);
   }
+}
+
+function hasValidContext(span: Span): boolean {
+  const spanContext = span.spanContext();
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
 }
 
 function pathOf(url: string | undefined): string {
