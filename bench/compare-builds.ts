@@ -11,6 +11,8 @@
  * rounds), CPU time per request, and the median over the rounds of how many times slower than the
  * in-memory baseline it was. `BENCH_ROUNDS` (default 6) and `BENCH_SECONDS` (measured seconds per service,
  * split over the rounds; default 6) set the length.
+ * `BENCH_APOLLO_BASELINE=1` adds the in-memory baseline behind Apollo Server as a fourth service, the least
+ * a request can cost on Autograph's stack; each build's CPU per request is then also compared with it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +31,7 @@ const usage = 'usage: compare-builds.js <other dist folder> <tasks> <scenario> [
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 6));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const WITH_APOLLO_BASELINE = process.env.BENCH_APOLLO_BASELINE === '1';
 
 async function startBuild(label: string, startAutograph: StartAutograph, tasks: number): Promise<{ service: Service; autograph: AutographService; data: LoadedData }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'autograph-compare-'));
@@ -56,17 +59,22 @@ async function main(): Promise<void> {
   const { startAutograph: startThis } = await import('./autograph-service.js');
   const other = await startBuild(`${otherDist}`, startOther, tasks);
   const current = await startBuild('this build', startThis, tasks);
-  const baseline = await startInMemoryBaseline(fillInMemoryTables(tasks));
+  const tables = fillInMemoryTables(tasks);
+  const baseline = await startInMemoryBaseline(tables);
+  const apolloBaseline = WITH_APOLLO_BASELINE ? await startInMemoryBaseline(tables, 'apollo') : undefined;
   const services: Service[] = [other.service, current.service, { label: 'in-memory graphql-js', url: baseline.url }];
+  if (apolloBaseline) services.push({ label: 'in-memory on Apollo Server', url: apolloBaseline.url });
   console.log(`${tasks.toLocaleString('en')} Tasks; ${CONNECTIONS} connections, ${ROUNDS} rotating rounds, ${SECONDS} s per service and scenario`);
   try {
     for (const scenario of scenarios as NonNullable<(typeof scenarios)[number]>[]) {
       const settings = { warmUpSeconds: 1, seconds: SECONDS, rounds: ROUNDS, connections: scenario.heavy ? 2 : CONNECTIONS };
       const { measurements } = await measureAlternating(services, current.autograph.counter, scenario.bodies(current.data), settings, 0);
       const inMemory = measurements[2]!;
+      const onApollo = measurements[3];
       console.log(`\n${scenario.name} (machine load ${os.loadavg()[0]!.toFixed(1)})`);
       measurements.forEach((measured, index) => {
-        const versus = index < 2 ? `   ÷ in-memory ${slowdownByRound(measured, inMemory).toFixed(2)}x (CPU ${(measured.cpuMsPerRequest / inMemory.cpuMsPerRequest).toFixed(2)}x)` : '';
+        const overApollo = onApollo ? `, CPU ${((measured.cpuMsPerRequest - onApollo.cpuMsPerRequest) * 1000).toFixed(0)} µs over in-memory on Apollo` : '';
+        const versus = index < 2 ? `   ÷ in-memory ${slowdownByRound(measured, inMemory).toFixed(2)}x (CPU ${(measured.cpuMsPerRequest / inMemory.cpuMsPerRequest).toFixed(2)}x${overApollo})` : '';
         console.log(
           `  ${services[index]!.label.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${measured.p50} ms, p99 ${measured.p99} ms   CPU ${(measured.cpuMsPerRequest * 1000).toFixed(0).padStart(5)} µs/request${versus}`,
         );
@@ -76,6 +84,7 @@ async function main(): Promise<void> {
     await other.autograph.close();
     await current.autograph.close();
     await baseline.close();
+    await apolloBaseline?.close();
   }
 }
 

@@ -2,7 +2,11 @@
  * A CPU profile of Autograph answering one API scenario (issue 17): where a request's time goes on the
  * service side (Apollo's pipeline, our plugins, resolvers, the store).
  *
- *   node dist/bench/profile-scenario.js <folder> <tasks> <scenario> [requests]
+ *   node dist/bench/profile-scenario.js <folder> <tasks> <scenario> [requests] [service]
+ *
+ * `service` is `autograph` (the default), or one of the in-memory baselines (`in-memory`: plain graphql-js;
+ * `in-memory-apollo`: the same behind Apollo Server), to compare a profile of Autograph function by function
+ * with what the same request costs without the generated layer and the store.
  *
  * The first run loads `tasks` tasks into `folder` (kept, so later runs restart on it instead). The load
  * generator, a process of its own so that the profile shows only the service, sends the requests over HTTP
@@ -15,8 +19,9 @@ import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_SCHEMA, loadData, type LoadedData } from './api-data.js';
+import { BENCH_SCHEMA, fillInMemoryTables, loadData, type LoadedData } from './api-data.js';
 import { startAutograph } from './autograph-service.js';
+import { startInMemoryBaseline } from './in-memory-baseline.js';
 import { generateLoad } from './load-generator.js';
 import { post } from './measure.js';
 import { SCENARIOS } from './scenarios.js';
@@ -32,7 +37,40 @@ interface Profile {
   nodes: ProfileNode[];
 }
 
-const usage = 'usage: profile-scenario.js <folder> <tasks> <scenario> [requests]';
+const SERVICES = ['autograph', 'in-memory', 'in-memory-apollo'];
+const usage = `usage: profile-scenario.js <folder> <tasks> <scenario> [requests] [${SERVICES.join('|')}]`;
+
+/** A service under profile: where it answers, the scenario's data, and how to stop it. */
+interface ProfiledService {
+  url: string;
+  data: LoadedData;
+  close(): Promise<void>;
+}
+
+/** Autograph on the store in `folder`: loaded on the first run, restarted on it afterwards. */
+async function startProfiledAutograph(folder: string, tasks: number): Promise<ProfiledService> {
+  const loaded = fs.existsSync(path.join(folder, 'task-ids.json'));
+  const service = await startAutograph(folder, loaded ? undefined : BENCH_SCHEMA);
+  if (!loaded) {
+    const data = await loadData(service.store, tasks);
+    fs.writeFileSync(path.join(folder, 'task-ids.json'), JSON.stringify(data));
+  }
+  const data = JSON.parse(fs.readFileSync(path.join(folder, 'task-ids.json'), 'utf8')) as LoadedData;
+  return { url: service.url, data, close: () => service.close() };
+}
+
+/** An in-memory baseline over the same users and tasks (bench/api-data.ts makes the same ids in the same order). */
+async function startProfiledBaseline(tasks: number, through: 'graphql-js' | 'apollo'): Promise<ProfiledService> {
+  const baseline = await startInMemoryBaseline(fillInMemoryTables(tasks), through);
+  const data = { userIds: baseline.tables.users.map((user) => user.id), taskIds: baseline.tables.tasks.map((task) => task.id) };
+  return { url: baseline.url, data, close: () => baseline.close() };
+}
+
+function startProfiled(service: string, folder: string, tasks: number): Promise<ProfiledService> {
+  if (service === 'in-memory') return startProfiledBaseline(tasks, 'graphql-js');
+  if (service === 'in-memory-apollo') return startProfiledBaseline(tasks, 'apollo');
+  return startProfiledAutograph(folder, tasks);
+}
 
 /** Where a function lives, shortened to what a reader recognises: `src/store/embedded`, `graphql/execution`, `node:internal`. */
 function areaOf(url: string): string {
@@ -98,20 +136,16 @@ function summarise(profile: Profile): void {
 }
 
 async function main(): Promise<void> {
-  const [folder, tasksText, scenarioName, requestsText = '200'] = process.argv.slice(2);
+  const [folder, tasksText, scenarioName, requestsText = '200', serviceName = 'autograph'] = process.argv.slice(2);
   const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
-  if (!folder || !tasksText || !scenario) {
+  if (!folder || !tasksText || !scenario || !SERVICES.includes(serviceName)) {
     console.error(usage);
     process.exit(2);
   }
-  const loaded = fs.existsSync(path.join(folder, 'task-ids.json'));
-  const service = await startAutograph(folder, loaded ? undefined : BENCH_SCHEMA);
+  fs.mkdirSync(folder, { recursive: true });
+  const service = await startProfiled(serviceName, folder, Number(tasksText));
+  const data = service.data;
   try {
-    if (!loaded) {
-      const data = await loadData(service.store, Number(tasksText));
-      fs.writeFileSync(path.join(folder, 'task-ids.json'), JSON.stringify(data));
-    }
-    const data = JSON.parse(fs.readFileSync(path.join(folder, 'task-ids.json'), 'utf8')) as LoadedData;
     const bodies = scenario.bodies(data);
     const requests = Number(requestsText);
     for (let i = 0; i < Math.min(requests, 20); i += 1) await post(service.url, bodies[i % bodies.length]);
@@ -136,8 +170,8 @@ async function main(): Promise<void> {
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
     session.disconnect();
 
-    fs.writeFileSync(path.join(folder, `${scenario.name}.cpuprofile`), JSON.stringify(profile));
-    console.log(`${scenario.name}: ${requests} requests, ${(requests / (elapsed / 1000)).toFixed(0)} req/s, p50 ${load.p50} ms, ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms of the service's CPU each`);
+    fs.writeFileSync(path.join(folder, `${scenario.name}-${serviceName}.cpuprofile`), JSON.stringify(profile));
+    console.log(`${serviceName}, ${scenario.name}: ${requests} requests, ${(requests / (elapsed / 1000)).toFixed(0)} req/s, p50 ${load.p50} ms, ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms of the service's CPU each`);
     summarise(profile);
   } finally {
     await service.close();

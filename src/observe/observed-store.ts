@@ -27,8 +27,13 @@ class ObservedStore extends ForwardingStore {
     super(inner);
   }
 
+  /** The untraced store is made once and shared by every request: its collections are made once per name. */
+  private readonly collections = new Map<string, Collection>();
+
   collection(name: string): Collection {
-    return new ObservedCollection(this.inner.collection(name), this.inner.kind, this.metrics, this.traceContext);
+    let collection = this.collections.get(name);
+    if (!collection) this.collections.set(name, (collection = new ObservedCollection(this.inner.collection(name), this.inner.kind, this.metrics, this.traceContext)));
+    return collection;
   }
 }
 

@@ -7,7 +7,7 @@
  * store, lambda host and `@custom` fetch receive), never made "active" with `context.with`: under Node 20
  * an active context means AsyncLocalStorage, whose promise hooks cost every promise of the process.
  */
-import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { LabelCap } from './label-cap.js';
@@ -41,9 +41,13 @@ const OBSERVATION = Symbol('autograph.requestObservation');
 
 type ObservedContext = { [OBSERVATION]?: RequestObservation };
 
-export class RequestObserver {
-  private readonly byRequest = new WeakMap<IncomingMessage, RequestObservation>();
+/**
+ * The HTTP request's own property, for the same reason: a WeakMap entry per request would cost every
+ * garbage collection until the request is collected.
+ */
+type ObservedRequest = IncomingMessage & { [OBSERVATION]?: RequestObservation };
 
+export class RequestObserver {
   constructor(private readonly options: RequestObserverOptions) {}
 
   /** `handler`, observed. */
@@ -67,11 +71,12 @@ export class RequestObserver {
         const parent = root ? root.recorded : propagation.extract(ROOT_CONTEXT, req.headers);
         span = tracer.startSpan(spanName, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': requestId } }, parent);
         // A span that is sampled out still has a valid context, which is passed on (with its "not sampled" flag).
-        // A recording span's always is: the check of its ids' digits is only needed for the others.
-        const traceContext = span.isRecording() || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : undefined;
+        // A recording span's always is: the check of its ids' digits is only needed for the others. Without an
+        // SDK every span is the API's no-op one, whose context is INVALID_SPAN_CONTEXT itself: no digits to check.
+        const traceContext = span.isRecording() || hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
         observation = { requestId, traceContext, errorCodes: [] };
       }
-      this.byRequest.set(req, observation);
+      (req as ObservedRequest)[OBSERVATION] = observation;
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
       handler(req, res);
     };
@@ -79,12 +84,12 @@ export class RequestObserver {
 
   /** The observation of `req`, for the router to note an error code Apollo did not answer. */
   observationOf(req: IncomingMessage): RequestObservation | undefined {
-    return this.byRequest.get(req);
+    return (req as ObservedRequest)[OBSERVATION];
   }
 
   /** Links a GraphQL context value to its HTTP request, so the Apollo plugin finds the observation. */
   attachContext<T extends object>(req: IncomingMessage, contextValue: T): T {
-    const observation = this.byRequest.get(req);
+    const observation = this.observationOf(req);
     if (observation) (contextValue as ObservedContext)[OBSERVATION] = observation;
     return contextValue;
   }
@@ -139,6 +144,11 @@ export class RequestObserver {
     metrics.recordRequest(operationType, this.options.operationNames.label(observation.operationName ?? ''), outcome, seconds);
     if (observation.persistedQuery) metrics.recordPersistedQuery(observation.persistedQuery);
   }
+}
+
+function hasValidContext(span: Span): boolean {
+  const spanContext = span.spanContext();
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
 }
 
 function pathOf(url: string | undefined): string {

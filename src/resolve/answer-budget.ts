@@ -26,7 +26,7 @@ function charged(resolve: Resolver): Resolver {
     budget.check();
     const result = resolve(source, args, context, info);
     if (!isPromiseLike(result)) return holding(budget, result);
-    return Promise.resolve(result).then((value) => holding(budget, value));
+    return result.then((value) => holding(budget, value));
   };
 }
 

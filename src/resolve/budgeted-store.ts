@@ -80,26 +80,31 @@ class BudgetedCollection implements Collection {
 
   private async read<T>(scope: OperationScope | undefined, call: (scope: OperationScope) => Promise<T>): Promise<T> {
     const budgeted = this.scoped(scope);
-    const running = this.asRequestTimeout(call(budgeted));
-    return budgeted.tx === undefined ? this.budget.within(running) : running;
+    try {
+      // The race's own rejection is already the request's REQUEST_TIMEOUT.
+      return await (budgeted.tx === undefined ? this.budget.within(call(budgeted)) : call(budgeted));
+    } catch (error) {
+      throw this.asRequestTimeout(error);
+    }
   }
 
   private async write<T>(scope: OperationScope | undefined, call: (scope: OperationScope) => Promise<T>): Promise<T> {
-    return this.asRequestTimeout(call(this.scoped(scope)));
+    try {
+      return await call(this.scoped(scope));
+    } catch (error) {
+      throw this.asRequestTimeout(error);
+    }
   }
 
   /** `scope` with the earlier of its own deadline and the request's; throws if the budget is spent. */
   private scoped(scope: OperationScope | undefined): OperationScope {
     this.budget.check();
     const deadline = Math.min(scope?.deadline ?? Infinity, this.budget.deadline);
-    return { ...scope, deadline };
+    return scope === undefined ? { deadline } : { ...scope, deadline };
   }
 
-  private async asRequestTimeout<T>(operation: Promise<T>): Promise<T> {
-    try {
-      return await operation;
-    } catch (error) {
-      throw error instanceof DeadlineExceededError ? this.budget.timedOut() : error;
-    }
+  /** A store's DeadlineExceededError as the request's REQUEST_TIMEOUT; any other error as it is. */
+  private asRequestTimeout(error: unknown): unknown {
+    return error instanceof DeadlineExceededError ? this.budget.timedOut() : error;
   }
 }

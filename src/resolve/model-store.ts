@@ -10,14 +10,21 @@ import type { RequestContext } from './context.js';
  * where each type is kept. Made once per request and schema.
  */
 export function storeOf(context: RequestContext, model: SchemaModel): Store {
-  let byModel = perRequest.get(context);
-  if (!byModel) perRequest.set(context, (byModel = new WeakMap()));
+  const holder = context as ContextWithStores;
+  let byModel = holder[STORES_BY_MODEL];
+  if (!byModel) holder[STORES_BY_MODEL] = byModel = new Map();
   let store = byModel.get(model);
   if (!store) byModel.set(model, (store = storedCollectionsStore(context.store, storedCollections(model))));
   return store;
 }
 
-const perRequest = new WeakMap<RequestContext, WeakMap<SchemaModel, Store>>();
+/**
+ * The context's own property, not a WeakMap entry keyed by the context: every request would add one, and a
+ * weak map's entries cost each garbage collection until their request is collected.
+ */
+const STORES_BY_MODEL = Symbol('autograph.storesByModel');
+
+type ContextWithStores = RequestContext & { [STORES_BY_MODEL]?: Map<SchemaModel, Store> };
 const collectionsByModel = new WeakMap<SchemaModel, ReadonlyMap<string, string>>();
 
 /** `type name → collection` for the types stored under another name. */

@@ -48,8 +48,13 @@ export function constrain(plan: FilterPlan, constraint: Filter | undefined): Fil
 }
 
 /** One store call: `find` for plain filters, an aggregation when the filter needs other collections. */
-export async function runPlan(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
+export function runPlan(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
+  // Not an async function: most reads are a plain find, whose promise is handed on as it is.
   if (plan.lookups.length === 0) return collection.find(plan.match, { sort, skip, limit }, { tx });
+  return runPipeline(collection, plan, sort, skip, limit, tx);
+}
+
+async function runPipeline(collection: Collection, plan: FilterPlan, sort: SortSpec, skip: number, limit: number | undefined, tx?: Transaction): Promise<StoredDocument[]> {
   const pipeline = [...plan.lookups, { $match: plan.match }, ...nullsLastPage(sort, skip, limit)];
   const rows = await collection.aggregate(pipeline, { tx });
   return rows.map((row) => stripTemporaryFields(row) as StoredDocument);

@@ -34,18 +34,26 @@ function loaderKey(kind: string, type: TypeModel, field: FieldModel, args: unkno
   return `${kind}:${type.name}.${field.name}:${JSON.stringify(args)}`;
 }
 
+function isEmpty(args: object): boolean {
+  for (const _name in args) return false;
+  return true;
+}
+
 /**
  * The parents hold the child ids: one `$in` read of the children for the whole level. A list in the
  * default order without a filter or rule reads only each parent's first `offset + first` ids (and, only
  * when one of those names no object, that parent's whole list in a second read).
  */
 function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) {
+  // Made once: most relation fields are read without arguments, once per parent object.
+  const unargumentedKey = loaderKey('stored', type, field, { args: {} });
   return async (parent: GraphObject, args: RelationArgs, context: RequestContext, info: GraphQLResolveInfo) => {
     const answered = answeredRelationOf(parent, field);
     if (answered) return withStoredFields(context, model, answered.value, new Set(selectedFieldNames(info)));
     const auth = authConstraints(context, model, 'query');
     const cascade = fieldCascade(model, info, auth);
-    const loader = loaderFor(context, loaderKey('stored', type, field, { args, cascade: cascade?.key }), () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
+    const key = cascade === undefined && isEmpty(args) ? unargumentedKey : loaderKey('stored', type, field, { args, cascade: cascade?.key });
+    const loader = loaderFor(context, key, () => new DataLoader<GraphObject, GraphObject[], string>(async (given) => {
       const parents = await withStoredEdges(context, model, type, field, given);
       // No parent holds a child id (e.g. objects a lambda answered without IDs): nothing to read.
       if (parents.every((one) => childIdsOf(field, one).length === 0)) return parents.map(() => []);

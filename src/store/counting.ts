@@ -41,5 +41,11 @@ export function countRoundTrips(store: Store): { store: Store; counter: RoundTri
     return wrapped as unknown as Collection;
   };
 
-  return { store: withCollections(store, (name) => countingCollection(store.collection(name))), counter };
+  const collections = new Map<string, Collection>();
+  const collectionNamed = (name: string): Collection => {
+    let collection = collections.get(name);
+    if (!collection) collections.set(name, (collection = countingCollection(store.collection(name))));
+    return collection;
+  };
+  return { store: withCollections(store, collectionNamed), counter };
 }
