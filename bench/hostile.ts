@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostileCases, type AttackOptions, type AttackReport } from './hostile-attacker.js';
 import { median } from './load-generator.js';
+import { freePort } from './free-port.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const HOSTILE_TIMEOUT_MS = Number(process.env.BENCH_HOSTILE_TIMEOUT_MS ?? 20_000);
@@ -91,16 +91,6 @@ interface ServiceRun {
   exit?: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {

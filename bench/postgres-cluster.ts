@@ -13,9 +13,9 @@
  */
 import { spawn, spawnSync, execFileSync, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 const BIN = process.env.BENCH_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 /** The database role the clients connect as: the superuser initdb creates. */
@@ -57,16 +57,6 @@ function clusterUser(): OsUser {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs one of the cluster's programs as its user; throws with its output if it fails. */
 function runAsClusterUser(user: OsUser, program: string, args: string[], cwd: string): void {
