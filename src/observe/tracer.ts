@@ -9,9 +9,9 @@ export const tracer = trace.getTracer('autograph');
 /**
  * A tracer provider that decides whether a new trace is recorded before any span of it is made
  * (LeanTracerProvider): the request observer asks it first for a request without a caller's trace context,
- * and a request it drops makes no OpenTelemetry call at all. bench/observability.ts: with the default 1%,
- * starting a non-recording span for every request that was dropped cost about 20% of a getTask request's
- * CPU; deciding first, about 1%.
+ * and a request it drops makes no OpenTelemetry call at all. A non-recording span (and its context) for
+ * every dropped request cost several percent of a getTask request's CPU (bench/observability.ts, fresh
+ * processes: `always_off` +8–12% before, +2% after), far beyond what those calls take alone.
  */
 export interface RootSampling {
   /**
