@@ -55,3 +55,25 @@ export const BLOG_SEED = `mutation {
     { handle: "cy", name: "Cy", age: 51 }
   ]) { numUids }
 }`;
+
+/**
+ * Tasks with every field searchable, so a filter can combine a term, a flag, a range and an order: the
+ * ordered-page and count tests (time-ordered-pages, term-pages-at-scale), with the seed each test adds.
+ */
+export const SEARCHABLE_TASK_SCHEMA = `
+type Task {
+  id: ID!
+  title: String! @search(by: [term])
+  completed: Boolean! @search
+  priority: Int @search
+  createdAt: DateTime @search
+}
+`;
+
+/** A task as a test adds it. */
+export interface SeedTask {
+  title: string;
+  completed: boolean;
+  priority: number;
+  createdAt: string;
+}

@@ -1,5 +1,6 @@
 import { gql } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { SEARCHABLE_TASK_SCHEMA, type SeedTask } from './schemas';
 
 /**
  * Issue 17 over HTTP with keys thousands of tasks hold: ordered pages and counts of a term and a flag,
@@ -9,23 +10,6 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * (`priority`), with ties, offsets, both directions, a range beside the lookups and no match; the answers
  * are computed here from the seed.
  */
-
-const SCHEMA = `
-type Task {
-  id: ID!
-  title: String! @search(by: [term])
-  completed: Boolean! @search
-  priority: Int @search
-  createdAt: DateTime @search
-}
-`;
-
-interface SeedTask {
-  title: string;
-  completed: boolean;
-  priority: number;
-  createdAt: string;
-}
 
 const TASKS = 2400;
 const BATCH = 200;
@@ -55,7 +39,7 @@ async function data(query: string, variables?: Record<string, unknown>): Promise
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ initialSchema: SCHEMA });
+  server = await startTestServer({ initialSchema: SEARCHABLE_TASK_SCHEMA });
   created = [];
   for (let from = 0; from < TASKS; from += BATCH) {
     const batch = SEED.slice(from, from + BATCH);

@@ -1,5 +1,6 @@
 import { gql } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { SEARCHABLE_TASK_SCHEMA, type SeedTask } from './schemas';
 
 /**
  * Issue 17, "open tasks with a term, newest first, first 20": tasks created in the order of their
@@ -7,23 +8,6 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * The pages must be what the documented order gives (newest first, ties by ID in creation order here),
  * computed from the seed, also after writes that put an older task last and move one task's time.
  */
-
-const SCHEMA = `
-type Task {
-  id: ID!
-  title: String! @search(by: [term])
-  completed: Boolean! @search
-  priority: Int @search
-  createdAt: DateTime @search
-}
-`;
-
-interface SeedTask {
-  title: string;
-  completed: boolean;
-  priority: number;
-  createdAt: string;
-}
 
 /** Dgraph's DateTime answer: UTC, whole seconds. */
 const answered = (iso: string): string => iso.replace('.000Z', 'Z');
@@ -53,7 +37,7 @@ async function add(tasks: SeedTask[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ initialSchema: SCHEMA });
+  server = await startTestServer({ initialSchema: SEARCHABLE_TASK_SCHEMA });
   created = [];
   for (let i = 0; i < SEED.length; i += 20) await add(SEED.slice(i, i + 20));
 });
