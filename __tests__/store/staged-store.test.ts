@@ -156,3 +156,13 @@ it('records inserts into one collection in a row, in one scope, as one write, an
   expect(inserts).toEqual(['Task t5,t6,t7', 'Task t8', 'User u8', 'Task t9']);
   expect(await store.collection('Task').find({ _id: 't5' })).toEqual([{ _id: 't5', title: 'five' }]);
 });
+
+it('merges large inserts in a row without spreading them into one call', async () => {
+  const over = stageWrites(store);
+  const batch = (from: number) => Array.from({ length: 150_000 }, (_, i) => ({ _id: `big${from + i}` }));
+  await over.collection('Big').insertMany(batch(0));
+  await over.collection('Big').insertMany(batch(150_000));
+  expect(over.writes).toHaveLength(1);
+  const [write] = over.writes;
+  expect(write!.kind === 'insert' ? [write.documents.length, write.documents[0]!._id, write.documents.at(-1)!._id] : write!.kind).toEqual([300_000, 'big0', 'big299999']);
+});

@@ -67,7 +67,8 @@ export function stageWrites(store: Store): StagedStore {
   const recordInsert = (name: string, documents: StoredDocument[], scope: OperationScope | undefined): void => {
     const last = writes.at(-1);
     if (last?.kind === 'insert' && last.collection === name && last.scope?.tx === scope?.tx && last.scope?.deadline === scope?.deadline) {
-      last.documents.push(...documents);
+      // One by one: spreading a large batch into push's arguments would overflow the call stack.
+      for (const document of documents) last.documents.push(document);
     } else {
       writes.push({ kind: 'insert', collection: name, documents, scope });
     }
