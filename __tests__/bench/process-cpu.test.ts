@@ -2,6 +2,7 @@
  * CPU time of other processes from /proc (bench/process-cpu.ts), as the PostGraphile comparison reads it
  * for PostGraphile's process and PostgreSQL's server processes.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { canReadProcessCpu, parseProcessStat, processTreesCpuMicros, treeTicks, type ProcessTimes } from '../../bench/process-cpu.js';
 
@@ -46,20 +47,36 @@ test.each<[string, number, number]>([
   expect(treeTicks(root, processes)).toBe(expected);
 });
 
-(canReadProcessCpu ? test : test.skip)('processTreesCpuMicros reads this process in µs, as process.cpuUsage counts it', () => {
-  const before = process.cpuUsage();
-  // Some CPU time, so that the figure is well above one clock tick.
-  let sum = 0;
-  for (let i = 0; i < 3e7; i++) sum += i % 7;
-  expect(sum).toBeGreaterThan(0);
-  const { self } = processTreesCpuMicros({ self: process.pid });
-  const after = process.cpuUsage();
+/** A child Node process that burns some CPU and answers, on each message, with its process.cpuUsage() in µs. */
+function startBurningChild(): ChildProcess {
+  const source = `
+    let sum = 0;
+    for (let i = 0; i < 3e7; i++) sum += i % 7;
+    const report = () => { const { user, system } = process.cpuUsage(); process.send(user + system + (sum > 0 ? 0 : 1)); };
+    process.on('message', (message) => { report(); if (message === 'exit') process.disconnect(); });
+    report();
+  `;
+  return fork('-e', [source], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
+const nextMessage = (child: ChildProcess) => new Promise<number>((resolve) => child.once('message', (value) => resolve(Number(value))));
+
+// A process tree without children of its own, so that /proc's figure and process.cpuUsage count the same
+// threads: this test process may have exited children (other suites in the same Jest worker spawn some).
+(canReadProcessCpu ? test : test.skip)('processTreesCpuMicros reads a process in µs, as its process.cpuUsage counts it', async () => {
+  const child = startBurningChild();
+  const before = await nextMessage(child);
+  const { child: read } = processTreesCpuMicros({ child: child.pid! });
+  const threads = Number(/^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 1);
+  const afterMessage = nextMessage(child);
+  child.send('exit');
+  const after = await afterMessage;
   // /proc counts each thread's time in clock ticks (10 ms at 100 per second), process.cpuUsage exactly: each
-  // of the process's threads (V8's, libuv's) may be a tick off, and two more for the readings themselves.
-  const threads = Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 1);
+  // of the child's threads (V8's, libuv's) may be a tick off.
   const margin = (threads + 2) * 10_000;
-  expect(self).toBeGreaterThanOrEqual(before.user + before.system - margin);
-  expect(self).toBeLessThanOrEqual(after.user + after.system + margin);
-  // Still a reading of this process: the loop above alone took well over the margin's share of it.
-  expect(self).toBeGreaterThan(after.user + after.system - before.user - before.system);
+  expect(read).toBeGreaterThanOrEqual(before - margin);
+  expect(read).toBeLessThanOrEqual(after + margin);
+  // The loop alone took 100 ms or more: a reading of some other process (or of none) would not reach it.
+  expect(read).toBeGreaterThan(before / 2);
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
 });
