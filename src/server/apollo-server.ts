@@ -14,6 +14,7 @@ import { hideSuggestionsPlugin } from './hide-suggestions-plugin.js';
 import { inlineTraceWhenAsked } from './inline-trace-plugin.js';
 import { noIntrospectionRule } from './no-introspection-rule.js';
 import { noStorePlugin } from './no-store-plugin.js';
+import { pluginGroup } from './plugin-group.js';
 import type { SwappableSchemaSource } from './schema-source.js';
 
 export interface ApolloServerParts {
@@ -27,7 +28,12 @@ export interface ApolloServerParts {
    * default: on unless NODE_ENV is production, as Apollo Server decides.
    */
   introspection?: boolean;
-  /** More plugins; they run after the persisted query, auth and limits plugins. */
+  /**
+   * The service's own request plugins (budget, observation): run after the persisted query, auth and limits
+   * plugins, in one plugin group with them (see plugin-group.ts), so each may have `requestDidStart` only.
+   */
+  requestPlugins?: ApolloServerPlugin<BaseContext>[];
+  /** More plugins, of any kind; they run after the service's own request plugins. */
   plugins?: ApolloServerPlugin<BaseContext>[];
   logger: Logger;
 }
@@ -56,17 +62,21 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
     // The auth plugin then refuses an invalid token (401) before anything runs; registering it twice is
     // harmless. The limits plugin checks the query text the persisted query plugin left in place.
     plugins: [
-      parts.persistedQueries.plugin,
-      createAuthPlugin(parts.keySets),
-      operationLimitsPlugin(limits, PAGES),
+      // One group: Apollo calls each hook once on the group instead of on every plugin's listener.
+      pluginGroup([
+        parts.persistedQueries.plugin,
+        createAuthPlugin(parts.keySets),
+        operationLimitsPlugin(limits, PAGES),
+        ...(parts.requestPlugins ?? []),
+        // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
+        ...(introspection ? [] : [hideSuggestionsPlugin()]),
+        errorLoggingPlugin(logger),
+        noStorePlugin(),
+      ]),
       ...(parts.plugins ?? []),
-      // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
-      ...(introspection ? [] : [hideSuggestionsPlugin()]),
-      errorLoggingPlugin(logger),
       // Apollo's cache control plugin hooks every resolved field to compute a policy that is always
       // "uncacheable" here; noStorePlugin gives the same header once per request.
       ApolloServerPluginCacheControlDisabled(),
-      noStorePlugin(),
       // The schema is always a subgraph, for which Apollo would install its inline trace plugin by itself.
       inlineTraceWhenAsked(),
     ],

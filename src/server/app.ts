@@ -247,7 +247,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits,
     keySets,
     introspection: options.introspection,
-    plugins: [budgetPlugin(), observability.plugin, ...(options.plugins ?? [])],
+    requestPlugins: [budgetPlugin(), observability.plugin],
+    plugins: options.plugins,
     logger,
   });
   let apolloStarted = false;
