@@ -208,7 +208,10 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
   return {
     plugin: {
       async requestDidStart(requestContext) {
-        return handle(requestContext.request, options.logger ?? requestContext.logger);
+        const { request } = requestContext;
+        // Most requests: a query without the extension, outside safelist mode; nothing to look up or refuse.
+        if (!persistedOnly && (request.extensions?.persistedQuery ?? null) === null) return undefined;
+        return handle(request, options.logger ?? requestContext.logger);
       },
     },
     async registerManifest(body: unknown): Promise<ManifestResult> {
