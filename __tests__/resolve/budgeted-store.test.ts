@@ -122,4 +122,28 @@ describe('budgetedStore', () => {
     expect(((await outside) as GraphQLError).extensions.code).toBe(REQUEST_TIMEOUT);
     expect(settled).toEqual([]);
   });
+
+  it('arms no timer for the reads of a store that ends them at the deadline itself, and passes that on', async () => {
+    jest.useFakeTimers({ now: START, doNotFake: ['Date'] });
+    const { store, scopes } = recordingStore(async () => ['row']);
+    const budget = new RequestBudget({ timeoutMs: 1000, maxObjects: 10 }, START);
+    const budgeted = budgetedStore({ ...store, endsReadsAtDeadline: true }, budget);
+    expect(budgeted.endsReadsAtDeadline).toBe(true);
+    await expect(budgeted.collection('Task').find({})).resolves.toEqual(['row']);
+    await expect(budgeted.collection('Task').count({})).resolves.toEqual(['row']);
+    expect(jest.getTimerCount()).toBe(0);
+    expect(scopes).toEqual([['find', { deadline: START + 1000 }], ['count', { deadline: START + 1000 }]]);
+  });
+
+  it('races the reads of a store that does not say it ends them (one timer per request)', async () => {
+    jest.useFakeTimers({ now: START, doNotFake: ['Date'] });
+    const { store } = recordingStore(async () => ['row']);
+    const budget = new RequestBudget({ timeoutMs: 1000, maxObjects: 10 }, START);
+    const tasks = budgetedStore(store, budget).collection('Task');
+    await tasks.find({});
+    await tasks.find({});
+    expect(jest.getTimerCount()).toBe(1);
+    budget.release();
+    expect(jest.getTimerCount()).toBe(0);
+  });
 });

@@ -3,8 +3,9 @@
  * A call starts only while the budget lasts, carries the request's deadline to the adapter (MongoDB
  * `maxTimeMS`, the embedded store's scan checks), and a store's DeadlineExceededError becomes the
  * request's REQUEST_TIMEOUT. A read outside a transaction also ends at the deadline even if the backend
- * keeps it waiting; writes and reads inside a transaction are left to finish or fail in the adapter,
- * so the transaction stays whole and rolls back as one.
+ * keeps it waiting: it is raced against the budget's timer, unless the store ends its reads at the
+ * deadline by itself (`endsReadsAtDeadline`, the embedded store). Writes and reads inside a transaction
+ * are left to finish or fail in the adapter, so the transaction stays whole and rolls back as one.
  */
 import type { RequestBudget } from '../limits/budget.js';
 import {
@@ -36,7 +37,7 @@ class BudgetedStore extends ForwardingStore {
   }
 
   collection(name: string): Collection {
-    return new BudgetedCollection(this.inner.collection(name), this.budget);
+    return new BudgetedCollection(this.inner.collection(name), this.budget, this.inner.endsReadsAtDeadline === true);
   }
 }
 
@@ -44,6 +45,7 @@ class BudgetedCollection implements Collection {
   constructor(
     private readonly inner: Collection,
     private readonly budget: RequestBudget,
+    private readonly readsEndAtDeadline: boolean,
   ) {}
 
   get name(): string {
@@ -82,7 +84,7 @@ class BudgetedCollection implements Collection {
     const budgeted = this.scoped(scope);
     try {
       // The race's own rejection is already the request's REQUEST_TIMEOUT.
-      return await (budgeted.tx === undefined ? this.budget.within(call(budgeted)) : call(budgeted));
+      return await (budgeted.tx === undefined && !this.readsEndAtDeadline ? this.budget.within(call(budgeted)) : call(budgeted));
     } catch (error) {
       throw this.asRequestTimeout(error);
     }

@@ -47,5 +47,5 @@ export function countRoundTrips(store: Store): { store: Store; counter: RoundTri
     if (!collection) collections.set(name, (collection = countingCollection(store.collection(name))));
     return collection;
   };
-  return { store: withCollections(store, collectionNamed), counter };
+  return { store: withCollections(store, collectionNamed, { readsPassedStraightOn: true }), counter };
 }

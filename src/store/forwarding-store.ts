@@ -14,6 +14,10 @@ export abstract class ForwardingStore implements Store {
     return this.inner.kind;
   }
 
+  get endsReadsAtDeadline(): boolean | undefined {
+    return this.inner.endsReadsAtDeadline;
+  }
+
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.inner.transaction(work);
   }

@@ -139,6 +139,14 @@ export type StopWatching = () => void;
 export interface Store {
   /** A short name for logs and /health: `embedded` or `mongodb`. */
   readonly kind: string;
+  /**
+   * True when every read outside a transaction ends by itself once its scope's deadline passes: the
+   * embedded store looks at the clock while it scans (and between the slices of a long scan), and a read
+   * that does not scan answers at once. A caller then need not race such reads against a timer of its
+   * own. Absent: a read may keep its caller waiting past the deadline (a remote backend). Decorators that
+   * pass calls straight through pass it on; one that may delay a read must not.
+   */
+  readonly endsReadsAtDeadline?: boolean;
   collection(name: string): Collection;
   /** Opens a snapshot of every collection (see StoreSnapshot and its consistency). */
   openSnapshot(): Promise<StoreSnapshot>;

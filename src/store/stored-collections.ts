@@ -11,7 +11,7 @@ import { withCollections } from './with-collections.js';
 export function storedCollectionsStore(store: Store, collections: ReadonlyMap<string, string>): Store {
   if (collections.size === 0) return store;
   const stored = (name: string): string => collections.get(name) ?? name;
-  const translated = withCollections(store, (name) => translatedCollection(store.collection(stored(name)), stored));
+  const translated = withCollections(store, (name) => translatedCollection(store.collection(stored(name)), stored), { readsPassedStraightOn: true });
   return {
     ...translated,
     get kind() {

@@ -45,6 +45,8 @@ export class StoreClosedError extends Error {
 
 export class EmbeddedStore implements Store, StoreCore {
   readonly kind = 'embedded';
+  /** Scans check their deadline (scan-deadline.ts); every other read answers within its call. */
+  readonly endsReadsAtDeadline = true;
   private readonly transactions = new TransactionManager();
   private readonly handles = new Map<string, EmbeddedCollection>();
   private readonly compactor: Compactor;
