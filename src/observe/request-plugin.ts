@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { noteErrorCode, type PersistedQueryResult, type RequestObservation } from './request-observation.js';
 
 /** The persisted query plugin's refusals that mean "this hash is not known here". */
@@ -11,25 +11,27 @@ const PERSISTED_QUERY_MISS_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSIS
  * Requests without an observation (a lambda's `graphql()` call) are left alone.
  */
 export function requestObservationPlugin(observationOf: (contextValue: BaseContext) => RequestObservation | undefined): ApolloServerPlugin<BaseContext> {
+  // The observation lives on the request's context, so one listener serves every observed request.
+  const listener: GraphQLRequestListener<BaseContext> = {
+    async didResolveOperation({ contextValue, operation, operationName }) {
+      if (!operation) return;
+      const observation = observationOf(contextValue)!;
+      observation.operationType = operation.operation;
+      observation.operationName = operationName ?? '';
+    },
+    async willSendResponse({ contextValue, response, metrics }) {
+      const observation = observationOf(contextValue)!;
+      const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
+      for (const error of errors ?? []) {
+        const code = error.extensions?.code;
+        if (typeof code === 'string') noteErrorCode(observation, code);
+      }
+      observation.persistedQuery = persistedQueryResult(metrics, observation.errorCodes);
+    },
+  };
   return {
     async requestDidStart({ contextValue }) {
-      const observation = observationOf(contextValue);
-      if (!observation) return;
-      return {
-        async didResolveOperation({ operation, operationName }) {
-          if (!operation) return;
-          observation.operationType = operation.operation;
-          observation.operationName = operationName ?? '';
-        },
-        async willSendResponse({ response, metrics }) {
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
-          for (const error of errors ?? []) {
-            const code = error.extensions?.code;
-            if (typeof code === 'string') noteErrorCode(observation, code);
-          }
-          observation.persistedQuery = persistedQueryResult(metrics, observation.errorCodes);
-        },
-      };
+      return observationOf(contextValue) ? listener : undefined;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline, SortSpec, StoredDocument } from '../store/port.js';
 import { aggregateOutputs, aggregateProjection, aggregateResultOf, aggregateRowOf, groupAccumulators, type AggregateOutput } from './aggregate.js';
-import { allOf, matchNothing } from './combine.js';
+import { allOf, isMatchAll, matchNothing } from './combine.js';
 import { QueryArgumentError } from './errors.js';
 import { compileFilter, planStages, stripTemporaryFields, type FilterPlan, type RelatedScope } from './filter.js';
 import { compileOrder } from './order.js';
@@ -57,7 +57,8 @@ export function relationOf(model: SchemaModel, parentTypeName: string, fieldName
 }
 
 function withConstraint(plan: FilterPlan, constraint: Filter): FilterPlan {
-  return { lookups: plan.lookups, match: allOf([constraint, plan.match]) };
+  // Without a filter of its own (most relation reads) the constraint is the whole match, as allOf would find.
+  return { lookups: plan.lookups, match: isMatchAll(plan.match) ? constraint : allOf([constraint, plan.match]) };
 }
 
 /** The related ids a parent document holds under a stored relation field (a single id or an array). */
@@ -81,7 +82,7 @@ export function childIdsByParent(field: FieldModel, parents: readonly StoredDocu
 export function storedRelationQueries(model: SchemaModel, parentTypeName: string, fieldName: string, parents: readonly Record<string, unknown>[], args: RelationArgs = {}, scope?: RelatedScope): CollectionQuery[] {
   const { field, target } = relationOf(model, parentTypeName, fieldName);
   if (isDerivedRelation(field)) throw new QueryArgumentError(`${parentTypeName}.${fieldName} is derived, load it with derivedRelationPipeline`);
-  const ids = [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
+  const ids = distinctChildIds(field, parents);
   // A union's objects share no field to order by (its fields take no `order`): they come in creation order.
   const sort: SortSpec = isUnionTarget(model, field) ? { _id: 1 } : compileOrder(model, target, args.order);
   return concreteTypesOf(model, target).flatMap((type) => {
@@ -89,6 +90,13 @@ export function storedRelationQueries(model: SchemaModel, parentTypeName: string
     if (filter === EXCLUDED) return [];
     return [{ collection: type.name, plan: withConstraint(compileFilter(model, type.name, filter, scope), { _id: { $in: ids } }), sort }];
   });
+}
+
+/** The child ids the parents hold, each once, in order of first appearance. */
+function distinctChildIds(field: FieldModel, parents: readonly Record<string, unknown>[]): string[] {
+  // One parent's single relation holds one id at most: nothing to repeat (a getT's relation, read alone).
+  if (parents.length === 1 && !field.list) return childIdsOf(field, parents[0]!);
+  return [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
 }
 
 /**

@@ -101,8 +101,10 @@ class BudgetedCollection implements Collection {
   /** `scope` with the earlier of its own deadline and the request's; throws if the budget is spent. */
   private scoped(scope: OperationScope | undefined): OperationScope {
     this.budget.check();
-    const deadline = Math.min(scope?.deadline ?? Infinity, this.budget.deadline);
-    return scope === undefined ? { deadline } : { ...scope, deadline };
+    const own = scope?.deadline;
+    const deadline = own !== undefined && own < this.budget.deadline ? own : this.budget.deadline;
+    // Built field by field: most reads pass `{ tx: undefined }`, which a spread would copy as it is.
+    return scope?.tx === undefined ? { deadline } : { tx: scope.tx, deadline };
   }
 
   /** A store's DeadlineExceededError as the request's REQUEST_TIMEOUT; any other error as it is. */

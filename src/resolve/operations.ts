@@ -48,7 +48,8 @@ function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string,
 /** The read scope of a query field: the caller's rules, and the field's `@cascade` when it has one. */
 function cascadedScope(model: SchemaModel, context: RequestContext, info: GraphQLResolveInfo, tx?: Transaction): ReadScope {
   const scope = readScopeOf(model, context, tx);
-  const cascade = fieldCascade(model, info, authConstraints(context, model, 'query'));
+  // readScopeOf always sets the caller's query rules; the cascade is checked under the same ones.
+  const cascade = fieldCascade(model, info, scope.auth!);
   return cascade ? { ...scope, narrow: cascade.constraint } : scope;
 }
 

@@ -4,23 +4,29 @@
  * answer with as many errors and a partial answer; the client gets `data: null` and the one error that
  * says which limit stopped the request and which flag raises it. Also stops the budget's timer.
  */
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { RequestBudget } from '../limits/budget.js';
 
+/** The request's budget; a server with its own context factory may have none. */
+function budgetOf(contextValue: BaseContext): RequestBudget | undefined {
+  const budget = (contextValue as { budget?: unknown }).budget;
+  return budget instanceof RequestBudget ? budget : undefined;
+}
+
 export function budgetPlugin(): ApolloServerPlugin<BaseContext> {
+  // The budget lives on the request's context, so one listener serves every request.
+  const listener: GraphQLRequestListener<BaseContext> = {
+    async willSendResponse({ contextValue, response }) {
+      const budget = budgetOf(contextValue)!;
+      budget.release();
+      const exceeded = budget.exceeded;
+      if (!exceeded || response.body.kind !== 'single') return;
+      response.body.singleResult = { data: null, errors: [{ message: exceeded.message, extensions: { ...exceeded.extensions } }] };
+    },
+  };
   return {
     async requestDidStart({ contextValue }) {
-      const budget = (contextValue as { budget?: unknown }).budget;
-      // A server with its own context factory may have no budget.
-      if (!(budget instanceof RequestBudget)) return;
-      return {
-        async willSendResponse({ response }) {
-          budget.release();
-          const exceeded = budget.exceeded;
-          if (!exceeded || response.body.kind !== 'single') return;
-          response.body.singleResult = { data: null, errors: [{ message: exceeded.message, extensions: { ...exceeded.extensions } }] };
-        },
-      };
+      return budgetOf(contextValue) ? listener : undefined;
     },
   };
 }

@@ -44,7 +44,8 @@ export async function handleGraphQLRequest<TContext extends BaseContext>(
     httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: searchOf(req.url), body },
     context: context(flat),
   });
-  await writeResponse(res, response);
+  const streaming = writeResponse(res, response);
+  if (streaming) await streaming;
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
@@ -71,16 +72,21 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
-async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
+/** Sends Apollo's answer; a complete body is sent at once, a chunked one (incremental delivery) as it comes. */
+function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> | undefined {
   for (const [name, value] of response.headers) {
     res.setHeader(name, value);
   }
   res.statusCode = response.status ?? 200;
   if (response.body.kind === 'complete') {
     res.end(response.body.string);
-    return;
+    return undefined;
   }
-  for await (const chunk of response.body.asyncIterator) {
+  return writeChunks(res, response.body.asyncIterator);
+}
+
+async function writeChunks(res: ServerResponse, chunks: AsyncIterableIterator<string>): Promise<void> {
+  for await (const chunk of chunks) {
     res.write(chunk);
   }
   res.end();
