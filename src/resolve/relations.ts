@@ -66,7 +66,7 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       };
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const batches = holdersByChildIds(field, holders);
-        if (batches.length === 1 && batches[0]!.length === holders.length) return readBatch(holders);
+        if (batches.length === 1 && batches[0]!.length === holders.length) return await readBatch(holders);
         const children: GraphObject[] = [];
         for (const batch of batches) children.push(...await readBatch(batch));
         return children;

@@ -31,14 +31,16 @@ export class EmbeddedCollection implements Collection {
     private readonly core: StoreCore,
   ) {}
 
+  // The reads await the scan's promise rather than return it: an async function resolved with a promise
+  // takes two more turns of the microtask queue than one that awaits it.
   async find(filter: Filter, options?: FindOptions, scope?: OperationScope): Promise<StoredDocument[]> {
     const deadline = scanDeadline(scope?.deadline, `find on ${this.name}`);
-    return this.core.read(scope?.tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options, deadline));
+    return await this.core.read(scope?.tx, (viewOf) => findDocuments(viewOf(this.name), this.name, filter, options, deadline));
   }
 
   async count(filter: Filter, scope?: OperationScope): Promise<number> {
     const deadline = scanDeadline(scope?.deadline, `count on ${this.name}`);
-    return this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter, deadline));
+    return await this.core.read(scope?.tx, (viewOf) => countDocuments(viewOf(this.name), this.name, filter, deadline));
   }
 
   async findPerKey(field: string, keys: readonly string[], filter: Filter, page: PerKeyPage, scope?: OperationScope): Promise<Map<string, StoredDocument[]>> {
@@ -47,7 +49,7 @@ export class EmbeddedCollection implements Collection {
 
   async aggregate(pipeline: Pipeline, scope?: OperationScope): Promise<Record<string, unknown>[]> {
     const deadline = scanDeadline(scope?.deadline, `aggregate on ${this.name}`);
-    return this.core.read(scope?.tx, (viewOf) => runPipeline(this.name, pipeline, viewOf, deadline));
+    return await this.core.read(scope?.tx, (viewOf) => runPipeline(this.name, pipeline, viewOf, deadline));
   }
 
   async insertMany(documents: StoredDocument[], scope?: OperationScope): Promise<void> {
