@@ -62,7 +62,7 @@ export interface AppOptions {
   buildSchema?: ExecutableSchemaBuilder;
   /** The per-request context the resolvers receive; default: resolve/'s createRequestContext. */
   createContext?: RequestContextFactory;
-  /** More Apollo Server plugins; they run after the persisted query, auth and operation limits plugins. */
+  /** More Apollo Server plugins; they run after the service's own (persisted queries, auth, operation limits, budget, observation, error log). */
   plugins?: ApolloServerPlugin<BaseContext>[];
   /**
    * Persisted queries (APQ over GET and POST, hashes kept in the store): safelist mode and cache limits
