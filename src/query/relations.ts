@@ -85,18 +85,23 @@ export function storedRelationQueries(model: SchemaModel, parentTypeName: string
   const ids = distinctChildIds(field, parents);
   // A union's objects share no field to order by (its fields take no `order`): they come in creation order.
   const sort: SortSpec = isUnionTarget(model, field) ? { _id: 1 } : compileOrder(model, target, args.order);
-  return concreteTypesOf(model, target).flatMap((type) => {
+  // A loop rather than flatMap: this runs for every relation read, and flatMap cost more than the rest of it.
+  const queries: CollectionQuery[] = [];
+  for (const type of concreteTypesOf(model, target)) {
     const filter = targetFilterOf(model, target, type.name, args.filter);
-    if (filter === EXCLUDED) return [];
-    return [{ collection: type.name, plan: withConstraint(compileFilter(model, type.name, filter, scope), { _id: { $in: ids } }), sort }];
-  });
+    if (filter === EXCLUDED) continue;
+    queries.push({ collection: type.name, plan: withConstraint(compileFilter(model, type.name, filter, scope), { _id: { $in: ids } }), sort });
+  }
+  return queries;
 }
 
 /** The child ids the parents hold, each once, in order of first appearance. */
 function distinctChildIds(field: FieldModel, parents: readonly Record<string, unknown>[]): string[] {
   // One parent's single relation holds one id at most: nothing to repeat (a getT's relation, read alone).
   if (parents.length === 1 && !field.list) return childIdsOf(field, parents[0]!);
-  return [...new Set(parents.flatMap((parent) => childIdsOf(field, parent)))];
+  const ids = new Set<string>();
+  for (const parent of parents) for (const id of childIdsOf(field, parent)) ids.add(id);
+  return [...ids];
 }
 
 /**

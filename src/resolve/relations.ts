@@ -61,8 +61,10 @@ function storedRelation(model: SchemaModel, type: TypeModel, field: FieldModel) 
       const queries = storedRelationQueries(model, type.name, field.name, parents, args, auth);
       const readBatch = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const reads = holders === parents ? queries : storedRelationQueries(model, type.name, field.name, holders, args, auth);
-        return (await Promise.all(reads.map(async (query) =>
-          tag(await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined), query.collection)))).flat();
+        const pages = await Promise.all(reads.map(async (query) =>
+          tag(await runPlan(storeOf(context, model).collection(query.collection), restrictPlan(query.plan, restrict(query.collection)), query.sort, 0, undefined), query.collection)));
+        // One target collection (every relation but one to an interface or a union): its page as it is.
+        return pages.length === 1 ? pages[0]! : pages.flat();
       };
       const readChildren = async (holders: readonly GraphObject[]): Promise<GraphObject[]> => {
         const batches = holdersByChildIds(field, holders);
