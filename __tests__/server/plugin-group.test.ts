@@ -214,6 +214,39 @@ describe('pluginGroup rules', () => {
     expect(execution!.willResolveField).toBeUndefined();
   });
 
+  test('requests whose members answer the same listeners share one group; other listeners get their own', async () => {
+    const shared: GraphQLRequestListener<BaseContext> = { async willSendResponse() {} };
+    const alsoShared: GraphQLRequestListener<BaseContext> = { async didResolveOperation() {} };
+    let perRequest = false;
+    const group = pluginGroup<BaseContext>([
+      { requestDidStart: async () => shared },
+      { requestDidStart: async () => (perRequest ? { async willSendResponse() {} } : alsoShared) },
+    ]);
+    const first = await group.requestDidStart!(context);
+    const second = await group.requestDidStart!(context);
+    expect(second).toBe(first);
+    perRequest = true;
+    const third = await group.requestDidStart!(context);
+    const fourth = await group.requestDidStart!(context);
+    expect(third).not.toBe(first);
+    expect(fourth).not.toBe(third);
+    perRequest = false;
+    expect(await group.requestDidStart!(context)).not.toBe(fourth);
+  });
+
+  test('a shared group still calls each member that has the hook, once per request', async () => {
+    const calls: string[] = [];
+    const a: GraphQLRequestListener<BaseContext> = { willSendResponse: async () => void calls.push('a') };
+    const b: GraphQLRequestListener<BaseContext> = { didResolveOperation: async () => void calls.push('b resolved'), willSendResponse: async () => void calls.push('b') };
+    const group = pluginGroup<BaseContext>([{ requestDidStart: async () => a }, { requestDidStart: async () => b }]);
+    for (let request = 0; request < 2; request += 1) {
+      const listener = (await group.requestDidStart!(context)) as GraphQLRequestListener<BaseContext>;
+      await listener.didResolveOperation!(context as never);
+      await listener.willSendResponse!(context as never);
+    }
+    expect(calls).toEqual(['b resolved', 'a', 'b', 'b resolved', 'a', 'b']);
+  });
+
   test('a plugin with hooks besides requestDidStart cannot be a member', () => {
     expect(() => pluginGroup([{ async requestDidStart() {} }, { async serverWillStart() {} }])).toThrow(
       'pluginGroup: plugin 1 has serverWillStart; only plugins whose one hook is requestDidStart can be grouped',

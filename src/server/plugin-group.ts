@@ -13,7 +13,8 @@
  * - `executionDidStart` listeners are combined the same way, in reverse order, as Apollo combines them.
  *
  * Only plugins whose one hook is `requestDidStart` can be members (server-level hooks such as
- * `serverWillStart`, and Apollo's internal plugins, stay outside the group).
+ * `serverWillStart`, and Apollo's internal plugins, stay outside the group). The group remembers which
+ * member listener has which hook, so a listener object must keep its hooks once returned.
  */
 import type {
   ApolloServerPlugin,
@@ -38,13 +39,18 @@ const DONE: Promise<void> = Promise.resolve();
 export function pluginGroup<TContext extends BaseContext>(plugins: readonly ApolloServerPlugin<TContext>[]): ApolloServerPlugin<TContext> {
   plugins.forEach(checkMember);
   const starters = plugins.filter((plugin) => plugin.requestDidStart !== undefined);
+  // Most members return one listener for every request, so most requests have the same members: their
+  // group (which keeps no state of a request) is made once and reused while they stay the same.
+  let lastGroup: ListenerGroup<TContext> | undefined;
   return {
     async requestDidStart(requestContext) {
       const started = starters.map((plugin) => plugin.requestDidStart!(requestContext));
       const listeners: Listener<TContext>[] = [];
       for (const listener of await Promise.all(started)) if (listener) listeners.push(listener);
       if (listeners.length === 0) return undefined;
-      return listeners.length === 1 ? listeners[0] : new ListenerGroup(listeners);
+      if (listeners.length === 1) return listeners[0];
+      if (!lastGroup?.hasMembers(listeners)) lastGroup = new ListenerGroup(listeners);
+      return lastGroup;
     },
   };
 }
@@ -56,9 +62,27 @@ function checkMember(plugin: ApolloServerPlugin<never>, index: number): void {
   }
 }
 
-/** The listeners of one request's members as one listener. */
+/** The listeners of one request's members as one listener; it keeps nothing of a request. */
 class ListenerGroup<TContext extends BaseContext> implements Listener<TContext> {
-  constructor(private readonly members: readonly Listener<TContext>[]) {}
+  /** For each notifying hook, the members that have it, in order. */
+  private readonly withHook: Record<NotifyingHook, readonly Listener<TContext>[]>;
+
+  constructor(private readonly members: readonly Listener<TContext>[]) {
+    const having = (hook: NotifyingHook) => members.filter((member) => member[hook] !== undefined);
+    this.withHook = {
+      didResolveSource: having('didResolveSource'),
+      didResolveOperation: having('didResolveOperation'),
+      didEncounterErrors: having('didEncounterErrors'),
+      willSendResponse: having('willSendResponse'),
+      didEncounterSubsequentErrors: having('didEncounterSubsequentErrors'),
+      willSendSubsequentPayload: having('willSendSubsequentPayload'),
+    };
+  }
+
+  /** Whether `listeners` are this group's members, the same objects in the same order. */
+  hasMembers(listeners: readonly Listener<TContext>[]): boolean {
+    return listeners.length === this.members.length && listeners.every((listener, index) => listener === this.members[index]);
+  }
 
   didResolveSource(requestContext: Parameters<NonNullable<Listener<TContext>['didResolveSource']>>[0]): Promise<void> {
     return this.notify('didResolveSource', (member) => member.didResolveSource?.(requestContext));
@@ -114,8 +138,7 @@ class ListenerGroup<TContext extends BaseContext> implements Listener<TContext> 
   /** Calls `hook` on each member that has it, in order; waits for all, as Apollo does. */
   private notify(hook: NotifyingHook, call: (member: Listener<TContext>) => Promise<void> | undefined): Promise<void> {
     let pending: Promise<void> | Promise<void>[] | undefined;
-    for (const member of this.members) {
-      if (member[hook] === undefined) continue;
+    for (const member of this.withHook[hook]) {
       const called = call(member) ?? DONE;
       if (pending === undefined) pending = called;
       else if (Array.isArray(pending)) pending.push(called);
