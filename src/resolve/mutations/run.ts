@@ -7,6 +7,7 @@ import { runPlan } from '../read.js';
 import { idBatches } from '../../store/id-batches.js';
 import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
+import { mapInOrder } from './in-order.js';
 import { detachDeleted } from './edges.js';
 import { writeInterfaceIdClaims } from './interface-id-claims.js';
 import { readAheadInterfaceIds } from './interface-ids.js';
@@ -76,8 +77,7 @@ export function addObjects(model: SchemaModel, store: Store, typeName: string, i
       }
       write.guard = await prepareReferenceGuard(guardSetup(write, auth), references, new Map());
     }
-    const ids: string[] = [];
-    for (const input of inputs) ids.push(await createObject(write, typeName, input, upsert));
+    const ids = await mapInOrder(inputs, (input) => createObject(write, typeName, input, upsert));
     return new Map([[typeName, [...new Set(ids)]]]);
   }, auth);
 }
