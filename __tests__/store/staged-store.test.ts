@@ -196,3 +196,15 @@ it.each<[string, StoredDocument[]]>([
   expect(over.writes.map((write) => (write.kind === 'insert' ? write.documents.length : 0))).toEqual(before);
   expect(await over.collection('Task').count({ _id: 'n1' })).toBe(0);
 });
+
+it.each<[string, Record<string, 1> | undefined]>([
+  ['projected', { title: 1, tags: 1 }],
+  ['whole', undefined],
+])('a document a find returned (%s) is the caller\'s: changing it changes nothing the staged store answers later', async (_case, projection) => {
+  const over = stageWrites(store);
+  const [found] = await over.collection('Task').find({ _id: 't1' }, projection ? { projection } : {});
+  found!.title = 'changed by the caller';
+  (found!.tags as string[]).push('g9');
+  await over.collection('Task').updateMany({ _id: 't1' }, { $set: { user: 'u2' } });
+  expect(await over.collection('Task').find({ _id: 't1' })).toEqual([{ _id: 't1', title: 'one', user: 'u2', tags: ['g1'] }]);
+});

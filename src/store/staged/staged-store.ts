@@ -126,10 +126,16 @@ export function stageWrites(store: Store): StagedStore {
     if (!hasPendingWrites(name) && !answeredHere) {
       // Whole documents, even for a projection: a mutation reads what it is about to change (the ids an
       // update or delete selects), and a write of a document read whole needs no second read.
+      // The store's answers are this store's own: with a projection the caller gets projected copies and the
+      // overlay keeps them as they are (an add reading ahead 100 `@id` values copies no document whole).
       const { projection, ...whole } = options;
       const found = await store.collection(name).find(filter, whole, scope);
+      if (projection) {
+        for (const document of found) overlay.read.set(document._id, document);
+        return found.map((document) => project(document, projection));
+      }
       for (const document of found) overlay.read.set(document._id, cloneJson(document));
-      return projection ? found.map((document) => project(document, projection)) : found;
+      return found;
     }
     const { sort, skip = 0, limit, projection } = options;
     const matches = await currentMatches(name, filter, options, scope);
