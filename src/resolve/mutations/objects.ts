@@ -83,9 +83,8 @@ function relationFields(model: SchemaModel, type: TypeModel, input: Input): Arra
   return relations;
 }
 
-/** Scalar and enum values of an input, ready to store: nulls mean "remove". */
-function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set: Input; unset: string[] } {
-  const set: Input = {};
+/** Scalar and enum values of an input, ready to store, added to `set` (a new document, or a `$set`): nulls mean "remove". */
+function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: Input = {}): { set: Input; unset: string[] } {
   const unset: string[] = [];
   const written: Input = {};
   for (const field of type.fields) {
@@ -202,10 +201,15 @@ async function upsertExisting(write: Write, type: TypeModel, input: Input, id: s
 }
 
 function createNew(write: Write, type: TypeModel, input: Input): MaybePromise<string> {
-  const id = newId(type, input);
-  const { set } = scalarValues(write.model, type, withDefaultValues(type, input, 'add', nowOf(write)));
-  const document: StoredDocument = { _id: id, ...set, ...secretWrites(type, input).set };
-  if (hasInterfaceUniqueIds(type)) return checkInterfaceUniqueIds(write, type, set).then(() => createWithRelations(write, type, input, document));
+  const document: StoredDocument = { _id: newId(type, input) };
+  const values = withDefaultValues(type, input, 'add', nowOf(write));
+  scalarValues(write.model, type, values, document);
+  if (type.secret) Object.assign(document, secretWrites(type, input).set);
+  if (hasInterfaceUniqueIds(type)) {
+    // The values the object takes, without its `_id` and secret (a copy, only for the types that need it).
+    const { set } = scalarValues(write.model, type, values);
+    return checkInterfaceUniqueIds(write, type, set).then(() => createWithRelations(write, type, input, document));
+  }
   return createWithRelations(write, type, input, document);
 }
 
