@@ -77,7 +77,7 @@ function relationFields(model: SchemaModel, type: TypeModel, input: Input): Arra
   for (const field of type.fields) {
     const value = input[field.name];
     if (field.of.kind !== 'relation' || value === undefined || value === null || !isKeptHere(model, type, field)) continue;
-    const refs = (Array.isArray(value) ? value : [value]).filter((ref): ref is Input => ref !== null);
+    const refs = Array.isArray(value) ? value.filter((ref): ref is Input => ref !== null) : [value as Input];
     relations.push([field, refs]);
   }
   return relations;
@@ -86,15 +86,18 @@ function relationFields(model: SchemaModel, type: TypeModel, input: Input): Arra
 /** Scalar and enum values of an input, ready to store, added to `set` (a new document, or a `$set`): nulls mean "remove". */
 function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: Input = {}): { set: Input; unset: string[] } {
   const unset: string[] = [];
-  const written: Input = {};
+  // The values of searchable fields, from which the derived search fields are made (fields without
+  // `@search` derive none).
+  let searchable: Input | undefined;
   for (const field of type.fields) {
     if (field.of.kind === 'relation' || field.isIdField || !isKeptHere(model, type, field) || !(field.name in input)) continue;
     const value = input[field.name];
-    written[field.name] = value ?? null;
+    if (field.search.length > 0) (searchable ??= {})[field.name] = value ?? null;
     if (value === null || value === undefined) unset.push(storedPath(field));
     else set[storedPath(field)] = value;
   }
-  for (const [name, tokens] of Object.entries(searchFieldsFor(type, written))) {
+  if (!searchable) return { set, unset };
+  for (const [name, tokens] of Object.entries(searchFieldsFor(type, searchable))) {
     if (tokens === undefined) unset.push(name);
     else set[name] = tokens;
   }
