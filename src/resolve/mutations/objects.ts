@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { ObjectId } from 'mongodb';
 import { ClientInputError, ErrorCode } from '../../errors/codes.js';
 import { callerSuppliesId, concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
@@ -8,7 +9,6 @@ import type { StagedStore } from '../../store/staged/staged-store.js';
 import { linkEdge, unlinkEdge } from './edges.js';
 import { checkExtendedKeyKept } from './extended-key.js';
 import { givenId } from './given-id.js';
-import { newObjectIdText } from './new-object-id.js';
 import { andThen, mapInOrder, type MaybePromise } from './in-order.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, hasInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
@@ -170,7 +170,7 @@ function suppliedIdName(type: TypeModel): string {
 }
 
 function newId(type: TypeModel, input: Input): string {
-  if (!callerSuppliesId(type)) return newObjectIdText();
+  if (!callerSuppliesId(type)) return new ObjectId().toHexString();
   const name = suppliedIdName(type);
   const key = input[name];
   if (key === undefined || key === null || key === '') {
