@@ -40,7 +40,15 @@ function normalisedToken(word: string): string {
  * (word-boundaries.ts), lowercased and NFKC-normalised, each once, in order of first appearance.
  */
 export function termsOf(text: string): string[] {
-  return unique(wordsOf(text).map(normalisedToken));
+  const words = wordsOf(text);
+  // A title's few words are kept unique by a linear search, without the Set and copies `unique` makes.
+  if (words.length > 16) return unique(words.map(normalisedToken));
+  const tokens: string[] = [];
+  for (const word of words) {
+    const token = normalisedToken(word);
+    if (!tokens.includes(token)) tokens.push(token);
+  }
+  return tokens;
 }
 
 /** Typographic apostrophes read as `'`, so "don’t" meets the stop word "don't" and "Alice’s" loses its `'s`. */
