@@ -28,8 +28,8 @@ type Tag {
 }
 `;
 
-const ADD_TASKS = 'mutation($input: [AddTaskInput!]!) { addTask(input: $input) { numUids task(order: { asc: title }) { title owner { handle name } tags { label } } } }';
-const EVERYTHING = '{ queryTask(order: { asc: title }) { title owner { handle } tags { label } } queryPerson(order: { asc: handle }) { handle name } queryTag(order: { asc: label }) { label } }';
+const ADD_TASKS = 'mutation($input: [AddTaskInput!]!) { addTask(input: $input) { numUids task(order: { asc: title }) { title owner { handle name } tags(order: { asc: label }) { label } } } }';
+const EVERYTHING = '{ queryTask(order: { asc: title }) { title owner { handle } tags(order: { asc: label }) { label } } queryPerson(order: { asc: handle }) { handle name } queryTag(order: { asc: label }) { label } }';
 
 let server: TestServer;
 let redTagId: string;
