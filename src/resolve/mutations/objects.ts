@@ -97,7 +97,9 @@ function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: In
     else set[storedPath(field)] = value;
   }
   if (!searchable) return { set, unset };
-  for (const [name, tokens] of Object.entries(searchFieldsFor(type, searchable))) {
+  const derived = searchFieldsFor(type, searchable);
+  for (const name of Object.keys(derived)) {
+    const tokens = derived[name];
     if (tokens === undefined) unset.push(name);
     else set[name] = tokens;
   }
@@ -227,17 +229,18 @@ function createWithRelations(write: Write, type: TypeModel, input: Input, docume
 /** `targetIds[i]`: the ids the Refs of `relations[i]` resolved to. */
 function insertCreated(write: Write, type: TypeModel, document: StoredDocument, relations: Array<[FieldModel, Input[]]>, targetIds: string[][]): MaybePromise<string> {
   const id = document._id;
-  const deferredLinks: Array<[FieldModel, string]> = [];
-  relations.forEach(([field], index) => {
+  let deferredLinks: Array<[FieldModel, string]> | undefined;
+  for (let index = 0; index < relations.length; index++) {
+    const field = relations[index]![0];
     const ids = targetIds[index]!;
     // Edges that also touch other objects (a one-to-one holder, a symmetric field) are linked once this one exists.
     const linksElsewhere = isOneToOneHolder(write.model, field) || isSymmetricRelation(type.name, field);
     if (field.storedHere !== false && !linksElsewhere) {
       document[storedPath(field)] = field.list ? [...new Set(ids)] : ids[0];
     } else {
-      ids.forEach((targetId) => deferredLinks.push([field, targetId]));
+      for (const targetId of ids) (deferredLinks ??= []).push([field, targetId]);
     }
-  });
+  }
   // The document was made here and is never changed after: the staged store keeps it without a copy.
   write.store.insertHandedOver(type.name, [document], { tx: write.tx });
   rememberCreated(write.known, type, document);
@@ -245,8 +248,7 @@ function insertCreated(write: Write, type: TypeModel, document: StoredDocument, 
   const createdOfType = write.createdIds.get(type.name);
   if (createdOfType) createdOfType.add(id);
   else write.createdIds.set(type.name, new Set([id]));
-  if (deferredLinks.length === 0) return id;
-  return linkDeferred(write, type, id, deferredLinks);
+  return deferredLinks ? linkDeferred(write, type, id, deferredLinks) : id;
 }
 
 async function linkDeferred(write: Write, type: TypeModel, id: string, links: Array<[FieldModel, string]>): Promise<string> {
