@@ -1,4 +1,4 @@
-import { parseDateTime } from '../../src/query/date-time.js';
+import { isStoredForm, parseDateTime } from '../../src/query/date-time.js';
 
 /** `DateTime` text as Dgraph's `types.ParseTime` reads it → the stored ISO-8601 UTC form, or what is wrong. */
 
@@ -80,5 +80,41 @@ describe('parseDateTime refuses other text, naming the forms', () => {
     ['a line after', '2026-01-31\n'],
   ])('%s: %j', (_name, text) => {
     expect(parseDateTime(text)).toEqual({ ok: false, problem });
+  });
+});
+
+describe('isStoredForm: a valid text in the stored form, which parses to itself without the general parser', () => {
+  test.each<[string, string, boolean]>([
+    ['a stored value', '2026-01-01T00:00:00.000Z', true],
+    ['the last millisecond of a year', '2026-12-31T23:59:59.999Z', true],
+    ['February 29 of a leap year', '2024-02-29T12:00:00.000Z', true],
+    ['year 0', '0000-01-01T00:00:00.000Z', true],
+    ['year 9999', '9999-12-31T23:59:59.999Z', true],
+    ['February 29 of a common year', '2026-02-29T00:00:00.000Z', false],
+    ['February 29 of 1900', '1900-02-29T00:00:00.000Z', false],
+    ['April 31', '2026-04-31T00:00:00.000Z', false],
+    ['month 00', '2026-00-10T00:00:00.000Z', false],
+    ['month 13', '2026-13-10T00:00:00.000Z', false],
+    ['day 00', '2026-01-00T00:00:00.000Z', false],
+    ['hour 24', '2026-01-01T24:00:00.000Z', false],
+    ['minute 60', '2026-01-01T00:60:00.000Z', false],
+    ['second 60', '2026-01-01T00:00:60.000Z', false],
+    ['a letter among the digits', '2026-01-0aT00:00:00.000Z', false],
+    ['a letter in the milliseconds', '2026-01-01T00:00:00.00xZ', false],
+    ['a sign in the year', '-026-01-01T00:00:00.000Z', false],
+    ['no milliseconds', '2026-01-01T00:00:00Z', false],
+    ['two digits of milliseconds', '2026-01-01T00:00:00.00Z', false],
+    ['an offset instead of Z', '2026-01-01T00:00:00.000+00:00', false],
+    ['a lowercase z', '2026-01-01T00:00:00.000z', false],
+    ['a space instead of T', '2026-01-01 00:00:00.000Z', false],
+    ['slashes', '2026/01/01T00:00:00.000Z', false],
+    ['a date only', '2026-01-01', false],
+  ])('%s: %s → %s', (_name, text, stored) => {
+    expect(isStoredForm(text)).toBe(stored);
+    const parsed = parseDateTime(text);
+    // What it parses to either way: the text itself, as Date reads and writes it, or a refusal.
+    if (stored) expect(parsed).toEqual({ ok: true, iso: new Date(text).toISOString() });
+    if (stored) expect(new Date(text).toISOString()).toBe(text);
+    if (!stored && parsed.ok) expect(parsed.iso).not.toBe(text);
   });
 });

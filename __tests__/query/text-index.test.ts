@@ -21,6 +21,8 @@ describe('termsOf: words on Unicode word boundaries (bleve\'s unicode tokenizer)
     ['U.S.A. and x..y', ['u.s.a', 'and', 'x', 'y']],
     ['a1.b2 3.x', ['a1', 'b2', '3', 'x']],
     ['Buy Milk, buy eggs!', ['buy', 'milk', 'eggs']],
+    ['one two three four five six seven eight nine ten One TWO eleven twelve thirteen fourteen fifteen sixteen seventeen',
+      ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen']],
     ['GraphQL-over-HTTP v2', ['graphql', 'over', 'http', 'v2']],
     ['Ünïcode straße', ['ünïcode', 'straße']],
     ['ΟΔΟΣ', ['οδοσ']],

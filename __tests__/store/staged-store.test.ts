@@ -166,3 +166,45 @@ it('merges large inserts in a row without spreading them into one call', async (
   const [write] = over.writes;
   expect(write!.kind === 'insert' ? [write.documents.length, write.documents[0]!._id, write.documents.at(-1)!._id] : write!.kind).toEqual([300_000, 'big0', 'big299999']);
 });
+
+it('insertHandedOver keeps the given documents without a copy, at once, in one write with the inserts after it', async () => {
+  const tx = { id: 8 } as unknown as Transaction;
+  const over = stageWrites(store);
+  const handed = { _id: 't10', title: 'ten' };
+  const given: StoredDocument[] = [handed];
+  expect(over.insertHandedOver('Task', given, { tx })).toBeUndefined();
+  given.push({ _id: 'not inserted' });
+  await over.collection('Task').insertMany([{ _id: 't11' }], { tx });
+  const [write] = over.writes;
+  expect(over.writes).toHaveLength(1);
+  expect(write!.kind === 'insert' && write.documents.map((document) => document._id)).toEqual(['t10', 't11']);
+  expect(write!.kind === 'insert' && write.documents[0]).toBe(handed);
+  expect(await over.collection('Task').find({ _id: 't10' })).toEqual([{ _id: 't10', title: 'ten' }]);
+  expect(await over.collection('Task').count({ title: 'ten' })).toBe(1);
+});
+
+it.each<[string, StoredDocument[]]>([
+  ['an id read from the store', [{ _id: 't1' }]],
+  ['an id inserted earlier in the unit of work', [{ _id: 'u3' }]],
+  ['an id twice in one call', [{ _id: 'n1' }, { _id: 'n1' }]],
+])('insertHandedOver throws DuplicateKeyError for %s, and holds nothing of the call back', async (_case, documents) => {
+  const over = stageWrites(store);
+  await over.collection('Task').find({ _id: 't1' });
+  over.insertHandedOver('Task', [{ _id: 'u3' }]);
+  const before = over.writes.map((write) => (write.kind === 'insert' ? write.documents.length : 0));
+  expect(() => over.insertHandedOver('Task', documents)).toThrow(expect.objectContaining({ name: 'DuplicateKeyError', collection: 'Task', field: '_id', value: documents.at(-1)!._id }));
+  expect(over.writes.map((write) => (write.kind === 'insert' ? write.documents.length : 0))).toEqual(before);
+  expect(await over.collection('Task').count({ _id: 'n1' })).toBe(0);
+});
+
+it.each<[string, Record<string, 1> | undefined]>([
+  ['projected', { title: 1, tags: 1 }],
+  ['whole', undefined],
+])('a document a find returned (%s) is the caller\'s: changing it changes nothing the staged store answers later', async (_case, projection) => {
+  const over = stageWrites(store);
+  const [found] = await over.collection('Task').find({ _id: 't1' }, projection ? { projection } : {});
+  found!.title = 'changed by the caller';
+  (found!.tags as string[]).push('g9');
+  await over.collection('Task').updateMany({ _id: 't1' }, { $set: { user: 'u2' } });
+  expect(await over.collection('Task').find({ _id: 't1' })).toEqual([{ _id: 't1', title: 'one', user: 'u2', tags: ['g1'] }]);
+});

@@ -1,5 +1,5 @@
 import stem from 'wink-porter2-stemmer';
-import type { TypeModel } from '../sdl/model.js';
+import type { FieldModel, TypeModel } from '../sdl/model.js';
 import { QueryArgumentError } from './errors.js';
 import { storedPath } from './schema-facts.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
@@ -40,7 +40,15 @@ function normalisedToken(word: string): string {
  * (word-boundaries.ts), lowercased and NFKC-normalised, each once, in order of first appearance.
  */
 export function termsOf(text: string): string[] {
-  return unique(wordsOf(text).map(normalisedToken));
+  const words = wordsOf(text);
+  // A title's few words are kept unique by a linear search, without the Set and copies `unique` makes.
+  if (words.length > 16) return unique(words.map(normalisedToken));
+  const tokens: string[] = [];
+  for (const word of words) {
+    const token = normalisedToken(word);
+    if (!tokens.includes(token)) tokens.push(token);
+  }
+  return tokens;
 }
 
 /** Typographic apostrophes read as `'`, so "don’t" meets the stop word "don't" and "Alice’s" loses its `'s`. */
@@ -69,6 +77,25 @@ function tokensOfValue(type: TypeModel, field: string, value: unknown, tokenise:
   throw new QueryArgumentError(`${type.name}.${field} has a text index, so its value must be a string or a list of strings, got ${JSON.stringify(value)}`);
 }
 
+/** The names of a field's derived search fields (by its stored name), made once per field: every write of it asks. */
+interface DerivedNames {
+  term?: string;
+  fulltext?: string;
+}
+
+const derivedNamesByField = new WeakMap<FieldModel, DerivedNames>();
+
+function derivedNamesOf(field: FieldModel): DerivedNames {
+  let names = derivedNamesByField.get(field);
+  if (!names) {
+    names = {};
+    if (field.search.includes('term')) names.term = termFieldName(storedPath(field));
+    if (field.search.includes('fulltext')) names.fulltext = fulltextFieldName(storedPath(field));
+    derivedNamesByField.set(field, names);
+  }
+  return names;
+}
+
 /**
  * The derived search fields for the fields being written (`values` by GraphQL field name; the derived
  * fields by stored name, sdl/storage-names.ts): `_term_<f>` for `@search(by: [term])` and
@@ -77,17 +104,15 @@ function tokensOfValue(type: TypeModel, field: string, value: unknown, tokenise:
  */
 export function searchFieldsFor(type: TypeModel, values: Record<string, unknown>): Record<string, string[] | undefined> {
   const derived: Record<string, string[] | undefined> = {};
-  for (const [name, value] of Object.entries(values)) {
+  for (const name of Object.keys(values)) {
     const field = type.fieldsByName.get(name);
     if (!field) continue;
+    const { term, fulltext } = derivedNamesOf(field);
+    if (term === undefined && fulltext === undefined) continue;
+    const value = values[name];
     const absent = value === null || value === undefined;
-    const stored = storedPath(field);
-    if (field.search.includes('term')) {
-      derived[termFieldName(stored)] = absent ? undefined : tokensOfValue(type, name, value, termsOf);
-    }
-    if (field.search.includes('fulltext')) {
-      derived[fulltextFieldName(stored)] = absent ? undefined : tokensOfValue(type, name, value, fulltextTokensOf);
-    }
+    if (term !== undefined) derived[term] = absent ? undefined : tokensOfValue(type, name, value, termsOf);
+    if (fulltext !== undefined) derived[fulltext] = absent ? undefined : tokensOfValue(type, name, value, fulltextTokensOf);
   }
   return derived;
 }

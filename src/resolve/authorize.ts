@@ -96,8 +96,8 @@ async function countAllowed(store: Store, tx: Transaction, typeName: string, ids
 export async function checkAddRules(store: Store, tx: Transaction, created: ReadonlyMap<string, ReadonlySet<string>>, constraint: TypeConstraint): Promise<void> {
   for (const [typeName, createdOfType] of created) {
     const auth = constraint(typeName);
+    if (!auth || createdOfType.size === 0) continue;
     const ids = [...createdOfType];
-    if (!auth || ids.length === 0) continue;
     const allowed = await countAllowed(store, tx, typeName, ids, auth);
     if (allowed < ids.length) {
       const refused = ids.length - allowed;

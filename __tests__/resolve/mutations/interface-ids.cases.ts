@@ -2,6 +2,7 @@ import { checkInterfaceUniqueIds, readAheadInterfaceIds, type InterfaceIds } fro
 import { addObjects, updateObjects } from '../../../src/resolve/mutations/run.js';
 import type { Write } from '../../../src/resolve/mutations/objects.js';
 import type { Store } from '../../../src/store/port.js';
+import { stageWrites } from '../../../src/store/staged/staged-store.js';
 import { modelOf, recording, refusalOf as refusal, useMutationStore } from './harness';
 
 /**
@@ -88,7 +89,7 @@ describe('@id(interface: true) values', () => {
     /** Runs the checks of `steps` (type and values) in one mutation over `store`; the kept answers and claims, or the error. */
     async function check(steps: Array<[string, Record<string, unknown>]>, interfaceIds?: InterfaceIds, store: Store = db.store): Promise<unknown> {
       return store.transaction(async (tx) => {
-        const write: Write = { model, store, tx, created: 0, createdIds: new Map(), interfaceIds };
+        const write: Write = { model, store: stageWrites(store), tx, created: 0, createdIds: new Map(), interfaceIds };
         try {
           for (const [typeName, values] of steps) await checkInterfaceUniqueIds(write, model.types.get(typeName)!, values);
         } catch (error) {
@@ -125,7 +126,7 @@ describe('@id(interface: true) values', () => {
       const result = await db.store.transaction(async (tx) => {
         await db.store.collection('Staff').insertMany([{ _id: 'st-w', refID: 'w1' }], { tx });
         const read = await readAheadInterfaceIds(model, db.store, tx, 'Guest', [{ refID: 'w1' }]);
-        const write: Write = { model, store: db.store, tx, created: 0, createdIds: new Map() };
+        const write: Write = { model, store: stageWrites(db.store), tx, created: 0, createdIds: new Map() };
         const error = await checkInterfaceUniqueIds(write, model.types.get('Guest')!, { refID: 'w1' }).then(() => undefined, (reason: { extensions: unknown }) => reason.extensions);
         return { readAhead: plain(read.holders), error };
       });

@@ -1,4 +1,4 @@
-import type { SchemaModel, TypeModel } from '../../sdl/model.js';
+import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
 import { isKeptHere } from '../../sdl/facts.js';
 import type { Store, StoredDocument, Transaction } from '../../store/port.js';
 import { storedPath } from '../../query/schema-facts.js';
@@ -20,9 +20,13 @@ type Input = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `@id` fields looked up by value (the `ID` field is `_id` and is looked up directly). */
-function uniqueFields(type: TypeModel) {
-  return type.fields.filter((field) => field.isUniqueId && !field.isIdField);
+const uniqueFieldsByType = new WeakMap<TypeModel, readonly FieldModel[]>();
+
+/** `@id` fields looked up by value (the `ID` field is `_id` and is looked up directly); listed once per type, as every input asks. */
+function uniqueFields(type: TypeModel): readonly FieldModel[] {
+  let fields = uniqueFieldsByType.get(type);
+  if (!fields) uniqueFieldsByType.set(type, (fields = type.fields.filter((field) => field.isUniqueId && !field.isIdField)));
+  return fields;
 }
 
 function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map<string, Map<string, Set<unknown>>>): void {

@@ -4,10 +4,12 @@ import { ClientInputError, ErrorCode } from '../../errors/codes.js';
 import { callerSuppliesId, concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
-import { DuplicateKeyError, type Store, type StoredDocument, type Transaction } from '../../store/port.js';
+import { DuplicateKeyError, type StoredDocument, type Transaction } from '../../store/port.js';
+import type { StagedStore } from '../../store/staged/staged-store.js';
 import { linkEdge, unlinkEdge } from './edges.js';
 import { checkExtendedKeyKept } from './extended-key.js';
 import { givenId } from './given-id.js';
+import { andThen, mapInOrder, type MaybePromise } from './in-order.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, hasInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
 import { forgetType, knownId, rememberCreated, type KnownIds } from './known-ids.js';
@@ -23,7 +25,7 @@ export interface Write {
    * The mutation's staged store (run.ts): it holds writes back, so a unique index refuses a duplicate only when
    * they are applied, and run.ts reports it for the type of its collection.
    */
-  store: Store;
+  store: StagedStore;
   tx: Transaction;
   created: number;
   /** `@id` values an add read ahead in one query per field (see known-ids.ts); absent: ask the store each time. */
@@ -75,25 +77,29 @@ function relationFields(model: SchemaModel, type: TypeModel, input: Input): Arra
   for (const field of type.fields) {
     const value = input[field.name];
     if (field.of.kind !== 'relation' || value === undefined || value === null || !isKeptHere(model, type, field)) continue;
-    const refs = (Array.isArray(value) ? value : [value]).filter((ref): ref is Input => ref !== null);
+    const refs = Array.isArray(value) ? value.filter((ref): ref is Input => ref !== null) : [value as Input];
     relations.push([field, refs]);
   }
   return relations;
 }
 
-/** Scalar and enum values of an input, ready to store: nulls mean "remove". */
-function scalarValues(model: SchemaModel, type: TypeModel, input: Input): { set: Input; unset: string[] } {
-  const set: Input = {};
+/** Scalar and enum values of an input, ready to store, added to `set` (a new document, or a `$set`): nulls mean "remove". */
+function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: Input = {}): { set: Input; unset: string[] } {
   const unset: string[] = [];
-  const written: Input = {};
+  // The values of searchable fields, from which the derived search fields are made (fields without
+  // `@search` derive none).
+  let searchable: Input | undefined;
   for (const field of type.fields) {
     if (field.of.kind === 'relation' || field.isIdField || !isKeptHere(model, type, field) || !(field.name in input)) continue;
     const value = input[field.name];
-    written[field.name] = value ?? null;
+    if (field.search.length > 0) (searchable ??= {})[field.name] = value ?? null;
     if (value === null || value === undefined) unset.push(storedPath(field));
     else set[storedPath(field)] = value;
   }
-  for (const [name, tokens] of Object.entries(searchFieldsFor(type, written))) {
+  if (!searchable) return { set, unset };
+  const derived = searchFieldsFor(type, searchable);
+  for (const name of Object.keys(derived)) {
+    const tokens = derived[name];
     if (tokens === undefined) unset.push(name);
     else set[name] = tokens;
   }
@@ -179,46 +185,74 @@ function newId(type: TypeModel, input: Input): string {
 
 /**
  * Creates an object from an Add input (nested objects included) and returns its id. With `upsert`, an
- * object with the same `@id` (or key) is updated instead.
+ * object with the same `@id` (or key) is updated instead. The id comes at once, without a promise, when
+ * nothing needs a store read (the common case once known-ids.ts has read the `@id` values ahead); store
+ * errors and refusals may then be thrown rather than rejected.
  */
-export async function createObject(write: Write, typeName: string, input: Input, upsert: boolean): Promise<string> {
+export function createObject(write: Write, typeName: string, input: Input, upsert: boolean): MaybePromise<string> {
   const type = typeOf(write.model, typeName);
   if (type.kind !== 'type') throw new ClientInputError(`${typeName} is an interface: add one of its implementing types`);
-  const answer = existingOf(write, type, input);
-  const existing = answer instanceof Promise ? await answer : answer;
-  if (existing) {
+  return andThen(existingOf(write, type, input), (existing) => {
+    if (!existing) return createNew(write, type, input);
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
-    await write.guard?.requireUpdatable(type.name, existing.id, `the upsert of ${type.name}`);
-    await patchObject(write, type, existing.id, input, {});
-    return existing.id;
-  }
+    return upsertExisting(write, type, input, existing.id);
+  });
+}
 
-  const id = newId(type, input);
-  const { set } = scalarValues(write.model, type, withDefaultValues(type, input, 'add', nowOf(write)));
-  if (hasInterfaceUniqueIds(type)) await checkInterfaceUniqueIds(write, type, set);
-  const document: StoredDocument = { _id: id, ...set, ...secretWrites(type, input).set };
-  const deferredLinks: Array<[FieldModel, string]> = [];
-  for (const [field, refs] of relationFields(write.model, type, input)) {
-    const targetIds: string[] = [];
-    for (const ref of refs) {
-      const target = resolveRef(write, field.namedType, ref);
-      targetIds.push(typeof target === 'string' ? target : await target);
-    }
+async function upsertExisting(write: Write, type: TypeModel, input: Input, id: string): Promise<string> {
+  await write.guard?.requireUpdatable(type.name, id, `the upsert of ${type.name}`);
+  await patchObject(write, type, id, input, {});
+  return id;
+}
+
+function createNew(write: Write, type: TypeModel, input: Input): MaybePromise<string> {
+  const document: StoredDocument = { _id: newId(type, input) };
+  const values = withDefaultValues(type, input, 'add', nowOf(write));
+  scalarValues(write.model, type, values, document);
+  if (type.secret) Object.assign(document, secretWrites(type, input).set);
+  if (hasInterfaceUniqueIds(type)) {
+    // The values the object takes, without its `_id` and secret (a copy, only for the types that need it).
+    const { set } = scalarValues(write.model, type, values);
+    return checkInterfaceUniqueIds(write, type, set).then(() => createWithRelations(write, type, input, document));
+  }
+  return createWithRelations(write, type, input, document);
+}
+
+/** Resolves the input's Refs in order (creating nested objects), then writes the new object. */
+function createWithRelations(write: Write, type: TypeModel, input: Input, document: StoredDocument): MaybePromise<string> {
+  const relations = relationFields(write.model, type, input);
+  if (relations.length === 0) return insertCreated(write, type, document, relations, []);
+  const targets = mapInOrder(relations, ([field, refs]) => mapInOrder(refs, (ref) => resolveRef(write, field.namedType, ref)));
+  return andThen(targets, (targetIds) => insertCreated(write, type, document, relations, targetIds));
+}
+
+/** `targetIds[i]`: the ids the Refs of `relations[i]` resolved to. */
+function insertCreated(write: Write, type: TypeModel, document: StoredDocument, relations: Array<[FieldModel, Input[]]>, targetIds: string[][]): MaybePromise<string> {
+  const id = document._id;
+  let deferredLinks: Array<[FieldModel, string]> | undefined;
+  for (let index = 0; index < relations.length; index++) {
+    const field = relations[index]![0];
+    const ids = targetIds[index]!;
     // Edges that also touch other objects (a one-to-one holder, a symmetric field) are linked once this one exists.
     const linksElsewhere = isOneToOneHolder(write.model, field) || isSymmetricRelation(type.name, field);
     if (field.storedHere !== false && !linksElsewhere) {
-      document[storedPath(field)] = field.list ? [...new Set(targetIds)] : targetIds[0];
+      document[storedPath(field)] = field.list ? [...new Set(ids)] : ids[0];
     } else {
-      targetIds.forEach((targetId) => deferredLinks.push([field, targetId]));
+      for (const targetId of ids) (deferredLinks ??= []).push([field, targetId]);
     }
   }
-  await write.store.collection(type.name).insertMany([document], { tx: write.tx });
+  // The document was made here and is never changed after: the staged store keeps it without a copy.
+  write.store.insertHandedOver(type.name, [document], { tx: write.tx });
   rememberCreated(write.known, type, document);
   write.created += 1;
   const createdOfType = write.createdIds.get(type.name);
   if (createdOfType) createdOfType.add(id);
   else write.createdIds.set(type.name, new Set([id]));
-  for (const [field, targetId] of deferredLinks) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId, write.guard);
+  return deferredLinks ? linkDeferred(write, type, id, deferredLinks) : id;
+}
+
+async function linkDeferred(write: Write, type: TypeModel, id: string, links: Array<[FieldModel, string]>): Promise<string> {
+  for (const [field, targetId] of links) await linkEdge(write.model, write.store, write.tx, type.name, field, id, targetId, write.guard);
   return id;
 }
 

@@ -7,6 +7,7 @@ import { runPlan } from '../read.js';
 import { idBatches } from '../../store/id-batches.js';
 import { stageWrites } from '../../store/staged/staged-store.js';
 import { bufferInserts } from './buffered-inserts.js';
+import { mapInOrder } from './in-order.js';
 import { detachDeleted } from './edges.js';
 import { writeInterfaceIdClaims } from './interface-id-claims.js';
 import { readAheadInterfaceIds } from './interface-ids.js';
@@ -38,6 +39,17 @@ export interface MutationOutcome {
   numUids: number;
 }
 
+/**
+ * Whether the caller's query or update rules restrict some type of the model. When none does, a reference
+ * guard would allow every Ref and every change, so the inputs need no walk for the objects they name.
+ */
+function restrictsReferences(model: SchemaModel, auth: MutationAuth): boolean {
+  for (const type of model.types.values()) {
+    if (type.kind === 'type' && (auth.query(type.name) !== undefined || auth.update(type.name) !== undefined)) return true;
+  }
+  return false;
+}
+
 function guardSetup(write: Write, auth: MutationAuth): GuardSetup {
   return { model: write.model, store: write.store, tx: write.tx, query: auth.query, update: auth.update, created: write.createdIds };
 }
@@ -67,7 +79,7 @@ export function addObjects(model: SchemaModel, store: Store, typeName: string, i
   return inTransaction(model, store, async (write) => {
     write.known = await readAheadUniqueIds(model, store, write.tx, typeName, inputs);
     write.interfaceIds = await readAheadInterfaceIds(model, store, write.tx, typeName, inputs);
-    if (auth) {
+    if (auth && restrictsReferences(model, auth)) {
       const references = noReferences();
       for (const input of inputs) {
         // An upsert may find and update the input's own object; otherwise that object is new (or a duplicate).
@@ -76,8 +88,7 @@ export function addObjects(model: SchemaModel, store: Store, typeName: string, i
       }
       write.guard = await prepareReferenceGuard(guardSetup(write, auth), references, new Map());
     }
-    const ids: string[] = [];
-    for (const input of inputs) ids.push(await createObject(write, typeName, input, upsert));
+    const ids = await mapInOrder(inputs, (input) => createObject(write, typeName, input, upsert));
     return new Map([[typeName, [...new Set(ids)]]]);
   }, auth);
 }
@@ -99,7 +110,7 @@ async function matchingIds(write: Write, typeName: string, filter: Record<string
 export async function updateObjects(model: SchemaModel, store: Store, typeName: string, input: { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null }, auth?: MutationAuth): Promise<MutationOutcome> {
   const outcome = await inTransaction(model, store, async (write) => {
     const matches = await matchingIds(write, typeName, input.filter, auth?.update, auth?.query);
-    if (auth) {
+    if (auth && restrictsReferences(model, auth)) {
       const references = noReferences();
       collectReferences(model, typeName, input.set ?? {}, references);
       collectReferences(model, typeName, input.remove ?? {}, references);

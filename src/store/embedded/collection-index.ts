@@ -7,7 +7,7 @@
  */
 import { Query } from 'mingo';
 import type { IndexSpec, StoredDocument } from '../port.js';
-import { indexKeysOf, type KeyedValue } from './index-keys.js';
+import { indexKeysOf, plainFieldKeys, type KeyedValue } from './index-keys.js';
 import { compareKeys, INDEX_KEY_ORDER, OrderedKeys, type KeyInOrder } from './ordered-keys.js';
 import { PositionBitset } from './position-bitset.js';
 import { insertSorted, removeSorted } from './sorted-positions.js';
@@ -42,6 +42,8 @@ export class CollectionIndex {
   private lastKey: string | undefined;
   /** The key a document just left at its position: an update removes, then adds at the same position. */
   private leaving: { position: number; key: string } | undefined;
+  /** The field of an index over one top-level field without a partial filter, whose keys plainFieldKeys finds. */
+  private readonly plainField: string | undefined;
 
   /** `idAt` names the document at a natural-order position (for unique-key conflicts). */
   constructor(
@@ -54,6 +56,8 @@ export class CollectionIndex {
       const query = new Query(partial, { scriptEnabled: false });
       this.selects = (document) => query.test(document);
     }
+    const [only] = this.fields;
+    this.plainField = this.fields.length === 1 && !only!.includes('.') && !partial ? only : undefined;
   }
 
   get unique(): boolean {
@@ -99,33 +103,49 @@ export class CollectionIndex {
   }
 
   add(document: StoredDocument, position: number): void {
-    const keys = this.keysOf(document);
+    const keys = this.keyStringsOf(document);
+    if (typeof keys === 'string') {
+      // One value, no array: nothing to note but the order of the keys.
+      if (this.keysFollowPositions) this.followPositions(keys, position);
+      this.addKey(keys, position);
+      return;
+    }
     if (keys.length > 1) this.severalKeysSeen = true;
     if (!this.arraysSeen && this.fields.some((field) => field.includes('.') || Array.isArray(document[field]))) this.arraysSeen = true;
-    if (this.keysFollowPositions) this.followPositions(keys, position);
-    for (const { key } of keys) {
-      const holders = this.entries.get(key);
-      if (holders === undefined) {
-        this.entries.set(key, position);
-        this.ordered?.insert(key);
-      } else if (typeof holders === 'number') {
-        if (holders === position) continue;
-        this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
-        this.ordered?.adjust(key, 1);
-      } else if (insertSorted(holders, position)) {
-        this.ordered?.adjust(key, 1);
-        const bitset = this.bitsets.get(key);
-        if (bitset) bitset.add(position);
-        else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
-      }
+    if (this.keysFollowPositions) this.followPositions(keys.length === 1 ? keys[0] : undefined, position);
+    for (const key of keys) this.addKey(key, position);
+  }
+
+  /** The document's keys here: one string when the indexed field holds one value (see plainFieldKeys). */
+  private keyStringsOf(document: StoredDocument): string | string[] {
+    if (this.plainField !== undefined) return plainFieldKeys(document, this.plainField, this.spec.sparse === true);
+    return this.keysOf(document).map((keyed) => keyed.key);
+  }
+
+  private addKey(key: string, position: number): void {
+    const holders = this.entries.get(key);
+    if (holders === undefined) {
+      this.entries.set(key, position);
+      this.ordered?.insert(key);
+    } else if (typeof holders === 'number') {
+      if (holders === position) return;
+      this.entries.set(key, holders < position ? [holders, position] : [position, holders]);
+      this.ordered?.adjust(key, 1);
+    } else if (insertSorted(holders, position)) {
+      this.ordered?.adjust(key, 1);
+      const bitset = this.bitsets.get(key);
+      if (bitset) bitset.add(position);
+      else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
     }
   }
 
-  /** Keeps `keysFollowPositions` true only while `keys` (added at `position`) sort at or after every key before it. */
-  private followPositions(keys: readonly KeyedValue[], position: number): void {
+  /**
+   * Keeps `keysFollowPositions` true only while the document's key (added at `position`; undefined when it
+   * holds none or several) sorts at or after every key before it.
+   */
+  private followPositions(key: string | undefined, position: number): void {
     const leaving = this.leaving;
     this.leaving = undefined;
-    const key = keys.length === 1 ? keys[0]!.key : undefined;
     if (key === undefined || key === 'null' || key === 'a:[]') {
       this.keysFollowPositions = false;
     } else if (leaving !== undefined && leaving.position === position && leaving.key === key) {
@@ -139,20 +159,27 @@ export class CollectionIndex {
   }
 
   remove(document: StoredDocument, position: number): void {
-    const keys = this.keysOf(document);
-    this.leaving = keys.length === 1 ? { position, key: keys[0]!.key } : undefined;
-    for (const { key } of keys) {
-      const holders = this.entries.get(key);
-      if (holders === position) {
-        this.entries.delete(key);
-        this.ordered?.adjust(key, -1);
-        this.ordered?.delete(key);
-      } else if (Array.isArray(holders) && removeSorted(holders, position)) {
-        this.ordered?.adjust(key, -1);
-        this.bitsets.get(key)?.delete(position);
-        if (holders.length < BITSET_MIN / 2) this.bitsets.delete(key);
-        if (holders.length === 1) this.entries.set(key, holders[0]!);
-      }
+    const keys = this.keyStringsOf(document);
+    if (typeof keys === 'string') {
+      this.leaving = { position, key: keys };
+      this.removeKey(keys, position);
+      return;
+    }
+    this.leaving = keys.length === 1 ? { position, key: keys[0]! } : undefined;
+    for (const key of keys) this.removeKey(key, position);
+  }
+
+  private removeKey(key: string, position: number): void {
+    const holders = this.entries.get(key);
+    if (holders === position) {
+      this.entries.delete(key);
+      this.ordered?.adjust(key, -1);
+      this.ordered?.delete(key);
+    } else if (Array.isArray(holders) && removeSorted(holders, position)) {
+      this.ordered?.adjust(key, -1);
+      this.bitsets.get(key)?.delete(position);
+      if (holders.length < BITSET_MIN / 2) this.bitsets.delete(key);
+      if (holders.length === 1) this.entries.set(key, holders[0]!);
     }
   }
 

@@ -85,6 +85,13 @@ export class CollectionState {
     this.scanCache = undefined;
   }
 
+  /** `put` of a document whose `_id` the collection does not hold (the caller has checked): one lookup fewer. */
+  insertNew(document: StoredDocument): void {
+    const { position } = this.newSlot(document);
+    for (const index of this.indexes.values()) index.add(document, position);
+    this.scanCache = undefined;
+  }
+
   remove(id: string): void {
     const slot = this.slots.get(id);
     if (!slot) return;

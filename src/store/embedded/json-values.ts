@@ -40,6 +40,7 @@ export function toStorableDocument(collection: string, document: unknown): Store
   return copyValidated(collection, document, '') as StoredDocument;
 }
 
+/** `value` (found at `path`; '' for the document) copied once it is found valid. */
 function copyValidated(collection: string, value: unknown, path: string): unknown {
   switch (typeof value) {
     case 'string':
@@ -51,23 +52,36 @@ function copyValidated(collection: string, value: unknown, path: string): unknow
     case 'object': {
       if (value === null) return null;
       if (Array.isArray(value)) {
-        return value.map((item, i) => {
+        const copy = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
           if (item === undefined) throw new InvalidDocumentError(collection, `${path}[${i}]`, 'is undefined');
-          return copyValidated(collection, item, `${path}[${i}]`);
-        });
+          copy[i] = copyChild(collection, item, path, i);
+        }
+        return copy;
       }
       if (!isPlainObject(value)) throw new InvalidDocumentError(collection, path || 'the document', `is ${describe(value)}`);
       const copy: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const item = value[key];
         if (item === undefined) continue;
-        setOwn(copy, key, copyValidated(collection, item, path ? `${path}.${key}` : key));
+        setOwn(copy, key, copyChild(collection, item, path, key));
       }
       return copy;
     }
     default:
       throw new InvalidDocumentError(collection, path, `is ${describe(value)}`);
   }
+}
+
+/**
+ * The value under `key` (a field name or an array index) of the object or array at `path`, copied once
+ * found valid. Strings, booleans and finite numbers (most values) come back as they are, without the
+ * path string that only an error or a nested value needs.
+ */
+function copyChild(collection: string, item: unknown, path: string, key: string | number): unknown {
+  if (typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item))) return item;
+  return copyValidated(collection, item, typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 }
 
 /** Assigns like `target[key] = value`, except that a field named `__proto__` stays an ordinary field. */

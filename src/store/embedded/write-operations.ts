@@ -25,7 +25,7 @@ export function insertDocuments(state: CollectionState, scope: WriteScope, docum
   checkUniqueKeys(state, storable, new Set());
   for (const document of storable) {
     scope.remember(state.name, document._id, undefined);
-    state.put(document);
+    state.insertNew(document);
   }
 }
 

@@ -42,6 +42,13 @@ export interface StagedStore extends Store {
   readonly writes: readonly StagedWrite[];
   /** Replays the held-back writes on `target` (the store this one was made over, or a wrapper of it), in order. */
   applyTo(target: Store): Promise<void>;
+  /**
+   * `insertMany` of documents the caller hands over (it never changes them afterwards): held back as they
+   * are, without the copy `insertMany` makes, and at once, without a promise. Throws DuplicateKeyError as
+   * `insertMany` rejects with it. A mutation creating 100 objects makes each document once and calls this
+   * 100 times.
+   */
+  insertHandedOver(collection: string, documents: StoredDocument[], scope?: OperationScope): void;
 }
 
 /** One collection's overlay: documents changed by the pending writes (null: deleted) and documents read whole. */
@@ -70,8 +77,21 @@ export function stageWrites(store: Store): StagedStore {
       // One by one: spreading a large batch into push's arguments would overflow the call stack.
       for (const document of documents) last.documents.push(document);
     } else {
-      writes.push({ kind: 'insert', collection: name, documents, scope });
+      // A list of its own: later inserts in a row are added to it.
+      writes.push({ kind: 'insert', collection: name, documents: documents.slice(), scope });
     }
+  };
+
+  /** Holds inserts back: the documents become the overlay's and the recorded write's (neither ever changes them in place). */
+  const insertHandedOver = (name: string, documents: StoredDocument[], scope: OperationScope | undefined): void => {
+    const overlay = overlayOf(name);
+    const batch = documents.length > 1 ? new Set<string>() : undefined;
+    for (const document of documents) {
+      if (known(overlay, document._id) || batch?.has(document._id)) throw new DuplicateKeyError(name, '_id', document._id);
+      batch?.add(document._id);
+    }
+    for (const document of documents) overlay.changed.set(document._id, document);
+    recordInsert(name, documents, scope);
   };
 
   /** The current version of a document the overlay knows, or undefined when only the store knows it. */
@@ -106,10 +126,16 @@ export function stageWrites(store: Store): StagedStore {
     if (!hasPendingWrites(name) && !answeredHere) {
       // Whole documents, even for a projection: a mutation reads what it is about to change (the ids an
       // update or delete selects), and a write of a document read whole needs no second read.
+      // The store's answers are this store's own: with a projection the caller gets projected copies and the
+      // overlay keeps them as they are (an add reading ahead 100 `@id` values copies no document whole).
       const { projection, ...whole } = options;
       const found = await store.collection(name).find(filter, whole, scope);
+      if (projection) {
+        for (const document of found) overlay.read.set(document._id, document);
+        return found.map((document) => project(document, projection));
+      }
       for (const document of found) overlay.read.set(document._id, cloneJson(document));
-      return projection ? found.map((document) => project(document, projection)) : found;
+      return found;
     }
     const { sort, skip = 0, limit, projection } = options;
     const matches = await currentMatches(name, filter, options, scope);
@@ -134,17 +160,9 @@ export function stageWrites(store: Store): StagedStore {
       return pagePerKey(await currentMatches(name, { $and: [filter, { [field]: { $in: [...keys] } }] }, {}, scope), field, keys, page);
     },
     async insertMany(documents, scope) {
-      const overlay = overlayOf(name);
-      const batch = new Set<string>();
-      for (const document of documents) {
-        if (known(overlay, document._id) || batch.has(document._id)) throw new DuplicateKeyError(name, '_id', document._id);
-        batch.add(document._id);
-      }
       // One copy serves the overlay and the recorded write: neither is ever changed in place (an update
       // overlays a changed copy), and the write is handed to the store only once, by applyTo.
-      const copies = documents.map(cloneJson);
-      for (const copy of copies) overlay.changed.set(copy._id, copy);
-      recordInsert(name, copies, scope);
+      insertHandedOver(name, documents.map(cloneJson), scope);
     },
     async updateMany(filter, update, scope): Promise<UpdateResult> {
       const overlay = overlayOf(name);
@@ -171,6 +189,7 @@ export function stageWrites(store: Store): StagedStore {
 
   return Object.assign(withCollections(store, collection), {
     writes,
+    insertHandedOver,
     async applyTo(target: Store) {
       for (const write of writes) {
         const into = target.collection(write.collection);
