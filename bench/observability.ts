@@ -24,7 +24,8 @@
  * No assertions.
  * Run after `npm run build`: node dist/bench/observability.js   (BENCH_SECONDS=2 per run, BENCH_ROUNDS=10,
  * BENCH_CONNECTIONS=10, BENCH_WARMUP_SECONDS=2, BENCH_TASKS=10000, BENCH_SAMPLE_RATIO=0.1,
- * BENCH_VARIANTS=off,metrics,default,sampled,on,logged)
+ * BENCH_VARIANTS=off,metrics,default,sampled,on,logged, BENCH_PER_ROUND=1;
+ * BENCH_FRESH=1 with BENCH_STEADY_AFTER_SECONDS=20)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -39,6 +40,14 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
+/**
+ * With BENCH_FRESH: each process also measures a run once it has served this many seconds of load (0: not).
+ * At the default 1% sampling the recording code runs for one request in a hundred, so V8 compiles it late:
+ * the first seconds of a process cost more than its steady state, and both are printed.
+ */
+const STEADY_AFTER_SECONDS = Number(process.env.BENCH_STEADY_AFTER_SECONDS ?? 20);
+/** BENCH_PER_ROUND=1 also prints each round's overhead, in the order the rounds ran. */
+const PER_ROUND = process.env.BENCH_PER_ROUND === '1';
 /** The share of traces the "sampled" variant records. */
 const SAMPLE_RATIO = Number(process.env.BENCH_SAMPLE_RATIO ?? 0.1);
 /** The variant whose CPU time is broken down by a profile after the rounds. */
@@ -175,7 +184,7 @@ function spreadOf(percentages: number[]): string {
 
 const rate = (run: LoadResult) => run.requests / run.seconds;
 
-function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }>, instrumentCosts: number[][] | undefined): void {
+function report(variants: RunningVariant[], spansReceived: Array<{ spans: number; requests: number }> | undefined, instrumentCosts: number[][] | undefined): void {
   const off = variants[0]!;
   const offCpu = median(off.runs.map((run) => run.cpuMicrosPerRequest));
   console.log(`\ngetTask at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, one variant at a time in rotating order, ${ROUNDS} rounds of ${SECONDS} s.`);
@@ -192,6 +201,13 @@ function report(variants: RunningVariant[], spansReceived: Array<{ spans: number
         `${median(running.runs.map(rate)).toFixed(0).padStart(6)}  ${running === off ? '' : spreadOf(rateChanges)}${failures > 0 ? `   ${failures} failed requests!` : ''}`,
     );
   }
+  if (PER_ROUND) {
+    console.log('\n  CPU overhead round by round, in the order the rounds ran (a cost that falls round by round is the JIT still warming up):');
+    for (const running of variants.slice(1)) {
+      const overheads = running.runs.map((run, round) => (run.cpuMicrosPerRequest / off.runs[round]!.cpuMicrosPerRequest - 1) * 100);
+      console.log(`    ${running.variant.label.padEnd(32)} ${overheads.map((value) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`).join(' ')}`);
+    }
+  }
   console.log('\n  Issue 16 target: ≤ 5% fewer req/s. On a saturated single-threaded service req/s go as 1 ÷ CPU per request, so');
   console.log('  the loss the CPU overhead c implies is 1 − 1/(1 + c); the same for the middle half of the rounds:');
   for (const running of variants.slice(1)) {
@@ -206,6 +222,7 @@ function report(variants: RunningVariant[], spansReceived: Array<{ spans: number
     const overheads = running.runs.map((run, round) => (run.userMicrosPerRequest / off.runs[round]!.userMicrosPerRequest - 1) * 100);
     console.log(`    ${running.variant.label.padEnd(32)} ${user.toFixed(1).padStart(7)}  ${running === off ? '' : spreadOf(overheads)}`);
   }
+  if (!spansReceived) return;
   console.log('\n  Spans the collector stand-in received (OTLP/HTTP), per request answered (3 per getTask: the request and two store calls):');
   variants.forEach((running, i) => {
     if (!running.variant.tracing) return;
@@ -234,14 +251,16 @@ function reportProfile(profiled: RunningVariant, shares: PartShares): void {
 }
 
 /**
- * BENCH_FRESH=1: every round starts each variant in a new process (warmed up, measured once, stopped), so
+ * BENCH_FRESH=1: every round starts each variant in a new process (warmed up, measured, stopped), so
  * what differs between two processes of the same code (code placement, what the JIT happened to optimize)
- * becomes round-to-round spread instead of a bias that stays with one variant for the whole run. Slower,
- * and without the profile and the synthetic requests.
+ * becomes round-to-round spread instead of a bias that stays with one variant for the whole run. Each
+ * process is measured twice: in its first seconds (after BENCH_WARMUP_SECONDS of load) and in steady state
+ * (after BENCH_STEADY_AFTER_SECONDS). Slower, and without the profile and the synthetic requests.
  */
 async function mainFresh(collector: OtlpCollector): Promise<void> {
   const chosen = chosenVariants();
   const runsByVariant = chosen.map(() => [] as Run[]);
+  const steadyRunsByVariant = chosen.map(() => [] as Run[]);
   const answeredByVariant = chosen.map(() => 0);
   let last: RunningVariant[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -253,6 +272,10 @@ async function mainFresh(collector: OtlpCollector): Promise<void> {
         if (round === 0 && turn === 0) await sameAnswers([running]);
         await measure(running, WARM_UP_SECONDS);
         runsByVariant[index]!.push(await measure(running, SECONDS));
+        if (STEADY_AFTER_SECONDS > 0) {
+          await measure(running, Math.max(0, STEADY_AFTER_SECONDS - WARM_UP_SECONDS - SECONDS));
+          steadyRunsByVariant[index]!.push(await measure(running, SECONDS));
+        }
         answeredByVariant[index]! += running.answered;
       } finally {
         running.child.stdin!.end();
@@ -263,8 +286,11 @@ async function mainFresh(collector: OtlpCollector): Promise<void> {
   }
   const variants = last.map((running, index) => ({ ...running, runs: runsByVariant[index]!, answered: answeredByVariant[index]! }));
   const spans = variants.map((running) => ({ spans: collector.spansOf(running.variant.name), requests: running.answered }));
-  console.log(`\nEvery variant in a new process each round (BENCH_FRESH), warmed up for ${WARM_UP_SECONDS} s before its measured run.`);
+  console.log(`\nEvery variant in a new process each round (BENCH_FRESH). First seconds: the run after ${WARM_UP_SECONDS} s of load.`);
   report(variants, spans, undefined);
+  if (STEADY_AFTER_SECONDS <= 0) return;
+  console.log(`\nThe same processes in steady state: a run after ${STEADY_AFTER_SECONDS} s of load (the spans above count both runs).`);
+  report(variants.map((running, index) => ({ ...running, runs: steadyRunsByVariant[index]! })), undefined, undefined);
 }
 
 async function main(): Promise<void> {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gql, uploadSchema } from '../helpers/gql';
 import { makeTempDir } from '../helpers/server';
+import { WARM_UP_SPAN_NAME } from '../../src/observe/recording-warm-up.js';
 // The generated decoder of the OTLP protobuf definitions, which the library ships (not among its exports).
 import OTLP_PROTO = require('@opentelemetry/otlp-transformer/build/src/generated/root');
 
@@ -140,6 +141,8 @@ it.each<{ protocol: string; extraEnv: Record<string, string>; contentType: strin
   expect(new Set(received.flatMap((one) => one.serviceNames))).toEqual(new Set(['autograph']));
   const inCallerTrace = received.flatMap((one) => one.spans).filter((span) => span.traceId === TRACE_ID).map((span) => span.name).sort();
   expect(inCallerTrace).toEqual(['POST /graphql', 'find Task']);
+  // The start-up warm-up's synthetic traces (recording-warm-up.ts) are never exported.
+  expect(received.flatMap((one) => one.spans).filter((span) => span.name === WARM_UP_SPAN_NAME)).toEqual([]);
 });
 
 it('refuses to start with a protocol it cannot send (grpc), naming the variable, with exit code 1', async () => {

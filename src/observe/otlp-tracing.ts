@@ -15,6 +15,7 @@ import { otlpTraceProtocolOf, spanBatchSettingsOf } from './otlp-config.js';
 import { OtlpExportWorker } from './otlp-export-worker.js';
 import { createOtlpJsonSpanExporter, createOtlpProtobufSender } from './otlp-span-exporter.js';
 import { ProtobufSpanBatcher } from './protobuf-span-batcher.js';
+import { warmUpSpanRecording } from './recording-warm-up.js';
 import { samplerOf } from './trace-sampler.js';
 
 export interface TraceExport {
@@ -28,11 +29,9 @@ export interface TraceExport {
 
 export function startOtlpTraceExport(env: Readonly<Record<string, string | undefined>>): TraceExport {
   const sampler = samplerOf(env);
-  const provider = new LeanTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' }),
-    sampler,
-    spanProcessor: spanProcessorOf(env),
-  });
+  const resource = resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'autograph' });
+  const provider = new LeanTracerProvider({ resource, sampler, spanProcessor: spanProcessorOf(env) });
+  warmUpSpanRecording(resource);
   registerTracerProvider(provider);
   return { sampler: sampler.toString(), forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }

@@ -66,7 +66,9 @@ export class RequestObserver {
       let span: Span | undefined;
       let observation: RequestObservation;
       if (root && 'dropped' in root) {
-        observation = { requestId, droppedTraceContext: root.dropped, errorCodes: [] };
+        // Both branches make the observation with the same properties in the same order: one object shape for
+        // the code that reads it, whether or not the request is traced.
+        observation = { requestId, traceContext: undefined, droppedTraceContext: root.dropped, errorCodes: [] };
       } else {
         const parent = root ? root.recorded : propagation.extract(ROOT_CONTEXT, req.headers);
         span = tracer.startSpan(spanName, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path, 'autograph.request_id': requestId } }, parent);
@@ -74,7 +76,7 @@ export class RequestObserver {
         // A recording span's always is: the check of its ids' digits is only needed for the others. Without an
         // SDK every span is the API's no-op one, whose context is INVALID_SPAN_CONTEXT itself: no digits to check.
         const traceContext = span.isRecording() || hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
-        observation = { requestId, traceContext, errorCodes: [] };
+        observation = { requestId, traceContext, droppedTraceContext: undefined, errorCodes: [] };
       }
       (req as ObservedRequest)[OBSERVATION] = observation;
       res.once('close', () => this.finish(observation, { method, path, status: res.statusCode, aborted: !res.writableFinished, started, span }));
