@@ -21,8 +21,16 @@ export interface KeyConflict {
 /** One position, or ascending positions once a key has several holders (most keys have one: no array). */
 type Postings = number | number[];
 
-/** Keys held by at least this many documents also get a bitset of their positions (dropped below half). */
+/** Keys held by at least this many documents also get a bitset of their positions (dropped below half)... */
 const BITSET_MIN = 1024;
+/**
+ * ...if at least one position in this many holds the key. A bitset takes a bit for every position of the
+ * collection, postings a slot per holder: a sparser key's bitset is mostly zeros. At 1,000,000 Tasks over
+ * 1,000 Users every user key passes 1,024 holders during a run of adds, and each got a bitset of ~190 KB
+ * (~190 MB in all): p99 of `addTask` went from ~100 ms at 100,000 Tasks to 550–825 ms, the event loop held
+ * up to 440 ms at a time (bench/mutation-growth.ts).
+ */
+const BITSET_MAX_SPARSENESS = 256;
 
 export class CollectionIndex {
   readonly fields: string[];
@@ -135,7 +143,7 @@ export class CollectionIndex {
       this.ordered?.adjust(key, 1);
       const bitset = this.bitsets.get(key);
       if (bitset) bitset.add(position);
-      else if (holders.length >= BITSET_MIN) this.bitsets.set(key, new PositionBitset(holders));
+      else if (holders.length >= BITSET_MIN && holders.length * BITSET_MAX_SPARSENESS > holders[holders.length - 1]!) this.bitsets.set(key, new PositionBitset(holders));
     }
   }
 
