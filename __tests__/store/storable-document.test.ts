@@ -18,6 +18,21 @@ describe('toStorableDocument', () => {
     }
   });
 
+  test('keeps the fields in their order (integer-like keys first, as Object.keys lists them) and a field named __proto__ as an own field', () => {
+    const document = JSON.parse('{"_id":"a","b":1,"2":2,"__proto__":{"x":1},"a":{"9":0,"z":1}}') as Record<string, unknown>;
+    const stored = toStorableDocument('Things', document);
+    expect(Object.keys(stored)).toEqual(['2', '_id', 'b', '__proto__', 'a']);
+    expect(Object.keys(stored.a as object)).toEqual(['9', 'z']);
+    expect(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value).toEqual({ x: 1 });
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+  });
+
+  test('copies a document without a prototype, and only its own fields', () => {
+    const document = Object.assign(Object.create(null) as Record<string, unknown>, { _id: 'a', n: 1 });
+    Object.defineProperty(document, 'hidden', { value: 2, enumerable: false });
+    expect(toStorableDocument('Things', document)).toStrictEqual({ _id: 'a', n: 1 });
+  });
+
   test.each<[string, unknown, string]>([
     ['not an object', 'text', 'the document is a string, not an object'],
     ['an _id that is not a string', { _id: 7 }, '_id is a number; _id must be a string'],

@@ -132,13 +132,22 @@ function inputObjectCount(walk: Walk, node: FieldNode): number | undefined {
 /** Objects in a value (a literal's nodes or a variable's JSON), walked without recursion. */
 function countObjects(value: unknown): number {
   let count = 0;
-  const pending: unknown[] = [value];
+  if (typeof value !== 'object' || value === null) return 0;
+  const pending: object[] = [value];
   while (pending.length > 0) {
-    const current = pending.pop();
-    if (typeof current !== 'object' || current === null) continue;
-    if (!Array.isArray(current)) count++;
-    // One push per item: spreading a list of a million items into push() overflows the stack.
-    for (const item of Array.isArray(current) ? current : Object.values(current)) pending.push(item);
+    const current = pending.pop()!;
+    // One push per object or list inside: spreading a list of a million items into push() overflows the
+    // stack. Own keys by `for...in`: no array of the values per object.
+    if (Array.isArray(current)) {
+      for (const item of current) if (typeof item === 'object' && item !== null) pending.push(item);
+      continue;
+    }
+    count++;
+    for (const key in current) {
+      if (!Object.hasOwn(current, key)) continue;
+      const item: unknown = (current as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) pending.push(item);
+    }
   }
   return count;
 }

@@ -1,5 +1,5 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../../sdl/model.js';
-import { isKeptHere } from '../../sdl/facts.js';
+import { relationFieldsOf } from './field-lists.js';
 import type { Store, StoredDocument, Transaction } from '../../store/port.js';
 import { storedPath } from '../../query/schema-facts.js';
 
@@ -36,21 +36,27 @@ function collect(model: SchemaModel, typeName: string, input: Input, wanted: Map
   for (const field of uniqueFields(type)) {
     const value = input[field.name];
     if (typeof value !== 'string' && typeof value !== 'number') continue;
-    const byField = wanted.get(type.name) ?? new Map<string, Set<unknown>>();
-    wanted.set(type.name, byField);
-    const values = byField.get(storedPath(field)) ?? new Set<unknown>();
-    byField.set(storedPath(field), values);
+    let byField = wanted.get(type.name);
+    if (!byField) wanted.set(type.name, (byField = new Map()));
+    const path = storedPath(field);
+    let values = byField.get(path);
+    if (!values) byField.set(path, (values = new Set()));
     values.add(value);
   }
-  for (const field of type.fields) {
-    if (field.of.kind !== 'relation' || !isKeptHere(model, type, field)) continue;
+  for (const field of relationFieldsOf(model, type)) {
     const value = input[field.name];
-    for (const ref of Array.isArray(value) ? value : [value]) {
-      if (!isObject(ref)) continue;
-      const named = memberRefOf(model, field.of.target, ref);
-      collect(model, named.typeName, named.ref, wanted);
+    if (Array.isArray(value)) {
+      for (const ref of value) collectRef(model, field, ref, wanted);
+    } else {
+      collectRef(model, field, value, wanted);
     }
   }
+}
+
+function collectRef(model: SchemaModel, field: FieldModel, ref: unknown, wanted: Map<string, Map<string, Set<unknown>>>): void {
+  if (!isObject(ref) || field.of.kind !== 'relation') return;
+  const named = memberRefOf(model, field.of.target, ref);
+  collect(model, named.typeName, named.ref, wanted);
 }
 
 export async function readAheadUniqueIds(model: SchemaModel, store: Store, tx: Transaction, typeName: string, inputs: readonly Input[]): Promise<KnownIds> {

@@ -1,5 +1,4 @@
 import { GraphQLError } from 'graphql';
-import { ObjectId } from 'mongodb';
 import { ClientInputError, ErrorCode } from '../../errors/codes.js';
 import { callerSuppliesId, concreteTypesOf, isKeptHere, isSymmetricRelation } from '../../sdl/facts.js';
 import { searchFieldsFor } from '../../query/text-index.js';
@@ -8,7 +7,9 @@ import { DuplicateKeyError, type StoredDocument, type Transaction } from '../../
 import type { StagedStore } from '../../store/staged/staged-store.js';
 import { linkEdge, unlinkEdge } from './edges.js';
 import { checkExtendedKeyKept } from './extended-key.js';
+import { valueFieldsOf, relationFieldsOf } from './field-lists.js';
 import { givenId } from './given-id.js';
+import { newObjectId } from './object-ids.js';
 import { andThen, mapInOrder, type MaybePromise } from './in-order.js';
 import type { ReferenceGuard } from './reference-guard.js';
 import { checkInterfaceUniqueIds, hasInterfaceUniqueIds, type InterfaceIds } from './interface-ids.js';
@@ -74,23 +75,23 @@ export function asDuplicateError(error: unknown, type: TypeModel): unknown {
 
 function relationFields(model: SchemaModel, type: TypeModel, input: Input): Array<[FieldModel, Input[]]> {
   const relations: Array<[FieldModel, Input[]]> = [];
-  for (const field of type.fields) {
+  for (const field of relationFieldsOf(model, type)) {
     const value = input[field.name];
-    if (field.of.kind !== 'relation' || value === undefined || value === null || !isKeptHere(model, type, field)) continue;
+    if (value === undefined || value === null) continue;
     const refs = Array.isArray(value) ? value.filter((ref): ref is Input => ref !== null) : [value as Input];
     relations.push([field, refs]);
   }
   return relations;
 }
 
-/** Scalar and enum values of an input, ready to store, added to `set` (a new document, or a `$set`): nulls mean "remove". */
+/** Scalar and enum values of an input, ready to store, added to `set` (a `$set`, or a copy): nulls mean "remove". */
 function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: Input = {}): { set: Input; unset: string[] } {
   const unset: string[] = [];
   // The values of searchable fields, from which the derived search fields are made (fields without
   // `@search` derive none).
   let searchable: Input | undefined;
-  for (const field of type.fields) {
-    if (field.of.kind === 'relation' || field.isIdField || !isKeptHere(model, type, field) || !(field.name in input)) continue;
+  for (const field of valueFieldsOf(model, type)) {
+    if (!(field.name in input)) continue;
     const value = input[field.name];
     if (field.search.length > 0) (searchable ??= {})[field.name] = value ?? null;
     if (value === null || value === undefined) unset.push(storedPath(field));
@@ -104,6 +105,26 @@ function scalarValues(model: SchemaModel, type: TypeModel, input: Input, set: In
     else set[name] = tokens;
   }
   return { set, unset };
+}
+
+/**
+ * The values a new object stores (scalars, enums and the derived search fields), written into `document`:
+ * what scalarValues sets, without the list of removals and the result objects, which a new object has no use for.
+ */
+function writeNewValues(model: SchemaModel, type: TypeModel, input: Input, document: StoredDocument): void {
+  let searchable: Input | undefined;
+  for (const field of valueFieldsOf(model, type)) {
+    const value = input[field.name];
+    if (value === undefined || value === null) continue;
+    document[storedPath(field)] = value;
+    if (field.search.length > 0) (searchable ??= {})[field.name] = value;
+  }
+  if (!searchable) return;
+  const derived = searchFieldsFor(type, searchable);
+  for (const name in derived) {
+    const tokens = derived[name];
+    if (tokens !== undefined) document[name] = tokens;
+  }
 }
 
 type Existing = { id: string; field: string; value: unknown };
@@ -172,7 +193,7 @@ function suppliedIdName(type: TypeModel): string {
 }
 
 function newId(type: TypeModel, input: Input): string {
-  if (!callerSuppliesId(type)) return new ObjectId().toHexString();
+  if (!callerSuppliesId(type)) return newObjectId();
   const name = suppliedIdName(type);
   const key = input[name];
   if (key === undefined || key === null || key === '') {
@@ -208,7 +229,7 @@ async function upsertExisting(write: Write, type: TypeModel, input: Input, id: s
 function createNew(write: Write, type: TypeModel, input: Input): MaybePromise<string> {
   const document: StoredDocument = { _id: newId(type, input) };
   const values = withDefaultValues(type, input, 'add', nowOf(write));
-  scalarValues(write.model, type, values, document);
+  writeNewValues(write.model, type, values, document);
   if (type.secret) Object.assign(document, secretWrites(type, input).set);
   if (hasInterfaceUniqueIds(type)) {
     // The values the object takes, without its `_id` and secret (a copy, only for the types that need it).

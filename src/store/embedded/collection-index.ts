@@ -141,6 +141,9 @@ export class CollectionIndex {
       this.ordered?.adjust(key, 1);
     } else if (insertSorted(holders, position)) {
       this.ordered?.adjust(key, 1);
+      // Only a key held by more than BITSET_MIN / 2 documents can have a bitset (removeKey drops it below):
+      // most keys are held by fewer, and skip the lookup.
+      if (holders.length <= BITSET_MIN / 2) return;
       const bitset = this.bitsets.get(key);
       if (bitset) bitset.add(position);
       else if (holders.length >= BITSET_MIN && holders.length * BITSET_MAX_SPARSENESS > holders[holders.length - 1]!) this.bitsets.set(key, new PositionBitset(holders));

@@ -62,7 +62,9 @@ function copyValidated(collection: string, value: unknown, path: string): unknow
       }
       if (!isPlainObject(value)) throw new InvalidDocumentError(collection, path || 'the document', `is ${describe(value)}`);
       const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
+      // Own keys by `for...in`, as Object.keys lists them, without an array of them per document.
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
         const item = value[key];
         if (item === undefined) continue;
         setOwn(copy, key, copyChild(collection, item, path, key));

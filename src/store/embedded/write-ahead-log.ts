@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncDirectory, writeFully } from './durable-file.js';
+import { fsyncDirectory, writeTextFully } from './durable-file.js';
 import { isLogRecord, type LogRecord } from './log-records.js';
 
 export const WAL_FILE = 'wal.log';
@@ -53,10 +53,10 @@ export class WriteAheadLog {
    * (TransactionManager keeps the unit invisible until then). Do not append again before this settles.
    */
   async append(record: LogRecord): Promise<void> {
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
     const fd = this.fd;
+    let bytes: number;
     try {
-      writeFully(fd, line);
+      bytes = writeTextFully(fd, `${JSON.stringify(record)}\n`);
       await new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
     } catch (error) {
       try {
@@ -66,7 +66,7 @@ export class WriteAheadLog {
       }
       throw error;
     }
-    this.size += line.length;
+    this.size += bytes;
   }
 
   /**
