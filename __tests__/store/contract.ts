@@ -400,6 +400,17 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         expect(await books.find({ _id: 'b2' })).toMatchObject([{ title: 'beta' }]);
       });
 
+      it('rejects a duplicate _id when the ids were created in ascending order (the last one, a repeat in the batch)', async () => {
+        const name = freshName('Ascending');
+        const items = store.collection(name);
+        await items.insertMany([{ _id: 'a1' }, { _id: 'a2' }]);
+        await expect(items.insertMany([{ _id: 'a2' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', field: '_id', value: 'a2' });
+        await expect(items.insertMany([{ _id: 'a3' }, { _id: 'a3' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', field: '_id', value: 'a3' });
+        await expect(items.insertMany([{ _id: 'a3' }, { _id: 'a1' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', field: '_id', value: 'a1' });
+        await items.insertMany([{ _id: 'a3' }, { _id: 'a4' }]);
+        expect(ids(await items.find({}, { sort: { _id: 1 } }))).toEqual(['a1', 'a2', 'a3', 'a4']);
+      });
+
       it('enforces a unique sparse index on insert and update, all or nothing', async () => {
         const name = freshName('Unique');
         const items = store.collection(name);

@@ -32,3 +32,30 @@ describe('natural order as _id order', () => {
     expect(state.naturalOrderIsIdOrder).toBe(false);
   });
 });
+
+/** CollectionState.newAscendingIds: true only when no stored or batch id can equal one of `ids`. */
+const NEW_ID_CASES: Array<[string, string[], string[], boolean]> = [
+  ['empty store, ascending batch', [], ['a', 'b'], true],
+  ['empty store, a repeated id', [], ['a', 'a'], false],
+  ['empty store, descending batch', [], ['b', 'a'], false],
+  ['ids above the last created', ['a', 'b'], ['c', 'd'], true],
+  ['the last created id again', ['a', 'b'], ['b'], false],
+  ['an id below the last created (maybe stored)', ['a', 'c'], ['b'], false],
+  ['an id that is stored', ['a', 'b'], ['a'], false],
+  ['ascending from above, then a repeat', ['a'], ['b', 'c', 'c'], false],
+  ['no ids', ['a'], [], true],
+];
+
+describe('ids known to be new without a lookup', () => {
+  it.each(NEW_ID_CASES)('%s', (_name, stored, ids, expected) => {
+    const state = new CollectionState('Ordered');
+    for (const id of stored) state.put({ _id: id });
+    expect(state.newAscendingIds(ids)).toBe(expected);
+  });
+
+  it('is never sure once ids were created out of order, even above the last one', () => {
+    const state = new CollectionState('Ordered');
+    for (const id of ['b', 'a']) state.put({ _id: id });
+    expect(state.newAscendingIds(['c'])).toBe(false);
+  });
+});

@@ -63,6 +63,21 @@ export class CollectionState {
     return this.idsAscending;
   }
 
+  /**
+   * Whether every id in `ids` is new here and none repeats, known without a lookup: true when every document
+   * was created with an `_id` above the one before (so every stored id is at or below the last created) and `ids` ascend
+   * from above it. False means "not known": the caller looks the ids up.
+   */
+  newAscendingIds(ids: readonly string[]): boolean {
+    if (!this.idsAscending) return false;
+    let highest = this.lastCreatedId;
+    for (const id of ids) {
+      if (highest !== undefined && !(id > highest)) return false;
+      highest = id;
+    }
+    return true;
+  }
+
   /** Every natural-order position in use is below this. */
   get positionLimit(): number {
     return this.nextPosition;
