@@ -203,6 +203,56 @@ describe('embedded store', () => {
     });
   });
 
+  describe('compaction while writes go on', () => {
+    it('writes made while a background compaction writes its snapshot are neither lost nor applied twice', async () => {
+      const folder = tempFolder();
+      const compactions: CompactionReport[] = [];
+      // About 6 MiB of documents: the snapshot is written in several slices, with writes between them.
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 4 << 20, compactAfterSnapshotShare: 0, onCompacted: (report) => compactions.push(report) });
+      const items = store.collection('Busy');
+      const padding = 'x'.repeat(1500);
+      const expected = new Map<string, { n: number }>();
+      for (let batch = 0; batch < 4; batch++) {
+        const documents = Array.from({ length: 1000 }, (_, i) => ({ _id: `b${batch}-${String(i).padStart(4, '0')}`, n: 0, padding }));
+        await items.insertMany(documents);
+        for (const document of documents) expected.set(document._id, { n: 0 });
+      }
+      expect(fs.existsSync(path.join(folder, 'wal.previous.log'))).toBe(true);
+      let writesDuringCompaction = 0;
+      for (let round = 1; round <= 5; round++) {
+        // Every 50th document, so the log stays below the next compaction's threshold.
+        const touched = [...expected.keys()].filter((id) => id.endsWith('00') || id.endsWith('50'));
+        await items.updateMany({ _id: { $in: touched } }, { $inc: { n: 1 } });
+        for (const id of touched) expected.get(id)!.n++;
+        await items.deleteMany({ _id: `b${round}-0000` });
+        expected.delete(`b${round}-0000`);
+        await items.insertMany([{ _id: `late-${round}`, n: 100 * round }]);
+        expected.set(`late-${round}`, { n: 100 * round });
+        if (fs.existsSync(path.join(folder, 'wal.previous.log'))) writesDuringCompaction++;
+      }
+      // Otherwise this test would not test what it says.
+      expect(writesDuringCompaction).toBeGreaterThan(0);
+      await until(() => compactions.length > 0 && !fs.existsSync(path.join(folder, 'wal.previous.log')));
+      expect(compactions.map((report) => report.documents)).toEqual([3000]); // frozen after the third batch had passed 4 MiB of log
+      // The snapshot holds the state of its moment, not a later one: every write above came after it.
+      const lines = fs.readFileSync(path.join(folder, 'snapshot.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const snapshotted = lines.filter((line) => typeof line._id === 'string');
+      expect(lines[1]).toMatchObject({ collection: 'Busy', count: 3000 });
+      expect(snapshotted).toHaveLength(3000);
+      expect(snapshotted.filter((document) => document.n !== 0)).toEqual([]);
+      expect(snapshotted.map((document) => document._id)).toEqual(Array.from({ length: 3000 }, (_, i) => `b${Math.floor(i / 1000)}-${String(i % 1000).padStart(4, '0')}`));
+      const crashed = copyAsCrashed(folder);
+      await store.close();
+
+      for (const source of [crashed, folder]) {
+        const reopened = await openEmbeddedStore(source);
+        const documents = await reopened.collection('Busy').find({}, { projection: { n: 1 } });
+        expect(new Map(documents.map((document) => [document._id, { n: document.n }]))).toEqual(expected);
+        await reopened.close();
+      }
+    });
+  });
+
   describe('compaction interrupted by a crash', () => {
     it('recovers every acknowledged write from the old snapshot, the rotated log and the log', async () => {
       const folder = tempFolder();

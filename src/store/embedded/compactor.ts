@@ -3,8 +3,8 @@
  * past its threshold (compaction-policy.ts: a floor, and a share of the last snapshot's size), the
  * compactor, between two units of work:
  *
- *   1. freezes the state as of that commit: each collection's document array and index specs (O(documents)
- *      pointer copies: documents are never changed in place, a write replaces them);
+ *   1. freezes the state as of that commit: each collection's documents (FrozenDocuments: nothing is copied;
+ *      writes made while the snapshot is written hand over the versions they replace) and index specs;
  *   2. rotates the log: its records move to `wal.previous.log`, new commits go to a fresh `wal.log`;
  *
  * and then, while requests go on, writes the frozen state as the new snapshot in slices
@@ -19,6 +19,7 @@
 import { performance } from 'node:perf_hooks';
 import { compactionDue, type CompactionPolicy } from './compaction-policy.js';
 import type { Database } from './database.js';
+import { FrozenDocuments } from './frozen-documents.js';
 import { writeSnapshot, writeSnapshotInBackground, type Snapshot } from './snapshot.js';
 import { removePreviousLog, type WriteAheadLog } from './write-ahead-log.js';
 
@@ -76,7 +77,11 @@ export class Compactor {
   compactNow(seq: number): void {
     const started = performance.now();
     const snapshot = this.freeze(seq);
-    this.snapshotBytes = writeSnapshot(this.dataDir, snapshot);
+    try {
+      this.snapshotBytes = writeSnapshot(this.dataDir, snapshot);
+    } finally {
+      releaseFrozen(snapshot);
+    }
     removePreviousLog(this.dataDir);
     this.previousLogPending = false;
     this.log.clear();
@@ -109,19 +114,30 @@ export class Compactor {
       })
       .catch((error: unknown) => this.options.onError(error as Error))
       .finally(() => {
+        releaseFrozen(snapshot);
         this.running = undefined;
       });
   }
 
-  /** The state as of now (the last commit): arrays that later writes never change. */
+  /** The state as of now (the last commit), which later writes leave as it is. */
   private freeze(seq: number): Snapshot {
     return {
       seq,
-      collections: this.database.all().map((state) => ({ name: state.name, indexes: [...state.indexSpecs()], documents: state.all() })),
+      collections: this.database.all().map((state) => {
+        const documents = state.freeze();
+        return { name: state.name, indexes: [...state.indexSpecs()], count: documents.count, documents };
+      }),
     };
   }
 }
 
+/** Ends the freezes of a snapshot whose writing stopped before reading them all. */
+function releaseFrozen(snapshot: Snapshot): void {
+  for (const collection of snapshot.collections) {
+    if (collection.documents instanceof FrozenDocuments) collection.documents.release();
+  }
+}
+
 function documentCount(snapshot: Snapshot): number {
-  return snapshot.collections.reduce((total, collection) => total + collection.documents.length, 0);
+  return snapshot.collections.reduce((total, collection) => total + collection.count, 0);
 }

@@ -17,7 +17,10 @@ const WRITE_CHUNK_BYTES = 1 << 20;
 export interface SnapshotCollection {
   name: string;
   indexes: IndexSpec[];
-  documents: readonly StoredDocument[];
+  /** How many documents `documents` gives. */
+  count: number;
+  /** Read once (a compaction's are frozen documents, see frozen-documents.ts). */
+  documents: Iterable<StoredDocument>;
 }
 
 export interface Snapshot {
@@ -37,8 +40,14 @@ export class CorruptSnapshotError extends Error {
 function* snapshotLines(snapshot: Snapshot): Generator<string> {
   yield `${JSON.stringify({ format: FORMAT, version: VERSION, seq: snapshot.seq, collections: snapshot.collections.length })}\n`;
   for (const collection of snapshot.collections) {
-    yield `${JSON.stringify({ collection: collection.name, indexes: collection.indexes, count: collection.documents.length })}\n`;
-    for (const document of collection.documents) yield `${JSON.stringify(document)}\n`;
+    yield `${JSON.stringify({ collection: collection.name, indexes: collection.indexes, count: collection.count })}\n`;
+    let written = 0;
+    for (const document of collection.documents) {
+      written++;
+      yield `${JSON.stringify(document)}\n`;
+    }
+    // The count is written first and the loader reads that many lines: a mismatch would corrupt the file.
+    if (written !== collection.count) throw new Error(`snapshot of ${collection.name}: ${written} documents, ${collection.count} announced`);
   }
   yield `${JSON.stringify({ end: FORMAT })}\n`;
 }
@@ -187,7 +196,7 @@ export function readSnapshot(dataDir: string): Snapshot | undefined {
     }
     const documents: StoredDocument[] = [];
     for (let d = 0; d < meta.count; d++) documents.push(next(`a document of ${meta.collection}`) as StoredDocument);
-    collections.push({ name: meta.collection, indexes: meta.indexes as IndexSpec[], documents });
+    collections.push({ name: meta.collection, indexes: meta.indexes as IndexSpec[], count: documents.length, documents });
   }
   if (next('the end marker').end !== FORMAT) throw new CorruptSnapshotError(file, 'the end marker is missing');
   return { seq: header.seq, collections };
