@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { EXIT, UsageError, type Command } from '../../src/cli/command';
 import { runCli } from '../../src/cli/main';
@@ -54,5 +56,18 @@ describe('autograph CLI dispatcher', () => {
     // port 9 (discard) has no listener on the loopback interface here
     await expect(runCli(['--url', 'http://127.0.0.1:9', 'probe', 'run', 'call'], streams.io, [probe])).resolves.toBe(EXIT.unavailable);
     expect(streams.err()).toMatch(/^autograph: cannot reach the service at http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe('the autograph command as a process', () => {
+  const ROOT = join(__dirname, '../..');
+
+  it('ends quietly with 0 when its reader closes the pipe early (`autograph ... | head`)', async () => {
+    // `true` reads nothing and exits at once, so the help text is written to a closed pipe (EPIPE).
+    const command = `node -r ${ROOT}/__tests__/helpers/register-ts.cjs ${ROOT}/src/cli/main.ts --help | true; echo "exit \${PIPESTATUS[0]}" >&2`;
+    const { stderr } = await new Promise<{ stderr: string }>((resolve, reject) => {
+      execFile('bash', ['-c', command], { cwd: ROOT }, (error, _stdout, stderr) => (error ? reject(error) : resolve({ stderr })));
+    });
+    expect(stderr).toBe('exit 0\n');
   });
 });

@@ -83,7 +83,19 @@ function helpText(commands: readonly Command[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A reader that stops early (`autograph schema history | head -2`) closes the pipe; later writes then fail
+ * with EPIPE, which Node would throw as an unhandled error. The output nobody reads is simply not written.
+ */
+function endQuietlyWhenReaderCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
+}
+
 if (require.main === module) {
+  endQuietlyWhenReaderCloses(process.stdout);
   runCli(process.argv.slice(2), { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr }).then(
     (code) => {
       process.exitCode = code;
