@@ -1,4 +1,5 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { randomUUID } from 'node:crypto';
 import gql from 'graphql-tag';
@@ -68,7 +69,8 @@ export async function startOwnerService(port = 0, host = '127.0.0.1', variant: F
       },
     },
   });
-  const server = new ApolloServer({ schema });
+  // Installed by hand, the inline trace (ftv1) works as Apollo installs it for a subgraph, without its notice on every start.
+  const server = new ApolloServer({ schema, plugins: [ApolloServerPluginInlineTrace()] });
   return serveApollo(server, port, host);
 }
 
