@@ -36,9 +36,9 @@ function renamed(schema: string): string {
   return schema.split('\n').map((line) => line.replace(from, to)).join('\n');
 }
 
-/** The `# ...` output lines shown after `npx autograph schema diff renamed.graphql`. */
+/** The `# ...` output lines shown after `npx autograph --url "$URL" schema diff renamed.graphql`. */
 function shownDiffOutput(): string[] {
-  const block = /npx autograph schema diff renamed\.graphql\n((?:# .*\n)+)echo \$\?\s+# (\d)/.exec(walkthrough);
+  const block = /\nURL=\$\{URL:-http:\/\/127\.0\.0\.1:8080\}\nnpx autograph --url "\$URL" schema diff renamed\.graphql\n((?:# .*\n)+)echo \$\?\s+# (\d)/.exec(walkthrough);
   if (!block) throw new Error('README: no schema diff example in Schema changes');
   return [...block[1]!.trimEnd().split('\n').map((line) => line.slice(2)), `exit ${block[2]}`];
 }
