@@ -102,6 +102,9 @@ describe('registerAll', () => {
     expect(await cache.registerAll(queries)).toEqual({ added: 2, existing: 1 });
     expect(collection.insertCalls).toBe(insertsBefore + 1);
     expect([...collection.documents.keys()].sort()).toEqual(queries.map((entry) => entry.hash).sort());
+    // The client's registration is now the administrator's too.
+    expect(collection.documents.get(a.hash)).toMatchObject({ source: 'manifest' });
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
   });
 
   test('stores nothing when the insert fails', async () => {
@@ -128,11 +131,11 @@ describe('registerAll', () => {
 describe('what is stored and held', () => {
   const accented = { query: '{ café }', hash: createHash('sha256').update('{ café }').digest('hex') };
 
-  test('without registration limits a registration is stored as hash, text and time only', async () => {
+  test('without registration limits a registration is stored as hash, text, time and client source only', async () => {
     await newCache().register(accented.hash, accented.query);
     const stored = collection.documents.get(accented.hash)!;
-    expect(Object.keys(stored).sort()).toEqual(['_id', 'createdAt', 'query']);
-    expect(stored).toMatchObject({ _id: accented.hash, query: accented.query });
+    expect(Object.keys(stored).sort()).toEqual(['_id', 'createdAt', 'query', 'source']);
+    expect(stored).toMatchObject({ _id: accented.hash, query: accented.query, source: 'client' });
     expect(new Date(stored.createdAt as string).toISOString()).toBe(stored.createdAt);
   });
 
@@ -261,6 +264,13 @@ describe('manifestOnly (safelist mode): only an administrator\'s registrations c
     // Now held as the administrator's: answered from memory.
     expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
     expect(collection.findCalls).toBe(findsBefore + 3);
+  });
+
+  test('a registration by a cache without registration limits is a client\'s too: not found, in memory or by another cache', async () => {
+    const cache = newCache();
+    await cache.register(a.hash, a.query);
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBeUndefined();
+    expect(await newCache().get(a.hash, { manifestOnly: true })).toBeUndefined();
   });
 
   test('a client registration held in memory while in the store already as a manifest one is found in the store', async () => {

@@ -132,7 +132,9 @@ export class PersistedQueryCache {
     const bytes = utf8Bytes(query);
     let added = true;
     try {
-      await this.collection.insertMany([{ ...documentFor(hash, query), ...this.cap?.fieldsFor(bytes) }]);
+      // Marked as a client's even without registration limits: a document without `source` counts as an
+      // administrator's (stored before sources were recorded), and would run in safelist mode.
+      await this.collection.insertMany([{ ...documentFor(hash, query), source: 'client', ...this.cap?.fieldsFor(bytes) }]);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) {
         throw error;
