@@ -7,7 +7,8 @@
  *   await server.close();                              // stops HTTP, closes the store, deletes its data
  *
  * The store is the run's test backend (./backend): MongoDB on a fresh database when MONGODB_URI is set,
- * else the embedded store in a fresh temporary folder. `server.restart()` starts again on the same data.
+ * else the embedded store in a fresh temporary folder. `server.restart()` starts again on the same data
+ * (`server.restart({ persistedQueries: { persistedOnly: true } })`: with those options changed).
  * Pass `dataDir` for a test that is about the embedded store's folder itself (such a folder is kept), or
  * `store` for a store the test built (the server closes it).
  */
@@ -27,8 +28,11 @@ export interface TestServer {
   app: App;
   /** Stops the HTTP server and the app, closes the store, deletes the data unless the test owns it. */
   close(): Promise<void>;
-  /** Stops like `close()` but keeps the data, then starts a new server with the same options on it. */
-  restart(): Promise<TestServer>;
+  /**
+   * Stops like `close()` but keeps the data, then starts a new server on it with the same options, or
+   * with `changes` applied to them (a service restarted with other settings).
+   */
+  restart(changes?: RestartChanges): Promise<TestServer>;
 }
 
 export interface TestServerOptions extends Partial<Omit<AppOptions, 'store' | 'logger'>> {
@@ -39,6 +43,9 @@ export interface TestServerOptions extends Partial<Omit<AppOptions, 'store' | 'l
   /** Wraps each store the server opens (to count round trips, say). */
   wrapStore?: (store: Store) => Store;
 }
+
+/** Options a restart may change; the data stays where it is. */
+export type RestartChanges = Partial<Omit<TestServerOptions, 'dataDir' | 'store' | 'wrapStore'>>;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { dataDir, store: givenStore } = options;
@@ -82,9 +89,9 @@ async function startOn(options: TestServerOptions, backend: Pick<TestBackend, 'o
       await stop();
       await backend.remove();
     },
-    async restart() {
+    async restart(changes = {}) {
       await stop();
-      return startOn(options, backend);
+      return startOn({ ...options, ...changes }, backend);
     },
   };
 }

@@ -102,6 +102,9 @@ describe('registerAll', () => {
     expect(await cache.registerAll(queries)).toEqual({ added: 2, existing: 1 });
     expect(collection.insertCalls).toBe(insertsBefore + 1);
     expect([...collection.documents.keys()].sort()).toEqual(queries.map((entry) => entry.hash).sort());
+    // The client's registration is now the administrator's too.
+    expect(collection.documents.get(a.hash)).toMatchObject({ source: 'manifest' });
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
   });
 
   test('stores nothing when the insert fails', async () => {
@@ -128,11 +131,11 @@ describe('registerAll', () => {
 describe('what is stored and held', () => {
   const accented = { query: '{ café }', hash: createHash('sha256').update('{ café }').digest('hex') };
 
-  test('without registration limits a registration is stored as hash, text and time only', async () => {
+  test('without registration limits a registration is stored as hash, text, time and client source only', async () => {
     await newCache().register(accented.hash, accented.query);
     const stored = collection.documents.get(accented.hash)!;
-    expect(Object.keys(stored).sort()).toEqual(['_id', 'createdAt', 'query']);
-    expect(stored).toMatchObject({ _id: accented.hash, query: accented.query });
+    expect(Object.keys(stored).sort()).toEqual(['_id', 'createdAt', 'query', 'source']);
+    expect(stored).toMatchObject({ _id: accented.hash, query: accented.query, source: 'client' });
     expect(new Date(stored.createdAt as string).toISOString()).toBe(stored.createdAt);
   });
 
@@ -220,5 +223,77 @@ describe('registerAll, more', () => {
       return insert(documents);
     };
     expect(await newCache().registerAll(queries)).toEqual({ added: 3, existing: 0 });
+  });
+});
+
+describe('manifestOnly (safelist mode): only an administrator\'s registrations count', () => {
+  const storedAs = (entry: { hash: string; query: string }, source?: unknown) => {
+    collection.documents.set(entry.hash, { _id: entry.hash, query: entry.query, createdAt: '2026-01-01T00:00:00.000Z', ...(source === undefined ? {} : { source }) });
+  };
+
+  test('a client registration in the store is not found; a manifest one, or one stored before sources were recorded, is', async () => {
+    storedAs(a, 'client');
+    storedAs(b, 'manifest');
+    storedAs(c);
+    const cache = newCache();
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBeUndefined();
+    expect(await cache.get(b.hash, { manifestOnly: true })).toBe(b.query);
+    expect(await cache.get(c.hash, { manifestOnly: true })).toBe(c.query);
+    // Without manifestOnly, any registration counts (memory now holds all three).
+    expect(await cache.get(a.hash)).toBe(a.query);
+    expect(cache.stats()).toMatchObject({ memoryHits: 1, storeHits: 3, misses: 0 });
+  });
+
+  test('a source other than client or manifest is not an administrator\'s', async () => {
+    storedAs(a, 'something-else');
+    expect(await newCache().get(a.hash, { manifestOnly: true })).toBeUndefined();
+  });
+
+  test('a client registration held in memory is looked up in the store again each time, and found once promoted', async () => {
+    storedAs(a, 'client');
+    const cache = newCache();
+    expect(await cache.get(a.hash)).toBe(a.query);
+    expect(cache.isRemembered(a.hash)).toBe(true);
+    const findsBefore = collection.findCalls;
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBeUndefined();
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBeUndefined();
+    expect(collection.findCalls).toBe(findsBefore + 2);
+    // Another instance's manifest upload promotes it in the store.
+    collection.documents.get(a.hash)!.source = 'manifest';
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
+    // Now held as the administrator's: answered from memory.
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
+    expect(collection.findCalls).toBe(findsBefore + 3);
+  });
+
+  test('a registration by a cache without registration limits is a client\'s too: not found, in memory or by another cache', async () => {
+    const cache = newCache();
+    await cache.register(a.hash, a.query);
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBeUndefined();
+    expect(await newCache().get(a.hash, { manifestOnly: true })).toBeUndefined();
+  });
+
+  test('a client registration held in memory while in the store already as a manifest one is found in the store', async () => {
+    const cache = newCache();
+    collection.beforeNextInsert = () => storedAs(a, 'manifest');
+    expect(await cache.register(a.hash, a.query)).toBe(false);
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
+  });
+
+  test('registerAll holds its queries as an administrator\'s: found from memory, no store lookup', async () => {
+    const cache = newCache();
+    await cache.registerAll([a]);
+    const findsBefore = collection.findCalls;
+    expect(await cache.get(a.hash, { manifestOnly: true })).toBe(a.query);
+    expect(collection.findCalls).toBe(findsBefore);
+  });
+
+  test('a registration without manifestOnly is answered from memory, whatever its source', async () => {
+    storedAs(a, 'client');
+    const cache = newCache();
+    await cache.get(a.hash);
+    const findsBefore = collection.findCalls;
+    expect(await cache.get(a.hash)).toBe(a.query);
+    expect(collection.findCalls).toBe(findsBefore);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A test double of the Store port holding only what persisted queries use: `find` by `_id` (equality or
- * `$in`, with `limit` and an `_id` projection) and all-or-nothing `insertMany`. Everything else throws,
+ * `$in`, with `limit` and an `_id` projection), all-or-nothing `insertMany`, and the `updateMany` that a
+ * manifest upload promotes client registrations with (`_id` `$in` and `source`, `$set`). Everything else throws,
  * so a test notices if the code under test starts to depend on more. It counts calls and can be made
  * unavailable, to test lookups that reach the store and its outages.
  */
@@ -12,6 +13,8 @@ import {
   type FindOptions,
   type Store,
   type StoredDocument,
+  type UpdateDocument,
+  type UpdateResult,
 } from '../../src/store/port.js';
 
 export class MemoryStore implements Store {
@@ -112,8 +115,21 @@ export class MemoryCollection implements Collection {
   aggregate(): never {
     throw new Error('MemoryCollection.aggregate is not implemented by the test double');
   }
-  updateMany(): never {
-    throw new Error('MemoryCollection.updateMany is not implemented by the test double');
+  async updateMany(filter: Filter, update: UpdateDocument): Promise<UpdateResult> {
+    this.checkAvailable();
+    const { source, ...byId } = filter;
+    const set = update.$set;
+    if (set === undefined || Object.keys(update).length !== 1) {
+      throw new Error(`MemoryCollection.updateMany supports only $set, got ${JSON.stringify(update)}`);
+    }
+    let matched = 0;
+    for (const id of idsMatching(byId)) {
+      const document = this.documents.get(id);
+      if (document === undefined || (source !== undefined && document.source !== source)) continue;
+      matched += 1;
+      Object.assign(document, structuredClone(set));
+    }
+    return { matched, modified: matched };
   }
   deleteMany(): never {
     throw new Error('MemoryCollection.deleteMany is not implemented by the test double');

@@ -27,7 +27,10 @@ export interface PersistedQueryCacheLimits {
 export interface PersistedQueryCacheStats {
   /** Lookups answered from memory. */
   memoryHits: number;
-  /** Lookups that missed memory and found the query in the store. */
+  /**
+   * Lookups that missed memory and found the query in the store (with `manifestOnly`, a client's
+   * registration in memory counts as a miss of memory, and one found in the store as a store hit).
+   */
   storeHits: number;
   /** Lookups found in neither. */
   misses: number;
@@ -46,45 +49,70 @@ export interface RegistrationCounts {
 const HASH_BYTES = 64;
 
 /**
+ * A query held in memory, with whether an administrator registered it (by manifest, or stored before
+ * sources were recorded) rather than a client (APQ): safelist mode runs only the former.
+ */
+interface Remembered {
+  query: string;
+  manifest: boolean;
+}
+
+export interface PersistedQueryLookupOptions {
+  /**
+   * Safelist mode: only a query an administrator registered counts; a client's registration answers
+   * `undefined`, as an unregistered hash does. Default false: any registration counts.
+   */
+  manifestOnly?: boolean;
+}
+
+/**
  * Hash → query text, in two levels: a bounded LRU in memory in front of the store's persisted query
  * collection. The store is the truth, so hashes survive restarts and every instance on the same store
  * sees the same set; the LRU only saves the round trip for hot queries.
  */
 export class PersistedQueryCache {
-  private readonly memory: LRUCache<string, string>;
+  private readonly memory: LRUCache<string, Remembered>;
   private readonly collection: Collection;
   /** Store lookups under way, so concurrent requests for one cold hash share a round trip. */
-  private readonly loading = new Map<string, Promise<string | undefined>>();
+  private readonly loading = new Map<string, Promise<Remembered | undefined>>();
   private readonly counters = { memoryHits: 0, storeHits: 0, misses: 0 };
   /** Bounds what clients register in the store; without it, client registrations are kept forever. */
   private readonly cap: RegistrationCap | undefined;
 
   constructor(store: Store, limits: PersistedQueryCacheLimits, registrationLimits?: RegistrationCapLimits) {
     this.collection = store.collection(SYSTEM_COLLECTIONS.persistedQueries);
-    this.memory = new LRUCache<string, string>({
+    this.memory = new LRUCache<string, Remembered>({
       max: limits.maxEntries,
       maxSize: limits.maxBytes,
-      sizeCalculation: (query) => utf8Bytes(query) + HASH_BYTES,
+      sizeCalculation: (entry) => utf8Bytes(entry.query) + HASH_BYTES,
     });
     this.cap = registrationLimits && new RegistrationCap(this.collection, registrationLimits, (hashes) => {
       for (const hash of hashes) this.memory.delete(hash);
     });
   }
 
-  /** The query registered under `hash` (lowercase hex), or `undefined`. Store errors propagate. */
-  async get(hash: string): Promise<string | undefined> {
+  /**
+   * The query registered under `hash` (lowercase hex), or `undefined`; with `manifestOnly`, only one an
+   * administrator registered. Store errors propagate.
+   *
+   * With `manifestOnly`, a client registration held in memory is looked up in the store again, as an
+   * unregistered hash is: a manifest upload (on any instance) may have made it an administrator's since.
+   */
+  async get(hash: string, options: PersistedQueryLookupOptions = {}): Promise<string | undefined> {
+    const manifestOnly = options.manifestOnly ?? false;
     const remembered = this.memory.get(hash);
-    if (remembered !== undefined) {
+    if (remembered !== undefined && (remembered.manifest || !manifestOnly)) {
       this.counters.memoryHits += 1;
       this.cap?.noteUse(hash);
-      return remembered;
+      return remembered.query;
     }
     let pending = this.loading.get(hash);
     if (pending === undefined) {
       pending = this.load(hash).finally(() => this.loading.delete(hash));
       this.loading.set(hash, pending);
     }
-    return pending;
+    const found = await pending;
+    return found !== undefined && (found.manifest || !manifestOnly) ? found.query : undefined;
   }
 
   /** Whether `hash` is in memory; no store round trip, no counters. */
@@ -104,14 +132,18 @@ export class PersistedQueryCache {
     const bytes = utf8Bytes(query);
     let added = true;
     try {
-      await this.collection.insertMany([{ ...documentFor(hash, query), ...this.cap?.fieldsFor(bytes) }]);
+      // Marked as a client's even without registration limits: a document without `source` counts as an
+      // administrator's (stored before sources were recorded), and would run in safelist mode.
+      await this.collection.insertMany([{ ...documentFor(hash, query), source: 'client', ...this.cap?.fieldsFor(bytes) }]);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) {
         throw error;
       }
       added = false;
     }
-    this.memory.set(hash, query);
+    // Held as a client's even if a racing registration was a manifest's: in safelist mode a client
+    // registration in memory is looked up in the store again, so this errs on the safe side.
+    this.memory.set(hash, { query, manifest: false });
     if (added) await this.cap?.added(bytes);
     return added;
   }
@@ -143,8 +175,9 @@ export class PersistedQueryCache {
         }
         throw error;
       }
+      // Every listed hash is now stored as a manifest registration (a client's was promoted above).
       for (const [hash, query] of byHash) {
-        this.memory.set(hash, query);
+        this.memory.set(hash, { query, manifest: true });
       }
       return { added: missing.length, existing: hashes.length - missing.length };
     }
@@ -154,7 +187,7 @@ export class PersistedQueryCache {
     return { ...this.counters, entries: this.memory.size, bytes: this.memory.calculatedSize };
   }
 
-  private async load(hash: string): Promise<string | undefined> {
+  private async load(hash: string): Promise<Remembered | undefined> {
     const [document] = await this.collection.find({ _id: hash }, { limit: 1 });
     if (document === undefined) {
       this.counters.misses += 1;
@@ -170,9 +203,18 @@ export class PersistedQueryCache {
     }
     this.counters.storeHits += 1;
     this.cap?.noteUse(hash);
-    this.memory.set(hash, query);
-    return query;
+    const entry = { query, manifest: isManifestRegistration(document.source) };
+    this.memory.set(hash, entry);
+    return entry;
   }
+}
+
+/**
+ * Whether a stored document's `source` says an administrator registered it: `'manifest'`, or none at all
+ * (stored before sources were recorded). Anything else, `'client'` above all, is not on the safelist.
+ */
+function isManifestRegistration(source: unknown): boolean {
+  return source === undefined || source === null || source === 'manifest';
 }
 
 function documentFor(hash: string, query: string): PersistedQueryDocument {

@@ -14,6 +14,7 @@ export {
 export {
   PersistedQueryCache,
   type PersistedQueryCacheLimits,
+  type PersistedQueryLookupOptions,
   type PersistedQueryCacheStats,
   type PersistedQueryDocument,
   type RegistrationCounts,

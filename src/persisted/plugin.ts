@@ -112,10 +112,14 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
     { maxQueries: maxRegisteredQueries, maxBytes: maxRegisteredBytes },
   );
 
-  /** The stored query, `undefined` if none, or the error that the failed lookup answers with. */
-  async function lookUp(hash: string, logger: PersistedQueryLogger): Promise<{ query?: string; error?: GraphQLError }> {
+  /**
+   * The stored query, `undefined` if none, or the error that the failed lookup answers with. In safelist
+   * mode only an administrator's registration counts: one a client made (APQ, before safelist mode was
+   * turned on, or on an instance without it) answers `undefined`, as an unregistered hash does.
+   */
+  async function lookUp(hash: string, safelist: boolean, logger: PersistedQueryLogger): Promise<{ query?: string; error?: GraphQLError }> {
     try {
-      return { query: await cache.get(hash) };
+      return { query: await cache.get(hash, { manifestOnly: safelist }) };
     } catch (error) {
       const unavailable = error instanceof StoreUnavailableError;
       if (!unavailable) {
@@ -136,14 +140,14 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
           return { kind: 'run', query };
         }
         const hash = sha256Hex(query);
-        const found = await lookUp(hash, logger);
+        const found = await lookUp(hash, safelist, logger);
         if (found.error) {
           return { kind: 'refuse', error: found.error };
         }
         return found.query === undefined ? { kind: 'refuse', error: queryNotInSafelist(hash) } : { kind: 'run', query };
       }
       case 'lookup': {
-        const found = await lookUp(asked.hash, logger);
+        const found = await lookUp(asked.hash, safelist, logger);
         if (found.error) {
           return { kind: 'refuse', error: found.error };
         }
@@ -154,7 +158,7 @@ export function createPersistedQueryPlugin(options: PersistedQueryPluginOptions)
       }
       case 'register': {
         if (safelist) {
-          const found = await lookUp(asked.hash, logger);
+          const found = await lookUp(asked.hash, safelist, logger);
           if (found.error) {
             return { kind: 'refuse', error: found.error };
           }
