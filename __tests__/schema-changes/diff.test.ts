@@ -81,6 +81,18 @@ describe('storedDataRisks', () => {
     ['a type removed: its objects kept, reported only', `${TASK}type Note { id: ID! }`, TASK, [
       { kind: 'OBJECTS_KEPT', type: 'Note', field: undefined, collection: 'Note', filter: {}, blocking: false },
     ]],
+    ['a type added: its collection may hold objects kept when an earlier upload removed it', TASK, `${TASK}type Note { id: ID!\n text: String!\n tag: String\n s: S }\nenum S { A B }`, [
+      { kind: 'VALUES_MISSING', type: 'Note', field: 'text', collection: 'Note', filter: { text: null }, blocking: true },
+      { kind: 'VALUES_NOT_IN_ENUM', type: 'Note', field: 's', collection: 'Note', filter: { s: { $exists: true, $nin: [null, 'A', 'B'] } }, blocking: true },
+    ]],
+    ['a type added under a stored collection name, with stored field names', TASK, `${TASK}type Note @dgraph(type: "Memo") { id: ID!\n text: String! @dgraph(pred: "body")\n tags: [S!]! }\nenum S { A }`, [
+      { kind: 'VALUES_MISSING', type: 'Note', field: 'text', collection: 'Memo', filter: { body: null }, blocking: true },
+      { kind: 'VALUES_MISSING', type: 'Note', field: 'tags', collection: 'Memo', filter: { tags: null }, blocking: true },
+      { kind: 'VALUES_NOT_IN_ENUM', type: 'Note', field: 'tags', collection: 'Memo', filter: { tags: { $elemMatch: { $nin: ['A'] } } }, blocking: true },
+    ]],
+    ['an enum field added to a served type: values an earlier upload hid may be outside it', `${TASK}enum S { A }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  s: S')}enum S { A }`, [
+      { kind: 'VALUES_NOT_IN_ENUM', type: 'Task', field: 's', collection: 'Task', filter: { s: { $exists: true, $nin: [null, 'A'] } }, blocking: true },
+    ]],
     ['a @lambda field removed: nothing stored', `${TASK.replace('done: Boolean', 'x: String! @lambda')}`, TASK.replace('  done: Boolean\n', ''), []],
     ['a non-null relation list added: an empty list reads fine', `${TASK}type Tag { id: ID! }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  tags: [Tag!]!')}type Tag { id: ID! }`, []],
     ['a non-null single relation added', `${TASK}type Tag { id: ID! }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  tag: Tag!')}type Tag { id: ID! }`, [

@@ -5,7 +5,7 @@
  */
 import { activateSchema, gql, gqlData } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { postSchema, servedSchema } from './admin-http';
+import { getHistory, postSchema, servedSchema } from './admin-http';
 
 const TASKS = `type Task {
   id: ID!
@@ -186,5 +186,73 @@ describe('an upload that would make stored data unreadable', () => {
       expect.objectContaining({ kind: 'VALUES_HIDDEN', type: 'Task', field: 'done', exampleId: taskId, blocking: false }),
       expect.objectContaining({ kind: 'OBJECTS_KEPT', type: 'Note', exampleId: notes.addNote.note[0].id, blocking: false }),
     ]);
+  });
+});
+
+describe('a type an earlier upload removed, brought back', () => {
+  // The README's quick start schema; then the same without Task; then Task back with a field its kept objects lack.
+  const USER = 'type User {\n  username: String! @id @search(by: [hash])\n  name: String\n';
+  const QUICK_START = `type Task {
+  id: ID!
+  title: String! @search(by: [fulltext])
+  completed: Boolean! @search
+  user: User!
+}
+
+${USER}  tasks: [Task] @hasInverse(field: user)
+}
+`;
+  const WITHOUT_TASK = `${USER}}\n`;
+  const TASK_BACK = `type Task {
+  id: ID!
+  title: String! @search(by: [fulltext])
+  completed: Boolean! @search
+  owner: String!
+}
+
+${USER}}
+`;
+
+  it('checks the objects kept in its collection: refused, dry-run the same, then forced and recorded as forced', async () => {
+    await activateSchema(server.url, QUICK_START);
+    const added = await gqlData(server.url, 'mutation { addUser(input: [{ username: "alice@example.com", name: "Alice", tasks: [{ title: "Write the report", completed: false }] }]) { user { tasks { id } } } }');
+    const id: string = added.addUser.user[0].tasks[0].id;
+    const removed = await postSchema(server.url, WITHOUT_TASK);
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.report.storedData).toEqual([expect.objectContaining({ kind: 'OBJECTS_KEPT', type: 'Task', exampleId: id, blocking: false })]);
+
+    const message = `Task.owner (String!) is non-null, but stored Task objects have no value for it, so reading them would fail (one of them: "${id}")`;
+    const problem = { kind: 'VALUES_MISSING', type: 'Task', field: 'owner', exampleId: id, blocking: true, message, locations: [{ line: 5, column: 3 }] };
+    const refused = await postSchema(server.url, TASK_BACK);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([
+      { message: `${message}; upload with ?force=true to activate the schema anyway`, locations: [{ line: 5, column: 3 }], extensions: { code: 'SCHEMA_BREAKS_STORED_DATA' } },
+    ]);
+    expect(refused.body.extensions.report.types).toEqual({ added: ['Task'], removed: [] });
+    expect(refused.body.extensions.report.storedData).toEqual([problem]);
+    expect(refused.body.extensions.report.needsForce).toBe(true);
+    expect(await servedSchema(server.url)).toBe(WITHOUT_TASK);
+
+    const dry = await postSchema(server.url, TASK_BACK, '?dryRun=true');
+    expect(dry.status).toBe(200);
+    expect(dry.body.data.wouldActivate).toBe(false);
+    expect(dry.body.data.report).toEqual(refused.body.extensions.report);
+
+    const forced = await postSchema(server.url, TASK_BACK, '?force=true');
+    expect(forced.status).toBe(200);
+    expect(forced.body.data.report.storedData).toEqual([problem]);
+    expect(await servedSchema(server.url)).toBe(TASK_BACK);
+    expect((await getHistory(server.url)).body.data.revisions[0]).toEqual(expect.objectContaining({ revision: 4, forced: true }));
+    expect((await gql(server.url, '{ queryTask { id title } }')).body).toEqual({ data: { queryTask: [{ id, title: 'Write the report' }] } });
+  });
+
+  it('is accepted without force when its kept objects have every non-null field', async () => {
+    await activateSchema(server.url, QUICK_START);
+    await gqlData(server.url, 'mutation { addUser(input: [{ username: "alice@example.com", tasks: [{ title: "Write the report", completed: false }] }]) { numUids } }');
+    await activateSchema(server.url, WITHOUT_TASK);
+    const back = await postSchema(server.url, TASK_BACK.replace('owner: String!', 'owner: String'));
+    expect(back.status).toBe(200);
+    expect(back.body.data.report.storedData).toEqual([]);
+    expect(back.body.data.report.needsForce).toBe(false);
   });
 });

@@ -32,8 +32,10 @@ const HAS_VALUE: Filter = { $exists: true, $ne: null };
 
 /**
  * The stored-data questions a change from `previous` to `next` raises, compared by stored field name, so a
- * rename that keeps its storage name raises none. Only object types both schemas store, and removed ones,
- * are asked about. Pure: the store answers them in stored-data-check.ts.
+ * rename that keeps its storage name raises none. Object types both schemas have, removed ones, and added
+ * ones are asked about: an added type's collection may still hold the objects an earlier upload kept when it
+ * removed the type (OBJECTS_KEPT), which the type now reads again; with no previous type to compare with,
+ * its fields are checked as added fields. Pure: the store answers them in stored-data-check.ts.
  */
 export function storedDataRisks(previous: SchemaModel, next: SchemaModel): StoredDataRisk[] {
   const risks: StoredDataRisk[] = [];
@@ -45,6 +47,9 @@ export function storedDataRisks(previous: SchemaModel, next: SchemaModel): Store
     } else if (type.kind === 'type') {
       risks.push(...fieldRisks(old, type, previous, next));
     }
+  }
+  for (const type of next.types.values()) {
+    if (type.kind === 'type' && previous.types.get(type.name)?.kind !== 'type') risks.push(...fieldRisks(undefined, type, previous, next));
   }
   return risks;
 }
@@ -60,9 +65,14 @@ function objectsKept(type: TypeModel): StoredDataRisk {
   };
 }
 
-function fieldRisks(old: TypeModel, type: TypeModel, previous: SchemaModel, next: SchemaModel): StoredDataRisk[] {
+/**
+ * The questions about `type`'s stored objects. A field with no previous one (an added field, or every field
+ * of an added type: `old` absent) can still have values an earlier upload left stored; it is asked what needs
+ * no old field to compare with: whether a non-null field's values are missing, an enum field's outside it.
+ */
+function fieldRisks(old: TypeModel | undefined, type: TypeModel, previous: SchemaModel, next: SchemaModel): StoredDataRisk[] {
   const collection = storedCollectionOf(type);
-  const oldStored = storedFields(old);
+  const oldStored = old === undefined ? new Map<string, FieldModel>() : storedFields(old);
   const newStored = storedFields(type);
   const risks: StoredDataRisk[] = [];
   const risk = (kind: StoredDataProblemKind, field: FieldModel, filter: Filter, blocking: boolean, message: string, declared?: FieldModel): void => {
@@ -81,8 +91,7 @@ function fieldRisks(old: TypeModel, type: TypeModel, previous: SchemaModel, next
       risk('VALUES_MISSING', field, { [stored]: null }, true,
         `${where} is non-null, but stored ${type.name} objects have no value for it, so reading them would fail`, field);
     }
-    if (before === undefined) continue;
-    if (!valuesReadableAs(before, field)) {
+    if (before !== undefined && !valuesReadableAs(before, field)) {
       risk('VALUES_RETYPED', field, { [stored]: HAS_VALUE }, true,
         `${where} was ${before.typeText}, and stored ${type.name} objects hold values of the old type`, field);
     } else if (field.of.kind === 'enum') {
@@ -122,8 +131,8 @@ export function valuesReadableAs(before: FieldModel, after: FieldModel): boolean
 }
 
 /** Whether every value `before` could hold is still `allowed`: then no stored value needs a look. */
-function keepsEveryEnumValue(before: FieldModel, previous: SchemaModel, allowed: readonly string[]): boolean {
-  if (before.of.kind !== 'enum') return false;
+function keepsEveryEnumValue(before: FieldModel | undefined, previous: SchemaModel, allowed: readonly string[]): boolean {
+  if (before?.of.kind !== 'enum') return false;
   const values = previous.enums.get(before.of.enumName)?.values;
   return values !== undefined && values.every((value) => allowed.includes(value));
 }
