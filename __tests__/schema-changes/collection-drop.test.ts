@@ -114,3 +114,22 @@ test('a dry run of the removal reports the objects it keeps, with the way to dro
     },
   ]);
 });
+
+test('a removed type whose collection a served type took over (@dgraph(type:)) is refused with 409 COLLECTION_IN_USE, and its objects stay', async () => {
+  const renamed = WITH_NOTES.replace('type Note {', 'type Memo @dgraph(type: "Note") {');
+  await activateSchema(server.url, renamed);
+  expect(await gqlData(server.url, '{ aggregateMemo { count } }')).toEqual({ aggregateMemo: { count: 2 } });
+
+  const { status, body } = await dropCollection(server.url, 'Note');
+  expect(status).toBe(409);
+  expect(body).toEqual({
+    errors: [
+      {
+        message: 'the collection Note holds the objects of type Memo (@dgraph(type: "Note")), which the active schema serves: nothing was dropped',
+        extensions: { code: 'COLLECTION_IN_USE' },
+      },
+    ],
+  });
+  expect(await server.store.collection('Note').count({})).toBe(2);
+  expect(await gqlData(server.url, '{ queryMemo(order: { asc: code }) { code text } }')).toEqual({ queryMemo: [{ code: 'a', text: 'one' }, { code: 'b', text: 'two' }] });
+});

@@ -93,6 +93,15 @@ describe('storedDataRisks', () => {
     ['an enum field added to a served type: values an earlier upload hid may be outside it', `${TASK}enum S { A }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  s: S')}enum S { A }`, [
       { kind: 'VALUES_NOT_IN_ENUM', type: 'Task', field: 's', collection: 'Task', filter: { s: { $exists: true, $nin: [null, 'A'] } }, blocking: true },
     ]],
+    ['a type renamed onto its collection (@dgraph(type:)): compared field by field, its objects not kept', TASK,
+      'type Todo @dgraph(type: "Task") {\n  id: ID!\n  label: String!\n  done: Boolean!\n}\n', [
+      { kind: 'VALUES_MISSING', type: 'Todo', field: 'done', collection: 'Task', filter: { done: null }, blocking: true },
+    ]],
+    ['a type renamed onto its collection unchanged: nothing to ask', TASK, 'type Todo @dgraph(type: "Task") {\n  id: ID!\n  label: String!\n  done: Boolean\n}\n', []],
+    ['a type removed while an added type takes another collection: kept, and the added one checked', TASK, 'type Todo @dgraph(type: "Work") {\n  id: ID!\n  label: String!\n}\n', [
+      { kind: 'OBJECTS_KEPT', type: 'Task', field: undefined, collection: 'Task', filter: {}, blocking: false },
+      { kind: 'VALUES_MISSING', type: 'Todo', field: 'label', collection: 'Work', filter: { label: null }, blocking: true },
+    ]],
     ['a @lambda field removed: nothing stored', `${TASK.replace('done: Boolean', 'x: String! @lambda')}`, TASK.replace('  done: Boolean\n', ''), []],
     ['a non-null relation list added: an empty list reads fine', `${TASK}type Tag { id: ID! }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  tags: [Tag!]!')}type Tag { id: ID! }`, []],
     ['a non-null single relation added', `${TASK}type Tag { id: ID! }`, `${TASK.replace('done: Boolean', 'done: Boolean\n  tag: Tag!')}type Tag { id: ID! }`, [

@@ -1,3 +1,4 @@
+import { storedCollectionOf } from '../sdl/facts.js';
 import type { SchemaModel } from '../sdl/model.js';
 import type { Store } from '../store/port.js';
 
@@ -29,6 +30,14 @@ export function dropRefusal(typeName: string, active: SchemaModel): DropRefusal 
     return {
       reason: 'in-schema',
       message: `${kind} ${typeName} is in the active schema: only the data of a type the schema no longer has can be dropped; remove ${typeName} from the schema first`,
+    };
+  }
+  // A type renamed with @dgraph(type:) keeps its collection, which the removed name still names.
+  const reader = [...active.types.values()].find((type) => type.kind === 'type' && storedCollectionOf(type) === typeName);
+  if (reader !== undefined) {
+    return {
+      reason: 'in-schema',
+      message: `the collection ${typeName} holds the objects of type ${reader.name} (@dgraph(type: "${typeName}")), which the active schema serves: nothing was dropped`,
     };
   }
   return undefined;

@@ -33,24 +33,35 @@ const HAS_VALUE: Filter = { $exists: true, $ne: null };
 /**
  * The stored-data questions a change from `previous` to `next` raises, compared by stored field name, so a
  * rename that keeps its storage name raises none. Object types both schemas have, removed ones, and added
- * ones are asked about: an added type's collection may still hold the objects an earlier upload kept when it
- * removed the type (OBJECTS_KEPT), which the type now reads again; with no previous type to compare with,
- * its fields are checked as added fields. Pure: the store answers them in stored-data-check.ts.
+ * ones are asked about. A removed type whose collection an added type now uses (a type renamed with
+ * `@dgraph(type:)` keeping its storage) is compared field by field with that type. Any other added type's
+ * collection may still hold the objects an earlier upload kept when it removed the type (OBJECTS_KEPT),
+ * which the type now reads again; with no previous type to compare with, its fields are checked as added
+ * fields. Pure: the store answers them in stored-data-check.ts.
  */
 export function storedDataRisks(previous: SchemaModel, next: SchemaModel): StoredDataRisk[] {
   const risks: StoredDataRisk[] = [];
+  const added = new Map<string, TypeModel>();
+  for (const type of next.types.values()) {
+    if (type.kind === 'type' && previous.types.get(type.name)?.kind !== 'type') added.set(storedCollectionOf(type), type);
+  }
   for (const old of previous.types.values()) {
     if (old.kind !== 'type') continue;
     const type = next.types.get(old.name);
     if (type === undefined) {
-      risks.push(objectsKept(old));
+      // Renamed onto the same collection (`@dgraph(type:)`): the new type reads the old one's objects.
+      const successor = added.get(storedCollectionOf(old));
+      if (successor === undefined) {
+        risks.push(objectsKept(old));
+      } else {
+        added.delete(storedCollectionOf(old));
+        risks.push(...fieldRisks(old, successor, previous, next));
+      }
     } else if (type.kind === 'type') {
       risks.push(...fieldRisks(old, type, previous, next));
     }
   }
-  for (const type of next.types.values()) {
-    if (type.kind === 'type' && previous.types.get(type.name)?.kind !== 'type') risks.push(...fieldRisks(undefined, type, previous, next));
-  }
+  for (const type of added.values()) risks.push(...fieldRisks(undefined, type, previous, next));
   return risks;
 }
 
