@@ -133,3 +133,25 @@ test('a removed type whose collection a served type took over (@dgraph(type:)) i
   expect(await server.store.collection('Note').count({})).toBe(2);
   expect(await gqlData(server.url, '{ queryMemo(order: { asc: code }) { code text } }')).toEqual({ queryMemo: [{ code: 'a', text: 'one' }, { code: 'b', text: 'two' }] });
 });
+
+test('a removed type stored under another collection name (@dgraph(type:)) is reported with, and dropped by, that name', async () => {
+  const stored = 'type Task {\n  id: ID!\n  title: String\n}\ntype Memo @dgraph(type: "Jotting") {\n  id: ID!\n  text: String\n}\n';
+  await activateSchema(server.url, stored);
+  await gqlData(server.url, 'mutation { addMemo(input: [{ text: "kept" }]) { numUids } }');
+  const { body } = await postSchema(server.url, WITHOUT_NOTES, '?dryRun=true');
+  expect(body.data.report.storedData).toEqual([
+    {
+      kind: 'OBJECTS_KEPT',
+      type: 'Memo',
+      exampleId: expect.any(String),
+      blocking: false,
+      message: expect.stringMatching(/^type Memo is removed; its stored objects stay unreadable until the type comes back or DELETE \/admin\/collections\/Jotting drops them \(one of them: ".+"\)$/),
+    },
+  ]);
+  await activateSchema(server.url, WITHOUT_NOTES);
+  expect(await server.store.collection('Jotting').count({})).toBe(1);
+  const { status, body: dropped } = await dropCollection(server.url, 'Jotting');
+  expect(status).toBe(200);
+  expect(dropped.data).toEqual(expect.objectContaining({ type: 'Jotting', collectionDropped: true, deleted: 1 }));
+  expect(await server.store.collection('Jotting').count({})).toBe(0);
+});

@@ -72,7 +72,8 @@ function objectsKept(type: TypeModel): StoredDataRisk {
     collection: storedCollectionOf(type),
     filter: {},
     blocking: false,
-    message: `type ${type.name} is removed; its stored objects stay unreadable until the type comes back or DELETE /admin/collections/${type.name} drops them`,
+    // The drop endpoint names the collection (the type's name, unless @dgraph(type:) gave it another).
+    message: `type ${type.name} is removed; its stored objects stay unreadable until the type comes back or DELETE /admin/collections/${storedCollectionOf(type)} drops them`,
   };
 }
 
