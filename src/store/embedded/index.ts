@@ -9,7 +9,7 @@ import { Database } from './database.js';
 import { acquireDirectoryLock } from './directory-lock.js';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
 import { CorruptLogError, PREVIOUS_WAL_FILE, readPreviousLog, WriteAheadLog } from './write-ahead-log.js';
-import { SNAPSHOT_FILE, readSnapshot, snapshotSize } from './snapshot.js';
+import { SNAPSHOT_FILE, loadSnapshot, snapshotSize } from './snapshot.js';
 
 export { DataDirectoryLockedError } from './directory-lock.js';
 export { StoreClosedError, DEFAULT_COMPACT_AFTER_BYTES, DEFAULT_COMPACT_AFTER_SNAPSHOT_SHARE, type EmbeddedStoreOptions } from './embedded-store.js';
@@ -29,16 +29,12 @@ export async function openEmbeddedStore(dataDir: string, options: EmbeddedStoreO
   try {
     fs.rmSync(path.join(directory, `${SNAPSHOT_FILE}.tmp`), { force: true });
     const database = new Database();
-    const snapshot = readSnapshot(directory);
-    let lastSeq = 0;
-    if (snapshot) {
-      for (const collection of snapshot.collections) {
+    let lastSeq =
+      loadSnapshot(directory, (collection) => {
         const state = database.ensure(collection.name);
         for (const document of collection.documents) state.put(document);
         for (const spec of collection.indexes) state.addIndex(spec, false);
-      }
-      lastSeq = snapshot.seq;
-    }
+      }) ?? 0;
     // A compaction interrupted by a crash left the log's earlier part aside: it comes first.
     const previousFile = path.join(directory, PREVIOUS_WAL_FILE);
     const previousRecords = readPreviousLog(directory);

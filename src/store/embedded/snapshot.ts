@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexSpec, StoredDocument, StoreSnapshot } from '../port.js';
 import { fsyncDirectory, writeFully } from './durable-file.js';
+import { fileLines } from './file-lines.js';
 
 export const SNAPSHOT_FILE = 'snapshot.jsonl';
 const FORMAT = 'autograph-embedded-snapshot';
@@ -170,34 +171,48 @@ export async function writeSnapshotFromStore(dataDir: string, source: StoreSnaps
   return { documents, file };
 }
 
-export function readSnapshot(dataDir: string): Snapshot | undefined {
+/**
+ * Reads the snapshot in `dataDir` line by line, handing each collection to `load` in file order; its
+ * `documents` are parsed as `load` iterates them (so neither the file's text nor every document is held at
+ * once) and must be read before `load` returns. Answers the snapshot's sequence number, or undefined
+ * when there is none.
+ */
+export function loadSnapshot(dataDir: string, load: (collection: SnapshotCollection) => void, chunkBytes?: number): number | undefined {
   const file = path.join(dataDir, SNAPSHOT_FILE);
   if (!fs.existsSync(file)) return undefined;
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  let cursor = 0;
+  const lines = fileLines(file, chunkBytes);
+  let lineNumber = 0;
   const next = (what: string): Record<string, unknown> => {
-    const line = lines[cursor++];
-    if (line === undefined || line === '') throw new CorruptSnapshotError(file, `ends early, expected ${what} at line ${cursor}`);
+    const { done, value: line } = lines.next();
+    lineNumber++;
+    if (done || line === '') throw new CorruptSnapshotError(file, `ends early, expected ${what} at line ${lineNumber}`);
     try {
       return JSON.parse(line) as Record<string, unknown>;
     } catch {
-      throw new CorruptSnapshotError(file, `line ${cursor} is not JSON (expected ${what})`);
+      throw new CorruptSnapshotError(file, `line ${lineNumber} is not JSON (expected ${what})`);
     }
   };
-  const header = next('the header');
-  if (header.format !== FORMAT || header.version !== VERSION || typeof header.seq !== 'number' || typeof header.collections !== 'number') {
-    throw new CorruptSnapshotError(file, `unknown header ${JSON.stringify(header)}`);
-  }
-  const collections: SnapshotCollection[] = [];
-  for (let c = 0; c < header.collections; c++) {
-    const meta = next('a collection header');
-    if (typeof meta.collection !== 'string' || !Array.isArray(meta.indexes) || typeof meta.count !== 'number') {
-      throw new CorruptSnapshotError(file, `line ${cursor} is not a collection header`);
+  try {
+    const header = next('the header');
+    if (header.format !== FORMAT || header.version !== VERSION || typeof header.seq !== 'number' || typeof header.collections !== 'number') {
+      throw new CorruptSnapshotError(file, `unknown header ${JSON.stringify(header)}`);
     }
-    const documents: StoredDocument[] = [];
-    for (let d = 0; d < meta.count; d++) documents.push(next(`a document of ${meta.collection}`) as StoredDocument);
-    collections.push({ name: meta.collection, indexes: meta.indexes as IndexSpec[], count: documents.length, documents });
+    for (let c = 0; c < header.collections; c++) {
+      const meta = next('a collection header');
+      if (typeof meta.collection !== 'string' || !Array.isArray(meta.indexes) || typeof meta.count !== 'number') {
+        throw new CorruptSnapshotError(file, `line ${lineNumber} is not a collection header`);
+      }
+      const { collection: name, count } = meta;
+      let read = 0;
+      function* documents(): Generator<StoredDocument> {
+        for (; read < count; read++) yield next(`a document of ${name}`) as StoredDocument;
+      }
+      load({ name, indexes: meta.indexes as IndexSpec[], count, documents: documents() });
+      if (read !== count) throw new Error(`snapshot of ${name}: ${read} of its ${count} documents were loaded`);
+    }
+    if (next('the end marker').end !== FORMAT) throw new CorruptSnapshotError(file, 'the end marker is missing');
+    return header.seq;
+  } finally {
+    lines.return(undefined);
   }
-  if (next('the end marker').end !== FORMAT) throw new CorruptSnapshotError(file, 'the end marker is missing');
-  return { seq: header.seq, collections };
 }
