@@ -50,11 +50,12 @@ export function storedDataRisks(previous: SchemaModel, next: SchemaModel): Store
     const type = next.types.get(old.name);
     if (type === undefined) {
       // Renamed onto the same collection (`@dgraph(type:)`): the new type reads the old one's objects.
-      const successor = added.get(storedCollectionOf(old));
+      const collection = storedCollectionOf(old);
+      const successor = added.get(collection);
       if (successor === undefined) {
         risks.push(objectsKept(old));
       } else {
-        added.delete(storedCollectionOf(old));
+        added.delete(collection);
         risks.push(...fieldRisks(old, successor, previous, next));
       }
     } else if (type.kind === 'type') {

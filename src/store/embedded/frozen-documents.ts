@@ -8,12 +8,7 @@
  * document they change.
  */
 import type { StoredDocument } from '../port.js';
-
-/** A document's place in natural order, as CollectionState keeps it. */
-export interface PositionedDocument {
-  document: StoredDocument;
-  position: number;
-}
+import type { Slot } from './collection-state.js';
 
 export class FrozenDocuments implements Iterable<StoredDocument> {
   /** The version of each changed position (undefined: it held none) as of the freeze. */
@@ -35,7 +30,7 @@ export class FrozenDocuments implements Iterable<StoredDocument> {
   ) {}
 
   /** Called before a write replaces or removes the document in `slot`. */
-  keep(slot: PositionedDocument): void {
+  keep(slot: Slot): void {
     const { position } = slot;
     if (position >= this.limit || position < this.cursor || this.earlier.has(position)) return;
     this.earlier.set(position, slot.document);
