@@ -19,6 +19,7 @@
  *   npm run bench -- schema-changes       the change report of an upload: diff cost and stored-data checks (bench/schema-changes.ts; only when named)
  *   npm run bench -- cascade              @cascade next to the same reads without it (bench/cascade.ts; only when named)
  *   npm run bench -- storage-names        reads under @dgraph storage names vs own names, and @secret's bcrypt work (bench/storage-names.ts; only when named)
+ *   npm run bench -- restart              a restart's downtime (stop, start) after a load and after a burst of writes (bench/restart.ts; only when named)
  *   npm run bench -- subscriptions        1,000 subscribers under 100 writes/s: write → delivery, CPU, RSS (bench/subscriptions.ts; only when named)
  *   npm run bench -- postgraphile         Autograph vs PostGraphile 4 on PostgreSQL 15 vs in-memory graphql-js at 100,000 tasks
  *                                         (BENCH_SIZES); with scenario names, only those (bench/postgraphile-comparison.ts; only
@@ -52,6 +53,7 @@ const SCRIPTS: Record<string, { file: string; inDefault: boolean; nodeArgs?: str
   cascade: { file: 'cascade.js', inDefault: false },
   'storage-names': { file: 'storage-names.js', inDefault: false },
   subscriptions: { file: 'subscriptions.js', inDefault: false },
+  restart: { file: 'restart.js', inDefault: false, nodeArgs: ['--max-old-space-size=8192'] },
 };
 
 const DEFAULT_SIZES = [10_000, 100_000];

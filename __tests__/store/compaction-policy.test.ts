@@ -40,10 +40,12 @@ describe('the embedded store compacts by the policy', () => {
   /** A folder whose snapshot holds `count` documents of about 1 KiB each, and whose log is empty. */
   async function storeWithSnapshot(count: number): Promise<string> {
     const folder = tempFolder();
-    const store = await openEmbeddedStore(folder, { compactAfterBytes: Number.MAX_SAFE_INTEGER });
+    // Any log is due: the insert's commit compacts it (in the background; close waits for it).
+    const store = await openEmbeddedStore(folder, { compactAfterBytes: 0, compactAfterSnapshotShare: 0 });
     await store.collection('Big').insertMany(Array.from({ length: count }, (_, i) => ({ _id: `b${i}`, text: 'x'.repeat(1000) })));
     await store.close();
     expect(fs.statSync(path.join(folder, 'wal.log')).size).toBe(0);
+    expect(fs.statSync(path.join(folder, 'snapshot.jsonl')).size).toBeGreaterThan(count * 1000);
     return folder;
   }
 
@@ -95,5 +97,46 @@ describe('the embedded store compacts by the policy', () => {
     expect(sizeBefore).toBeLessThan(2048 + 100);
     expect(sizeBefore).toBeGreaterThan(2048 - 100);
     await store.close();
+  });
+
+  describe('on close', () => {
+    it('keeps a log the policy would not compact yet: closing does not rewrite the store, and reopening replays the log', async () => {
+      const folder = await storeWithSnapshot(64);
+      const snapshotBefore = fs.readFileSync(path.join(folder, 'snapshot.jsonl'));
+      const compactions: CompactionReport[] = [];
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 2048, onCompacted: (report) => compactions.push(report) });
+      for (let i = 0; i < 10; i++) await store.collection('Small').insertMany([{ _id: `s${i}`, n: i }]);
+      const logBefore = logSize(folder);
+      expect(logBefore).toBeGreaterThan(0);
+      await store.close();
+
+      expect(compactions).toEqual([]);
+      expect(logSize(folder)).toBe(logBefore);
+      expect(fs.readFileSync(path.join(folder, 'snapshot.jsonl')).equals(snapshotBefore)).toBe(true);
+      const reopened = await openEmbeddedStore(folder);
+      expect(await reopened.collection('Small').find({}, { sort: { n: 1 } })).toEqual(Array.from({ length: 10 }, (_, i) => ({ _id: `s${i}`, n: i })));
+      expect(await reopened.collection('Big').count({})).toBe(64);
+      await reopened.close();
+    });
+
+    it('compacts a log that is due by the policy it was opened with', async () => {
+      const folder = await storeWithSnapshot(4);
+      const writer = await openEmbeddedStore(folder, { compactAfterBytes: Number.MAX_SAFE_INTEGER });
+      for (let i = 0; i < 10; i++) await writer.collection('Small').insertMany([{ _id: `s${i}`, n: i }]);
+      await writer.close();
+      const logBefore = logSize(folder);
+      expect(logBefore).toBeGreaterThan(500);
+
+      // Opened with a floor the log is already past, and no share of the snapshot: due before any write.
+      const compactions: CompactionReport[] = [];
+      const store = await openEmbeddedStore(folder, { compactAfterBytes: 500, compactAfterSnapshotShare: 0, onCompacted: (report) => compactions.push(report) });
+      await store.close();
+      expect(compactions.map((report) => report.documents)).toEqual([14]);
+      expect(logSize(folder)).toBe(0);
+      const reopened = await openEmbeddedStore(folder);
+      expect(await reopened.collection('Small').count({})).toBe(10);
+      expect(await reopened.collection('Big').count({})).toBe(4);
+      await reopened.close();
+    });
   });
 });

@@ -14,7 +14,7 @@
  * holds it. A crash before the rename leaves the old snapshot, the previous log and the log (replayed in
  * that order); after it, the new snapshot, whose sequence number makes replay skip the previous log.
  * An interrupted or failed compaction leaves `wal.previous.log`; the next one is then done at once,
- * synchronously, as is the one on close.
+ * synchronously, as is one on close (which compacts only then, or when the policy says it is due).
  */
 import { performance } from 'node:perf_hooks';
 import { compactionDue, type CompactionPolicy } from './compaction-policy.js';
