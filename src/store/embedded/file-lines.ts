@@ -9,25 +9,49 @@ import fs from 'node:fs';
 const NEWLINE = 0x0a;
 const DEFAULT_CHUNK_BYTES = 8 << 20;
 
+export interface FileLine {
+  text: string;
+  /** The byte offset in the file just past the line (past its `\n` when it has one). */
+  end: number;
+  /** Whether the line ends with `\n`: only the file's last line may not. */
+  terminated: boolean;
+}
+
 /** Each line of `file` without its `\n`, and a last line without one if the file does not end with it. */
 export function* fileLines(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): Generator<string> {
+  for (const line of positionedFileLines(file, chunkBytes)) yield line.text;
+}
+
+/** `fileLines` with where each line ends in the file and whether it ends with `\n`. */
+export function* positionedFileLines(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): Generator<FileLine> {
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);
-    /** The start of a line that the previous chunks did not finish. */
-    let carried: Buffer | undefined;
+    /** Copies of the pieces of a line that the previous chunks did not finish (`buffer` is read into again). */
+    const carried: Buffer[] = [];
+    /** The file offset of `buffer[0]`. */
+    let chunkStart = 0;
     for (let read = fs.readSync(fd, buffer, 0, chunkBytes, null); read > 0; read = fs.readSync(fd, buffer, 0, chunkBytes, null)) {
-      const chunk = carried === undefined ? buffer.subarray(0, read) : Buffer.concat([carried, buffer.subarray(0, read)]);
+      const chunk = buffer.subarray(0, read);
       let start = 0;
       for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-        yield chunk.toString('utf8', start, end);
+        const text = decodeLine(carried, chunk, start, end);
+        carried.length = 0;
         start = end + 1;
+        yield { text, end: chunkStart + start, terminated: true };
       }
-      // A copy: `buffer` is read into again.
-      carried = start < chunk.length ? Buffer.from(chunk.subarray(start)) : undefined;
+      if (start < read) carried.push(Buffer.from(chunk.subarray(start)));
+      chunkStart += read;
     }
-    if (carried !== undefined) yield carried.toString('utf8');
+    if (carried.length > 0) yield { text: Buffer.concat(carried).toString('utf8'), end: chunkStart, terminated: false };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The line made of the carried pieces and `chunk[start, end)`. */
+function decodeLine(carried: Buffer[], chunk: Buffer, start: number, end: number): string {
+  if (carried.length === 0) return chunk.toString('utf8', start, end);
+  // Joined once per line, not once per chunk: a line longer than many chunks is copied once.
+  return Buffer.concat([...carried, chunk.subarray(start, end)]).toString('utf8');
 }

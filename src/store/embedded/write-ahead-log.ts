@@ -1,13 +1,15 @@
 /**
  * The append-only write-ahead log: one JSON line per committed unit of work, appended and fsynced before
  * the write is acknowledged (and, see TransactionManager, before any other reader can see it). On open it
- * is read back; a torn last line (a crash during the append) is ignored and cut off so that later appends
- * start on a clean line.
+ * is read back in chunks, each record applied as it is parsed (so a log of any size reopens, and neither
+ * its bytes nor its records are held at once); a torn last line (a crash during the append) is ignored and
+ * cut off so that later appends start on a clean line.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDirectory, writeTextFully } from './durable-file.js';
-import { isLogRecord, type LogRecord } from './log-records.js';
+import { positionedFileLines } from './file-lines.js';
+import { isLogRecord, type LogOperation, type LogRecord } from './log-records.js';
 
 export const WAL_FILE = 'wal.log';
 /**
@@ -23,6 +25,41 @@ export class CorruptLogError extends Error {
   }
 }
 
+/** Takes one intact record of a log as it is read; `line` is its 1-based line number. */
+type ReadRecord = (record: LogRecord, line: number) => void;
+
+export interface ReplayedLogs {
+  /** WAL_FILE, open for appending after its intact records. */
+  log: WriteAheadLog;
+  /** The sequence number of the last record applied (the snapshot's when none was). */
+  lastSeq: number;
+  previousLogExists: boolean;
+}
+
+/**
+ * Replays the logs in `dataDir` onto a database loaded from a snapshot that ends at `snapshotSeq`:
+ * PREVIOUS_WAL_FILE, then WAL_FILE, handing each operation of each record after the snapshot to `apply`
+ * as the record is read. Refuses (CorruptLogError) a damaged line that is not a torn last one, and a gap
+ * in the sequence. `chunkBytes` is how much of a file is read at a time.
+ */
+export function replayLogs(dataDir: string, snapshotSeq: number, apply: (operation: LogOperation) => void, chunkBytes?: number): ReplayedLogs {
+  let lastSeq = snapshotSeq;
+  const replay =
+    (file: string): ReadRecord =>
+    (record, line) => {
+      if (record.seq <= lastSeq) return; // already in the snapshot (a crash came before the log was emptied)
+      if (record.seq !== lastSeq + 1) throw new CorruptLogError(file, line, `record ${record.seq} follows ${lastSeq}: records are missing`);
+      for (const operation of record.ops) apply(operation);
+      lastSeq = record.seq;
+    };
+  // A compaction interrupted by a crash left the log's earlier part aside: it comes first.
+  const previous = path.join(dataDir, PREVIOUS_WAL_FILE);
+  const previousLogExists = fs.existsSync(previous);
+  if (previousLogExists) readLog(previous, replay(previous), chunkBytes);
+  const log = WriteAheadLog.open(dataDir, replay(path.join(dataDir, WAL_FILE)), chunkBytes);
+  return { log, lastSeq, previousLogExists };
+}
+
 export class WriteAheadLog {
   private constructor(
     readonly file: string,
@@ -30,17 +67,24 @@ export class WriteAheadLog {
     private size: number,
   ) {}
 
-  /** Opens (creating if missing) the log in `dataDir` and returns its intact records. */
-  static open(dataDir: string): { log: WriteAheadLog; records: LogRecord[] } {
+  /**
+   * Opens (creating if missing) the log in `dataDir`, handing its intact records to `read` in order, and
+   * cuts off a torn last line. When `read` throws, the log is left as it was and not opened.
+   */
+  static open(dataDir: string, read: ReadRecord, chunkBytes?: number): WriteAheadLog {
     const file = path.join(dataDir, WAL_FILE);
-    const content = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
-    const { records, intactBytes } = parseLog(file, content);
+    const intactBytes = fs.existsSync(file) ? readLog(file, read, chunkBytes) : 0;
     const fd = fs.openSync(file, 'a');
-    if (intactBytes < content.length) {
-      fs.ftruncateSync(fd, intactBytes);
-      fs.fsyncSync(fd);
+    try {
+      if (fs.fstatSync(fd).size > intactBytes) {
+        fs.ftruncateSync(fd, intactBytes);
+        fs.fsyncSync(fd);
+      }
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
     }
-    return { log: new WriteAheadLog(file, fd, intactBytes), records };
+    return new WriteAheadLog(file, fd, intactBytes);
   }
 
   get sizeBytes(): number {
@@ -99,13 +143,6 @@ export class WriteAheadLog {
   }
 }
 
-/** The records of PREVIOUS_WAL_FILE in `dataDir` (none when it does not exist). */
-export function readPreviousLog(dataDir: string): LogRecord[] {
-  const file = path.join(dataDir, PREVIOUS_WAL_FILE);
-  if (!fs.existsSync(file)) return [];
-  return parseLog(file, fs.readFileSync(file)).records;
-}
-
 /** Deletes PREVIOUS_WAL_FILE once a durable snapshot holds all its records. */
 export function removePreviousLog(dataDir: string): void {
   const file = path.join(dataDir, PREVIOUS_WAL_FILE);
@@ -114,24 +151,29 @@ export function removePreviousLog(dataDir: string): void {
   fsyncDirectory(dataDir);
 }
 
-function parseLog(file: string, content: Buffer): { records: LogRecord[]; intactBytes: number } {
-  const records: LogRecord[] = [];
-  let start = 0;
+/**
+ * Hands each intact record of `file` to `read` as it is parsed, and answers how many bytes at the file's
+ * start are intact: all of them but a torn last line.
+ */
+function readLog(file: string, read: ReadRecord, chunkBytes?: number): number {
+  let intactBytes = 0;
   let lineNumber = 0;
-  while (start < content.length) {
-    const end = content.indexOf(0x0a, start);
+  // A line that is not a record is a torn append only if it is the last: that is known once the next line
+  // arrives (then the file is corrupt) or none does.
+  let unparsableLine: number | undefined;
+  for (const line of positionedFileLines(file, chunkBytes)) {
+    if (unparsableLine !== undefined) throw new CorruptLogError(file, unparsableLine, 'not a log record, and not the last line (so not a torn append)');
     lineNumber++;
-    const isLast = end === -1 || end === content.length - 1;
-    if (end === -1) break; // torn: the crash came before the newline was written
-    const record = parseLine(content.subarray(start, end).toString('utf8'));
-    if (!record) {
-      if (isLast) break;
-      throw new CorruptLogError(file, lineNumber, 'not a log record, and not the last line (so not a torn append)');
+    if (!line.terminated) break; // torn: the crash came before the newline was written
+    const record = parseLine(line.text);
+    if (record === undefined) {
+      unparsableLine = lineNumber;
+      continue;
     }
-    records.push(record);
-    start = end + 1;
+    read(record, lineNumber);
+    intactBytes = line.end;
   }
-  return { records, intactBytes: start };
+  return intactBytes;
 }
 
 function parseLine(line: string): LogRecord | undefined {
