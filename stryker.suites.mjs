@@ -12,6 +12,7 @@ function group(dir, files, tests) {
 const persisted = (files, tests) => group('src/persisted', files, tests.map((name) => `persisted/${name}`));
 const query = (files, tests) => group('src/query', files, tests.map((name) => `query/${name}`));
 const auth = (files, tests) => group('src/auth', files, tests.map((name) => `auth/${name}`));
+const store = (files, tests) => group('src/store/embedded', files, tests.map((name) => `store/${name}`));
 
 export const SUITES = {
   persisted: {
@@ -57,6 +58,27 @@ export const SUITES = {
       query(['date-time', 'errors'], ['date-time', 'errors', 'operators']),
       query(['stop-words'], ['stop-words']),
       query(['text-index', 'word-boundaries'], ['text-index', 'word-boundaries', 'stop-words']),
+    ],
+  },
+  store: {
+    dir: 'src/store/embedded',
+    groups: [
+      // What reaches the disk and how it is read back: one group each, so that a change there can be mutated on its own.
+      store(['write-ahead-log', 'file-lines', 'log-records', 'durable-file'], ['write-ahead-log-file', 'write-ahead-log-writes', 'log-records', 'snapshot-file']),
+      store(['snapshot'], ['snapshot-file', 'embedded']),
+      store(['compaction-policy', 'compactor', 'frozen-documents', 'frozen-snapshot'], ['compaction-policy', 'frozen-documents', 'embedded']),
+      store(['transaction-manager', 'write-scope', 'directory-lock', 'index'], ['transaction-manager', 'embedded']),
+      // Reads, writes and indexes in memory (slow: every store test file for every mutant).
+      store(
+        ['access-plan', 'collection-index', 'collection-state', 'collection-view', 'compiled-filter', 'database', 'embedded-collection',
+          'embedded-store', 'find-documents', 'find-per-key', 'group-all', 'group-by-key', 'index-aggregates', 'index-keys', 'json-values',
+          'linear-regex', 'lookup-membership', 'ordered-keys', 'ordered-walk', 'pipeline-runner', 'position-bitset', 'position-ordered-page',
+          'primary-key-filter', 'projection', 'run-access-plan', 'scan-deadline', 'sort-order', 'sorted-positions', 'write-operations'],
+        ['embedded', 'embedded-index-paths', 'access-plan', 'bitset-density', 'compiled-filter', 'group-all', 'group-by-key', 'lookup-membership',
+          'natural-id-order', 'nulls-last', 'ordered-keys', 'partial-index', 'plain-field-keys', 'position-bitset', 'position-ordered-page',
+          'primary-key-reads', 'projected-copier', 'reads-at-deadline', 'run-access-plan', 'sort-order', 'sorted-positions', 'storable-document',
+          'stored-collections'],
+      ),
     ],
   },
   mutations: {

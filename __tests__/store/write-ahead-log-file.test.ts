@@ -64,6 +64,7 @@ function replayError(chunkBytes: number | undefined, snapshotSeq = 0): Error {
     replay(chunkBytes, snapshotSeq);
   } catch (error) {
     expect(error).toBeInstanceOf(CorruptLogError);
+    expect((error as Error).name).toBe('CorruptLogError');
     return error as Error;
   }
   throw new Error('replayLogs did not fail');
@@ -102,6 +103,13 @@ describe.each(CHUNK_SIZES)('replayLogs, reading chunks of %s', (_label, chunkByt
     const torn = Buffer.from(JSON.stringify(record(3)));
     const emoji = torn.indexOf(Buffer.from('😀'));
     fs.writeFileSync(walFile, Buffer.concat([Buffer.from(intact), torn.subarray(0, emoji + 2)]));
+    expect(replay(chunkBytes)).toEqual({ applied: opsOf(1, 2), lastSeq: 2, previousLogExists: false, sizeBytes: Buffer.byteLength(intact) });
+    expect(fs.readFileSync(walFile, 'utf8')).toBe(intact);
+  });
+
+  it('ignores a whole record whose newline was not written (its append never completed), and cuts it off', () => {
+    const intact = lines(1, 2);
+    fs.writeFileSync(walFile, intact + JSON.stringify(record(3)));
     expect(replay(chunkBytes)).toEqual({ applied: opsOf(1, 2), lastSeq: 2, previousLogExists: false, sizeBytes: Buffer.byteLength(intact) });
     expect(fs.readFileSync(walFile, 'utf8')).toBe(intact);
   });
