@@ -62,6 +62,8 @@ export const SUITES = {
   },
   store: {
     dir: 'src/store/embedded',
+    // Not in a bare `npm run mutate`: the last group runs every store test file for each of its many mutants.
+    onlyWhenNamed: true,
     groups: [
       // What reaches the disk and how it is read back: one group each, so that a change there can be mutated on its own.
       store(['write-ahead-log', 'file-lines', 'log-records', 'durable-file'], ['write-ahead-log-file', 'write-ahead-log-writes', 'log-records', 'snapshot-file']),

@@ -1,13 +1,14 @@
 // Runs Stryker for each mutated folder, one group of source files at a time with the unit-test files that drive
 // that group (stryker.suites.mjs), merges each folder's group reports into reports/mutation/<folder>.json and
 // prints the mutation score per file, per folder and for all folders together.
-// Usage: npm run mutate [-- persisted auth query mutations]; MUTATE_CONCURRENCY=2 on an otherwise idle machine.
+// Usage: npm run mutate [-- persisted auth query mutations store]; MUTATE_CONCURRENCY=2 on an otherwise idle machine.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SUITES, reportFile } from '../stryker.suites.mjs';
 
-const folders = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(SUITES);
+// A folder marked onlyWhenNamed (the embedded store: hours for its in-memory reads) runs only when named.
+const folders = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(SUITES).filter((folder) => !SUITES[folder].onlyWhenNamed);
 const unknown = folders.filter((folder) => !(folder in SUITES));
 if (unknown.length > 0) {
   console.error(`unknown folder(s) ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);
