@@ -68,7 +68,7 @@ export const SUITES = {
       // What reaches the disk and how it is read back: one group each, so that a change there can be mutated on its own.
       store(['write-ahead-log', 'file-lines', 'log-records', 'durable-file'], ['write-ahead-log-file', 'write-ahead-log-writes', 'log-records', 'snapshot-file']),
       store(['snapshot'], ['snapshot-file', 'snapshot-writes', 'embedded']),
-      store(['compaction-policy', 'compactor', 'frozen-documents', 'frozen-snapshot'], ['compaction-policy', 'frozen-documents', 'embedded']),
+      store(['compaction-policy', 'compactor', 'frozen-documents', 'frozen-snapshot'], ['compaction-policy', 'compactor', 'frozen-documents', 'embedded']),
       store(['transaction-manager', 'write-scope', 'directory-lock', 'index'], ['transaction-manager', 'embedded']),
       // Reads, writes and indexes in memory (slow: every store test file for every mutant).
       store(

@@ -595,6 +595,24 @@ export function describeStoreContract(label: string, open: () => Promise<Store>,
         }
       });
 
+      it('lists collections sorted by name, whatever the order they were created in', async () => {
+        const base = freshName('Order');
+        const created = [`${base}_m`, `${base}_Z`, `${base}_a`, `${base}_b`];
+        for (const [i, name] of created.entries()) await store.collection(name).insertMany([{ _id: `d${i}` }]);
+        const snapshot = await store.openSnapshot();
+        try {
+          const listed = snapshot.collections.map((collection) => collection.name).filter((name) => name.startsWith(`${base}_`));
+          expect(listed).toEqual([`${base}_Z`, `${base}_a`, `${base}_b`, `${base}_m`]);
+          for (const name of created) {
+            const read: StoredDocument[] = [];
+            for await (const batch of snapshot.documents(name, 10)) read.push(...batch);
+            expect(read).toEqual([{ _id: `d${created.indexOf(name)}` }]);
+          }
+        } finally {
+          await snapshot.close();
+        }
+      });
+
       it('point-in-time: writes made after it was opened do not show; per-document: documents read after the writes show them', async () => {
         const name = await seedBooks();
         const snapshot = await store.openSnapshot();

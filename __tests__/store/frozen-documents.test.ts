@@ -100,3 +100,53 @@ describe('frozen documents', () => {
     expect(() => [...frozen]).toThrow('frozen documents: read 1, expected 2');
   });
 });
+
+describe('what a freeze holds', () => {
+  it('holds only the versions of positions it froze and has not read yet, and nothing once read or released', () => {
+    const state = filledState(10);
+    const frozen = state.freeze();
+    expect(state.openFreezes).toBe(1);
+    const iterator = frozen[Symbol.iterator]();
+    expect(iterator.next().value).toEqual({ _id: 'd0000', v: 0 });
+    expect(iterator.next().value).toEqual({ _id: 'd0001', v: 0 });
+    state.put({ _id: 'd0000', v: 1 }); // read already
+    state.put({ _id: 'n0000', v: 1 }); // created after the freeze
+    state.put({ _id: 'n0000', v: 2 });
+    expect(frozen.heldVersions).toBe(0);
+    state.put({ _id: 'd0005', v: 1 }); // not read yet: its version at the freeze is kept
+    state.put({ _id: 'd0005', v: 2 }); // kept once
+    state.remove('d0006');
+    expect(frozen.heldVersions).toBe(2);
+    expect(iterator.next().value).toEqual({ _id: 'd0002', v: 0 });
+    expect([...{ [Symbol.iterator]: () => iterator }].map((document) => document._id)).toEqual(['d0003', 'd0004', 'd0005', 'd0006', 'd0007', 'd0008', 'd0009']);
+    expect(frozen.heldVersions).toBe(0);
+    expect(state.openFreezes).toBe(0);
+    state.put({ _id: 'd0009', v: 1 });
+    expect(frozen.heldVersions).toBe(0);
+  });
+
+  it('a freeze released before it is read holds nothing and is released once', () => {
+    const state = filledState(5);
+    const first = state.freeze();
+    const second = state.freeze();
+    expect(state.openFreezes).toBe(2);
+    first.release();
+    first.release();
+    expect(state.openFreezes).toBe(1);
+    state.put({ _id: 'd0001', v: 1 });
+    expect(first.heldVersions).toBe(0);
+    expect(second.heldVersions).toBe(1);
+    expect(() => [...first]).toThrow('frozen documents were released before they were read');
+    expect([...second].map((document) => document.v)).toEqual([0, 0, 0, 0, 0]);
+    expect(state.openFreezes).toBe(0);
+  });
+
+  it('a reader that stops early releases the freeze', () => {
+    const state = filledState(5);
+    const frozen = state.freeze();
+    for (const document of frozen) if (document._id === 'd0001') break;
+    expect(state.openFreezes).toBe(0);
+    state.put({ _id: 'd0003', v: 1 });
+    expect(frozen.heldVersions).toBe(0);
+  });
+});

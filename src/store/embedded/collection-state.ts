@@ -109,6 +109,11 @@ export class CollectionState {
     return frozen;
   }
 
+  /** Freezes not yet read to the end nor released: each makes writes hand it the versions they replace. */
+  get openFreezes(): number {
+    return this.freezes.length;
+  }
+
   put(document: StoredDocument): void {
     const slot = this.slots.get(document._id);
     if (slot) {

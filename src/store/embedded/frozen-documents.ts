@@ -29,6 +29,11 @@ export class FrozenDocuments implements Iterable<StoredDocument> {
     private readonly onRelease: (frozen: FrozenDocuments) => void,
   ) {}
 
+  /** How many earlier versions writes have handed over and the reader has not reached (what it costs in memory). */
+  get heldVersions(): number {
+    return this.earlier.size;
+  }
+
   /** Called before a write replaces or removes the document in `slot`. */
   keep(slot: Slot): void {
     const { position } = slot;
