@@ -18,7 +18,7 @@ import { BENCH_SCHEMA, fillInMemoryTables, loadData, USERS, type LoadedData } fr
 import { startAutograph, type AutographService } from './autograph-service.js';
 import { startBaseline } from './baseline.js';
 import { startInMemoryBaseline } from './in-memory-baseline.js';
-import { measureAlternating, post, slowdown, type Measurement, type Service } from './measure.js';
+import { firstAnswer, measureAlternating, post, slowdown, type Measurement, type Service } from './measure.js';
 import { canCollectGarbage, MIB, rssAfterGarbageCollection } from './memory.js';
 import { isWrite, SCENARIOS, type RequestBody, type Scenario } from './scenarios.js';
 import type { ScenarioSummary, SizeFacts, SizeSummary } from './summary.js';
@@ -34,8 +34,6 @@ const HEAVY_CONNECTIONS = Math.min(2, CONNECTIONS);
 const HAND_WRITTEN_TARGET = 1.25;
 /** Issue 17: Autograph at most this many times slower than the in-memory baseline. */
 const IN_MEMORY_TARGET = 1.5;
-/** How long a restarted service may take to answer its first query before the benchmark gives up. */
-const RESTART_LIMIT_MS = 300_000;
 
 const seconds = (from: number): number => (performance.now() - from) / 1000;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(0)} MiB`;
@@ -45,16 +43,6 @@ const slowerOrFaster = (ratio: number, digits: number): string => {
   return ratio >= 1 ? `${ratio.toFixed(digits)}x slower` : `${(1 / ratio).toFixed(digits)}x faster`;
 };
 
-/** Posts `body` until it answers with data: the restarted service is up once its first query is answered. */
-async function firstAnswer(url: string, body: RequestBody): Promise<void> {
-  const deadline = performance.now() + RESTART_LIMIT_MS;
-  for (;;) {
-    const answer = await post(url, body).catch(() => undefined);
-    if (answer?.data && !answer.errors) return;
-    if (performance.now() > deadline) throw new Error(`the restarted service did not answer within ${RESTART_LIMIT_MS} ms: ${JSON.stringify(answer)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Loads `tasks` tasks into a new store, then restarts Autograph on it; answers the restarted service. */
 async function loadAndRestart(folder: string, tasks: number): Promise<{ service: AutographService; data: LoadedData; facts: SizeFacts }> {

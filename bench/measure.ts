@@ -174,3 +174,17 @@ export function slowdown(slower: Measurement, faster: Measurement): number {
   if (rounds === 0 || !everyRunCompleted) return faster.requestsPerSecond / slower.requestsPerSecond;
   return median(slower.runs.slice(0, rounds).map((run, round) => rate(faster.runs[round]!) / rate(run)));
 }
+
+/** How long a restarted service may take to answer its first query before a benchmark gives up. */
+const RESTART_LIMIT_MS = 300_000;
+
+/** Posts `body` until it answers with data: a restarted service is up once its first query is answered. */
+export async function firstAnswer(url: string, body: unknown): Promise<void> {
+  const deadline = performance.now() + RESTART_LIMIT_MS;
+  for (;;) {
+    const answer = await post(url, body).catch(() => undefined);
+    if (answer?.data && !answer.errors) return;
+    if (performance.now() > deadline) throw new Error(`the restarted service did not answer within ${RESTART_LIMIT_MS} ms: ${JSON.stringify(answer)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

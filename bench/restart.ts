@@ -15,19 +15,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BENCH_SCHEMA, benchTaskBatches, loadData } from './api-data.js';
 import { startAutograph, type AutographService } from './autograph-service.js';
-import { post } from './measure.js';
+import { firstAnswer } from './measure.js';
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const fileSize = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
-async function firstAnswer(url: string, id: string): Promise<void> {
-  const body = { query: 'query($id: ID!) { getTask(id: $id) { id } }', variables: { id } };
-  for (;;) {
-    const answer = (await post(url, body)) as { data?: { getTask?: { id: string } | null } };
-    if (answer.data?.getTask?.id === id) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 interface Restart {
   service: AutographService;
@@ -42,7 +34,7 @@ async function restart(label: string, folder: string, service: AutographService,
   const stopSeconds = (performance.now() - stopStarted) / 1000;
   const startStarted = performance.now();
   const restarted = await startAutograph(folder);
-  await firstAnswer(restarted.url, probeId);
+  await firstAnswer(restarted.url, { query: 'query($id: ID!) { getTask(id: $id) { id } }', variables: { id: probeId } });
   const startSeconds = (performance.now() - startStarted) / 1000;
   const snapshot = fileSize(path.join(folder, 'snapshot.jsonl'));
   const row =
