@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openFileDescriptors } from '../helpers/open-files.js';
 import {
   CorruptSnapshotError,
   loadSnapshot,
@@ -28,7 +29,6 @@ afterEach(() => {
 });
 
 const snapshotFile = () => path.join(folder, SNAPSHOT_FILE);
-const openFileDescriptors = (): number => fs.readdirSync('/proc/self/fd').length;
 
 const TASKS: StoredDocument[] = [
   { _id: 't1', title: 'Grüße 😀' },

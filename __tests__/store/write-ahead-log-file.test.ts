@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openFileDescriptors } from '../helpers/open-files.js';
 import { positionedFileLines } from '../../src/store/embedded/file-lines.js';
 import type { LogOperation, LogRecord } from '../../src/store/embedded/log-records.js';
 import { CorruptLogError, PREVIOUS_WAL_FILE, replayLogs, WAL_FILE } from '../../src/store/embedded/write-ahead-log.js';
@@ -68,10 +69,6 @@ function replayError(chunkBytes: number | undefined, snapshotSeq = 0): Error {
     return error as Error;
   }
   throw new Error('replayLogs did not fail');
-}
-
-function openFileDescriptors(): number {
-  return fs.readdirSync('/proc/self/fd').length;
 }
 
 const NOT_TORN = 'not a log record, and not the last line (so not a torn append)';

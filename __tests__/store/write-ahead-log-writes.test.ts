@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openFileDescriptors } from '../helpers/open-files.js';
 import { fsyncDirectory, writeFully, writeTextFully } from '../../src/store/embedded/durable-file.js';
 import type { LogRecord } from '../../src/store/embedded/log-records.js';
 import { PREVIOUS_WAL_FILE, removePreviousLog, replayLogs, WAL_FILE, type ReplayedLogs } from '../../src/store/embedded/write-ahead-log.js';
@@ -23,7 +24,6 @@ const walFile = () => path.join(folder, WAL_FILE);
 const previousFile = () => path.join(folder, PREVIOUS_WAL_FILE);
 const record = (seq: number): LogRecord => ({ seq, ops: [{ op: 'put', collection: 'Task', documents: [{ _id: `t${seq}`, title: `Köln ${seq} 😀` }] }] });
 const line = (seq: number): string => `${JSON.stringify(record(seq))}\n`;
-const openFileDescriptors = (): number => fs.readdirSync('/proc/self/fd').length;
 
 function open(snapshotSeq = 0): ReplayedLogs {
   return replayLogs(folder, snapshotSeq, () => undefined);
