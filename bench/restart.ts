@@ -16,8 +16,10 @@ import { performance } from 'node:perf_hooks';
 import { BENCH_SCHEMA, benchTaskBatches, loadData } from './api-data.js';
 import { startAutograph, type AutographService } from './autograph-service.js';
 import { firstAnswer } from './measure.js';
+import { MIB } from './memory.js';
+import { sizesFrom } from './sizes.js';
 
-const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 const fileSize = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 
@@ -65,11 +67,8 @@ async function measureSize(tasks: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const named = process.argv.slice(2).map(Number);
-  const fromEnvironment = (process.env.BENCH_SIZES ?? '').split(',').filter((part) => part.trim() !== '').map(Number);
-  const sizes = named.length > 0 ? named : fromEnvironment.length > 0 ? fromEnvironment : [100_000, 1_000_000];
-  const wrong = sizes.find((size) => !Number.isInteger(size) || size < 100);
-  if (wrong !== undefined) throw new Error(`sizes must be task counts (integers ≥ 100), got ${wrong}`);
+  const named = process.argv.slice(2);
+  const sizes = sizesFrom(named.length > 0 ? named.join(',') : process.env.BENCH_SIZES, [100_000, 1_000_000]);
   for (const tasks of sizes) await measureSize(tasks);
 }
 

@@ -34,6 +34,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SCENARIOS } from './scenarios.js';
+import { sizesFrom } from './sizes.js';
 import { tableAcrossSizes, type SizeSummary } from './summary.js';
 
 /** Benchmarks that live in their own file and run as `node <file>`; `inDefault`: part of a bare `npm run bench`. */
@@ -62,13 +63,6 @@ const POSTGRAPHILE_SIZES = [100_000];
 /** Heap limit of an API comparison process: a million tasks live twice in it (store and in-memory tables). */
 const API_HEAP_MB = 8192;
 
-function sizesFrom(text: string | undefined, fallback: number[]): number[] {
-  if (text === undefined || text.trim() === '') return fallback;
-  const sizes = text.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
-  const wrong = sizes.find((size) => !Number.isInteger(size) || size < 100);
-  if (wrong !== undefined) throw new Error(`BENCH_SIZES must list task counts (integers ≥ 100) separated by commas, got "${text}"`);
-  return sizes;
-}
 
 function runScript(name: string): boolean {
   const file = path.join(__dirname, SCRIPTS[name]!.file);
