@@ -1,7 +1,8 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerCors, CORS_MAX_AGE_SECONDS, type CorsPolicy } from '../src/server/cors.js';
+import { applyCors } from '../src/server/cors-http.js';
+import { CORS_MAX_AGE_SECONDS, graphqlCorsOffer, type CorsPolicy } from '../src/server/cors.js';
 import { handleGraphQLRequest } from '../src/server/graphql-endpoint.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpError, sendHttpError } from '../src/server/http-io.js';
 import type { RunningService } from './owner.js';
@@ -17,13 +18,8 @@ const ANY_ORIGIN: CorsPolicy = { origins: '*', maxAgeSeconds: CORS_MAX_AGE_SECON
 export async function serveApollo(server: ApolloServer<BaseContext>, port: number, host: string): Promise<RunningService> {
   await server.start();
   const http = createServer((req, res) => {
-    const cors = answerCors(ANY_ORIGIN, { method: req.method ?? 'GET', origin: req.headers.origin, requestMethod: req.headers['access-control-request-method'] }, undefined);
-    if (cors.kind !== 'none') for (const [name, value] of Object.entries(cors.headers)) res.setHeader(name, value);
-    if (cors.kind === 'preflight') {
-      res.writeHead(204, { 'content-length': '0' });
-      res.end();
-      return;
-    }
+    // Any origin is allowed, so no preflight is refused (applyCors throws only for a refused one).
+    if (applyCors(req, res, ANY_ORIGIN, graphqlCorsOffer(undefined), '/')) return;
     handleGraphQLRequest(req, res, server, () => async () => ({}), DEFAULT_MAX_BODY_BYTES).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       sendHttpError(res, error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_SERVER_ERROR', 'internal server error'));

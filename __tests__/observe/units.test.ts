@@ -84,7 +84,7 @@ describe('otlpTraceProtocolOf: the OTLP protocol the environment asks for', () =
 describe('authorizeMetrics', () => {
   const refusal = (caller: { remoteAddress?: string; authorization?: string }, token?: string) => {
     try {
-      authorizeMetrics({ remoteAddress: caller.remoteAddress, authorization: caller.authorization }, token);
+      authorizeMetrics({ remoteAddress: caller.remoteAddress, authorization: caller.authorization }, { token });
       return 'allowed';
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

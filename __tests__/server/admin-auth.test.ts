@@ -1,4 +1,5 @@
-import { authorizeAdmin, isLoopbackAddress } from '../../src/server/admin-auth';
+import { authorizeAdmin } from '../../src/server/admin-auth';
+import { isLoopbackAddress } from '../../src/server/loopback';
 import { HttpError } from '../../src/server/http-io';
 import { uploadSchema } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -6,7 +7,7 @@ import { TASKS_SCHEMA } from './schemas';
 
 function refusal(caller: { remoteAddress?: string; authorization?: string }, token?: string): HttpError | undefined {
   try {
-    authorizeAdmin({ remoteAddress: caller.remoteAddress, authorization: caller.authorization }, token);
+    authorizeAdmin({ remoteAddress: caller.remoteAddress, authorization: caller.authorization }, { token });
     return undefined;
   } catch (error) {
     expect(error).toBeInstanceOf(HttpError);

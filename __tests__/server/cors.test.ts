@@ -1,4 +1,4 @@
-import { answerCors, type CorsAnswer, type CorsPolicy, type CorsRequest } from '../../src/server/cors';
+import { answerCors, graphqlCorsOffer, type CorsAnswer, type CorsPolicy, type CorsRequest } from '../../src/server/cors';
 
 const LIST: CorsPolicy = { origins: ['https://app.example.com', 'http://localhost:3000'], maxAgeSeconds: 600 };
 const ANY: CorsPolicy = { origins: '*', maxAgeSeconds: 600 };
@@ -86,6 +86,6 @@ const cases: Array<[string, CorsPolicy | undefined, CorsRequest, string | undefi
 
 describe('answerCors', () => {
   it.each(cases)('%s', (_name, policy, request, authHeader, expected) => {
-    expect(answerCors(policy, request, authHeader)).toEqual(expected);
+    expect(answerCors(policy, request, graphqlCorsOffer(authHeader))).toEqual(expected);
   });
 });

@@ -351,6 +351,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const context = (req: IncomingMessage, headers: Record<string, string | undefined>) => async () =>
     observability.requests.attachContext(req, await createContext(observability.decorate(undecoratedServices, req, activeCustomLogic), { headers }));
+  const cors = options.corsOrigins === undefined ? undefined : { origins: options.corsOrigins, maxAgeSeconds: CORS_MAX_AGE_SECONDS };
   const router = createRouter(
     [
       graphqlRoute({
@@ -360,10 +361,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         waitingForStore: () => definitions.waitingForStore,
         context,
         maxBodyBytes,
-        cors: options.corsOrigins === undefined ? undefined : { origins: options.corsOrigins, maxAgeSeconds: CORS_MAX_AGE_SECONDS },
+        cors,
       }),
       adminRoute({
         adminToken: options.adminToken,
+        cors,
         maxBodyBytes,
         store,
         active: () => active,
@@ -375,7 +377,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         persistedQueries,
         data: { store, logger: logger.child({ component: 'admin-data' }) },
       }),
-      ...(observability.metrics ? [metricsRoute({ metrics: observability.metrics, metricsToken: options.metricsToken })] : []),
+      ...(observability.metrics ? [metricsRoute({ metrics: observability.metrics, metricsToken: options.metricsToken, corsOrigins: options.corsOrigins })] : []),
       healthRoute({ store, hasSchema: () => active !== undefined }),
     ],
     logger,

@@ -50,11 +50,22 @@ export type CorsAnswer =
   /** A preflight from an origin not in the list: refuse it, saying which origin. */
   | { kind: 'refused-preflight'; origin: string; headers: Record<string, string> };
 
-/**
- * What CORS adds to or answers for one request. `authHeader` is the active schema's token header
- * (`# Autograph.Authorization` Header), which a browser must be allowed to send.
- */
-export function answerCors(policy: CorsPolicy | undefined, request: CorsRequest, authHeader: string | undefined): CorsAnswer {
+/** What a preflight allows a listed origin: the methods it may use and the request headers it may send. */
+export interface CorsOffer {
+  methods: readonly string[];
+  headers: readonly string[];
+}
+
+/** `/graphql`'s offer: `authHeader` is the active schema's token header (`# Autograph.Authorization` Header), which a browser must be allowed to send. */
+export function graphqlCorsOffer(authHeader: string | undefined): CorsOffer {
+  return { methods: CORS_METHODS, headers: allowedHeaders(authHeader) };
+}
+
+/** The admin endpoints' offer, made only when an admin token is configured: a console sends it as `Authorization`. */
+export const ADMIN_CORS_OFFER: CorsOffer = { methods: ['GET', 'POST', 'DELETE'], headers: ['authorization', 'content-type', 'x-request-id'] };
+
+/** What CORS adds to or answers for one request. */
+export function answerCors(policy: CorsPolicy | undefined, request: CorsRequest, offer: CorsOffer): CorsAnswer {
   if (policy === undefined || request.origin === undefined) return { kind: 'none' };
   const anyOrigin = policy.origins === '*';
   const allowed = anyOrigin || policy.origins.includes(request.origin);
@@ -70,8 +81,8 @@ export function answerCors(policy: CorsPolicy | undefined, request: CorsRequest,
     kind: 'preflight',
     headers: {
       ...allowOrigin,
-      'access-control-allow-methods': CORS_METHODS.join(', '),
-      'access-control-allow-headers': allowedHeaders(authHeader).join(', '),
+      'access-control-allow-methods': offer.methods.join(', '),
+      'access-control-allow-headers': offer.headers.join(', '),
       'access-control-max-age': String(policy.maxAgeSeconds),
     },
   };

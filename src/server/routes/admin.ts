@@ -1,5 +1,7 @@
 import { answerManifestUpload, type PersistedQueries } from '../../persisted/index.js';
-import { authorizeAdmin } from '../admin-auth.js';
+import { authorizeAdmin, callerOf } from '../admin-auth.js';
+import { applyCors } from '../cors-http.js';
+import { ADMIN_CORS_OFFER, type CorsPolicy } from '../cors.js';
 import { allowMethods, HttpError, readBody, sendJson } from '../http-io.js';
 import type { LambdaActivationResult } from '../lambda-activation.js';
 import { handleLambdaAdmin } from '../lambda-admin.js';
@@ -11,6 +13,11 @@ import { handleSchemaAdmin, isSchemaAdminPath, type SchemaAdminDeps } from './sc
 export interface AdminRouteDeps extends SchemaAdminDeps, CollectionsAdminDeps {
   /** When set, callers need `Authorization: Bearer <adminToken>`; otherwise loopback callers only. */
   adminToken?: string;
+  /**
+   * With an admin token: the browser origins allowed to call (preflights answered, answers readable), for an
+   * admin console served elsewhere. Without one, no page but the service's own may call (admin-auth.ts).
+   */
+  cors?: CorsPolicy;
   /** The lambda script being served, if any. */
   currentLambda(): string | undefined;
   /** Checks, stores and swaps in an uploaded lambda script (serialized with other uploads). */
@@ -32,7 +39,10 @@ export function adminRoute(deps: AdminRouteDeps): Route {
     matches: (path) => path === '/admin' || path.startsWith('/admin/'),
     async handle(req, res, path) {
       const method = req.method ?? 'GET';
-      authorizeAdmin({ remoteAddress: req.socket.remoteAddress, authorization: req.headers.authorization }, deps.adminToken);
+      const cors = deps.adminToken === undefined ? undefined : deps.cors;
+      // Before the token check: a browser's preflight carries no Authorization.
+      if (applyCors(req, res, cors, ADMIN_CORS_OFFER, 'the admin endpoints')) return;
+      authorizeAdmin(callerOf(req), { token: deps.adminToken, corsOrigins: cors?.origins });
       if (isDataPath(path)) {
         await handleData(req, res, path);
         return;

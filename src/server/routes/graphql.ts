@@ -1,10 +1,11 @@
 import type { ApolloServer, BaseContext } from '@apollo/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Store } from '../../store/port.js';
 import type { ActiveSchema } from '../activation.js';
-import { answerCors, type CorsPolicy } from '../cors.js';
+import { applyCors } from '../cors-http.js';
+import { graphqlCorsOffer, type CorsPolicy } from '../cors.js';
 import { handleGraphQLRequest } from '../graphql-endpoint.js';
-import { allowMethods, HttpError, sendJson } from '../http-io.js';
+import { allowMethods, sendJson } from '../http-io.js';
 import type { Route } from '../router.js';
 import { STORE_UNAVAILABLE_CODE } from '../store-unavailable.js';
 
@@ -29,7 +30,7 @@ export function graphqlRoute(deps: GraphQLRouteDeps): Route {
     matches: (path) => path === '/graphql',
     async handle(req, res) {
       const method = req.method ?? 'GET';
-      if (applyCors(req, res, deps)) return;
+      if (applyCors(req, res, deps.cors, graphqlCorsOffer(deps.active()?.model.authorization?.header), '/graphql')) return;
       allowMethods(method, ['GET', 'POST']);
       const active = deps.active();
       if (!active && (deps.waitingForStore() || !deps.store.ready())) {
@@ -56,27 +57,4 @@ export function graphqlRoute(deps: GraphQLRouteDeps): Route {
       await handleGraphQLRequest(req, res, deps.apollo, (headers) => deps.context(req, headers), deps.maxBodyBytes);
     },
   };
-}
-
-/**
- * Sets the CORS headers on `res` (so every answer carries them, errors included) and answers a preflight.
- * Returns true when the request was answered here.
- */
-function applyCors(req: IncomingMessage, res: ServerResponse, deps: GraphQLRouteDeps): boolean {
-  const answer = answerCors(
-    deps.cors,
-    { method: req.method ?? 'GET', origin: req.headers.origin, requestMethod: req.headers['access-control-request-method'] },
-    deps.active()?.model.authorization?.header,
-  );
-  if (answer.kind === 'none') return false;
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  if (answer.kind === 'refused-preflight') {
-    throw new HttpError(403, 'FORBIDDEN', `origin ${answer.origin} may not call /graphql: it is not in the service's --cors-origins`);
-  }
-  if (answer.kind === 'preflight') {
-    res.writeHead(204, { 'content-length': '0' });
-    res.end();
-    return true;
-  }
-  return false;
 }
