@@ -14,7 +14,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
 /**
  * Issue 14, bugs 3 and 5, over HTTP: the `_service { sdl }` of Autograph subgraphs composes
  * - with a subgraph that declares a stored relation of an Autograph entity `@external` (for `@requires`);
- * - with another Autograph subgraph extending the same entity (their generated names no longer collide);
+ * - with another Autograph subgraph extending the same entity, the way Dgraph's users compose two such
+ *   subgraphs: the extended type's mutations (in the gateway view by spec 4.2, rule 1) switched off with
+ *   `@generate` in all subgraphs but one;
  * under `@apollo/composition` and `@theguild/federation-composition`, and serves through `@apollo/gateway`.
  */
 
@@ -78,6 +80,7 @@ type ProductVariation @shareable {
 }
 `;
 
+/** Extends Astronaut with its mutations switched off: BADGES is the subgraph whose addAstronaut the gateway serves. */
 const MISSIONS = `
 type Mission @key(fields: "id") {
   id: ID!
@@ -85,11 +88,14 @@ type Mission @key(fields: "id") {
   crew: [Astronaut]
 }
 
-extend type Astronaut @key(fields: "id") {
+extend type Astronaut @key(fields: "id") @generate(mutation: { add: false, update: false, delete: false }) {
   id: ID! @external
   missions: [Mission] @hasInverse(field: crew)
 }
 `;
+
+/** MISSIONS without the @generate: both subgraphs then define Mutation.addAstronaut with other inputs. */
+const MISSIONS_WITH_MUTATIONS = MISSIONS.replace(' @generate(mutation: { add: false, update: false, delete: false })', '');
 
 const BADGES = `
 type Badge {
@@ -115,6 +121,7 @@ interface Subgraph {
 let products: TestServer;
 let missions: TestServer;
 let badges: TestServer;
+let missionsWithMutations: TestServer;
 let inventory: { url: string; stop(): Promise<void> };
 let owner: RunningService;
 const started: RunningService[] = [];
@@ -150,10 +157,11 @@ function compose(subgraphs: Subgraph[]): { apollo: string[]; guild: string[]; su
 }
 
 beforeAll(async () => {
-  [products, missions, badges, inventory, owner] = await Promise.all([
+  [products, missions, badges, missionsWithMutations, inventory, owner] = await Promise.all([
     startTestServer({ initialSchema: PRODUCTS }),
     startTestServer({ initialSchema: MISSIONS }),
     startTestServer({ initialSchema: BADGES }),
+    startTestServer({ initialSchema: MISSIONS_WITH_MUTATIONS }),
     startInventory(),
     startOwnerService(0),
   ]);
@@ -163,7 +171,7 @@ afterAll(async () => {
   for (const service of started) await service.close();
   await inventory?.stop();
   await owner?.close();
-  await Promise.all([products, missions, badges].map((server) => server?.close()));
+  await Promise.all([products, missions, badges, missionsWithMutations].map((server) => server?.close()));
 });
 
 describe('a stored relation another subgraph declares @external', () => {
@@ -206,25 +214,51 @@ describe('a stored relation another subgraph declares @external', () => {
 });
 
 describe('two Autograph subgraphs extending the same entity', () => {
-  test('compose with its owner under both libraries', async () => {
+  test('each exposes the mutations of the extended type unless @generate switches them off', async () => {
+    const mutationsOf = (sdl: string) => [...sdl.matchAll(/\n  (add|update|delete)Astronaut\(/g)].map((match) => `${match[1]}Astronaut`);
+    expect(mutationsOf(await serviceSdl(badges))).toEqual(['addAstronaut', 'updateAstronaut', 'deleteAstronaut']);
+    expect(mutationsOf(await serviceSdl(missionsWithMutations))).toEqual(['addAstronaut', 'updateAstronaut', 'deleteAstronaut']);
+    const switchedOff = await serviceSdl(missions);
+    expect(mutationsOf(switchedOff)).toEqual([]);
+    // Nor the types only they would name: the filter, order and inputs of Astronaut stay on its own endpoint.
+    expect(switchedOff).not.toMatch(/\b(AstronautFilter|AstronautOrder|AstronautPatch|AddAstronautInput|AddAstronautPayload)\b/);
+    const { mutation } = await gqlData(missions.url, '{ mutation: __type(name: "Mutation") { fields { name } } }');
+    expect(mutation.fields.map((field: { name: string }) => field.name).filter((name: string) => name.endsWith('Astronaut'))).toEqual([]);
+  });
+
+  test('compose with its owner under both libraries when all but one switch the mutations off with @generate', async () => {
     const result = compose([
       { name: 'astronauts', url: owner.url, sdl: print(ownerTypeDefs(1)) },
       { name: 'missions', url: `${missions.url}/graphql`, sdl: await serviceSdl(missions) },
       { name: 'badges', url: `${badges.url}/graphql`, sdl: await serviceSdl(badges) },
     ]);
     expect(result).toEqual({ apollo: [], guild: [], supergraphSdl: expect.any(String) });
-    // Mutations of types owned by each subgraph reach the supergraph; the Ref input merges to the key.
+    // Mutations of types owned by each subgraph reach the supergraph, and those of the extended type from
+    // the one subgraph that kept them; the Ref input merges to the key.
     expect(result.supergraphSdl).toMatch(/\n  addMission\(input: \[AddMissionInput!\]!\): AddMissionPayload/);
     expect(result.supergraphSdl).toMatch(/\n  addBadge\(input: \[AddBadgeInput!\]!\): AddBadgePayload/);
+    expect(result.supergraphSdl).toMatch(/\n  addAstronaut\(input: \[AddAstronautInput!\]!\): AddAstronautPayload @join__field\(graph: BADGES\)\n/);
+    expect(result.supergraphSdl).toMatch(/\n  deleteAstronaut\(filter: AstronautFilter!\): DeleteAstronautPayload @join__field\(graph: BADGES\)\n/);
     expect(result.supergraphSdl).toMatch(/input AstronautRef\n(  @join__type\(graph: \w+\)\n)+\{\n  id: ID\n\}/);
   });
 
-  test('serve one query across the owner and both through @apollo/gateway', async () => {
+  test('do not compose when both keep the mutations of the extended type', async () => {
+    const result = compose([
+      { name: 'astronauts', url: owner.url, sdl: print(ownerTypeDefs(1)) },
+      { name: 'missions', url: `${missionsWithMutations.url}/graphql`, sdl: await serviceSdl(missionsWithMutations) },
+      { name: 'badges', url: `${badges.url}/graphql`, sdl: await serviceSdl(badges) },
+    ]);
+    // The generated inputs of Astronaut hold each subgraph's own fields: merged, nothing would be left.
+    const codes = (errors: string[]) => errors.map((error) => /^(\w+): .*"(\w+)"/.exec(error)?.slice(1, 3).join(' ')).sort();
+    expect({ apollo: codes(result.apollo), guild: codes(result.guild) }).toEqual({
+      apollo: ['EMPTY_MERGED_ENUM_TYPE AstronautHasFilter', 'EMPTY_MERGED_INPUT_TYPE AstronautPatch'],
+      guild: ['EMPTY_MERGED_ENUM_TYPE AstronautHasFilter', 'EMPTY_MERGED_INPUT_TYPE AstronautPatch'],
+    });
+  });
+
+  test('serve one query across the owner and both through @apollo/gateway, and addAstronaut through it', async () => {
     const { createAstronaut: sally } = await graphql(owner.url, 'mutation { createAstronaut(name: "Sally Ride", nationality: "US") { id } }');
     await gqlData(missions.url, `mutation($id: ID!) { addMission(input: [{ designation: "STS-7", crew: [{ id: $id }] }]) { numUids } }`, { id: sally.id });
-    await gqlData(badges.url, `mutation($id: ID!) {
-      addAstronaut(input: [{ id: $id, callSign: "Ride", rank: 1, badges: [{ label: "first" }, { label: "pilot" }] }]) { numUids }
-    }`, { id: sally.id });
 
     const gateway = await startGateway([
       { name: 'astronauts', url: owner.url },
@@ -232,6 +266,14 @@ describe('two Autograph subgraphs extending the same entity', () => {
       { name: 'badges', url: `${badges.url}/graphql` },
     ]);
     started.push(gateway);
+    const { addAstronaut } = await graphql(gateway.url, `mutation($id: ID!) {
+      addAstronaut(input: [{ id: $id, callSign: "Ride", rank: 1, badges: [{ label: "first" }, { label: "pilot" }] }]) {
+        numUids astronaut { id name callSign }
+      }
+    }`, { id: sally.id });
+    // numUids counts the badges created with it, as Dgraph does.
+    expect(addAstronaut).toEqual({ numUids: 3, astronaut: [{ id: sally.id, name: 'Sally Ride', callSign: 'Ride' }] });
+
     const { astronauts } = await graphql(gateway.url, `{
       astronauts { name callSign rank missions { designation } badges(order: { asc: label }) { label } }
     }`);

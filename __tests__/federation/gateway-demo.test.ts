@@ -32,7 +32,7 @@ test('a query starting in Autograph reaches the owner for the crew names', async
   ]);
 });
 
-test('the gateway exposes neither the queries nor the mutations of the extended type (they stay on Autograph\'s own endpoint)', async () => {
+test('the gateway exposes the mutations of the extended type, not its queries (spec 4.2, rule 1)', async () => {
   const { __schema } = await graphql(demo.gatewayUrl, `{ __schema { queryType { fields { name } } mutationType { fields { name } } } }`);
   const queries = __schema.queryType.fields.map((field: { name: string }) => field.name);
   const mutations = __schema.mutationType.fields.map((field: { name: string }) => field.name);
@@ -40,7 +40,7 @@ test('the gateway exposes neither the queries nor the mutations of the extended 
   expect(queries).not.toEqual(expect.arrayContaining(['queryAstronaut']));
   expect(queries).not.toContain('getAstronaut');
   expect(mutations).toEqual(expect.arrayContaining(['addMission', 'updateMission', 'deleteMission']));
-  expect(mutations.filter((name: string) => /Astronaut$/.test(name))).toEqual(['createAstronaut']);
+  expect(mutations.filter((name: string) => /Astronaut$/.test(name)).sort()).toEqual(['addAstronaut', 'createAstronaut', 'deleteAstronaut', 'updateAstronaut']);
 });
 
 test('the gateway and the owner answer browsers from any origin, as startStandaloneServer did (Sandbox calls them)', async () => {

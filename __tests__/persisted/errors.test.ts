@@ -59,9 +59,9 @@ test.each([
     [],
   ],
   [
-    'unsupportedVersion when missing',
-    unsupportedVersion(undefined),
-    'Unsupported persisted query version: extensions.persistedQuery.version is missing; this server supports version 1',
+    'unsupportedVersion of a string',
+    unsupportedVersion('1'),
+    'Unsupported persisted query version: extensions.persistedQuery.version is "1"; this server supports version 1',
     'PERSISTED_QUERY_VERSION_NOT_SUPPORTED',
     400,
     [],
@@ -77,7 +77,7 @@ test.each([
   [
     'invalidExtension of true',
     invalidExtension(true),
-    'extensions.persistedQuery must be an object such as { "version": 1, "sha256Hash": "<hex>" }, got true',
+    'extensions.persistedQuery must be an object such as { "sha256Hash": "<hex>" }, got true',
     'PERSISTED_QUERY_INVALID_EXTENSION',
     400,
     [],

@@ -32,7 +32,7 @@ export interface Harness {
 }
 
 export interface HarnessOptions extends PersistedQueryPluginOptions {
-  /** Apollo Server's CSRF prevention; default on, as in the service. */
+  /** Apollo Server's CSRF prevention; default on here (the service's --csrf-prevention), so the plugin is tested under it. */
   csrfPrevention?: boolean;
 }
 

@@ -52,9 +52,21 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
   });
 
   test('rule 2: persistedQuery without sha256Hash runs the query and persists nothing', async () => {
-    const result = await send({ query: LIST, extensions: { persistedQuery: { version: 1 } } });
-    expect(result.body).toEqual(LISTED);
+    for (const persistedQuery of [{ version: 1 }, {}]) {
+      const result = await send({ query: LIST, extensions: { persistedQuery } });
+      expect(result.body).toEqual(LISTED);
+    }
     expect((await storedQueries(service.store)).size).toBe(0);
+  });
+
+  test('section 2.3: the request object without version (version 1) registers, then finds, the query', async () => {
+    const spec = { persistedQuery: { sha256Hash: LIST_HASH } };
+    expectError(await send({ extensions: spec }), 200, 'PERSISTED_QUERY_NOT_FOUND', /^PersistedQueryNotFound$/);
+    expect((await send({ query: LIST, extensions: spec })).body).toEqual(LISTED);
+    expect([...(await storedQueries(service.store)).keys()]).toEqual([LIST_HASH]);
+    expect((await send({ extensions: spec })).body).toEqual(LISTED);
+    // A null version is no version either.
+    expect((await send({ extensions: { persistedQuery: { version: null, sha256Hash: LIST_HASH } } })).body).toEqual(LISTED);
   });
 
   test('rule 3: hash and query run the query and store it under the hash, in the store', async () => {
@@ -104,7 +116,7 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
   });
 
   test('a version other than 1 is refused with 400, with or without a hash, and nothing is stored', async () => {
-    for (const persistedQuery of [{ version: 2, sha256Hash: LIST_HASH }, { sha256Hash: LIST_HASH }, { version: 2 }, {}]) {
+    for (const persistedQuery of [{ version: 2, sha256Hash: LIST_HASH }, { version: '1', sha256Hash: LIST_HASH }, { version: 0, sha256Hash: LIST_HASH }, { version: 2 }]) {
       const result = await send({ query: LIST, extensions: { persistedQuery } });
       expectError(result, 400, 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED', /^Unsupported persisted query version: .*supports version 1/);
     }
@@ -114,20 +126,46 @@ describe.each(['GET', 'POST'] as const)('over %s', (method) => {
 });
 
 describe('GET', () => {
-  test('CSRF prevention refuses a GET without a preflight-forcing header, before any lookup or execution', async () => {
+  test('spec 4.1: a GET with no header beyond the URL answers, registering and then finding the query (no CSRF prevention by default)', async () => {
+    const spec = { persistedQuery: { sha256Hash: LIST_HASH } };
+    const registered = await getGraphQL(service.url, { query: LIST, extensions: spec }, {});
+    expect(registered.status).toBe(200);
+    expect(registered.body).toEqual(LISTED);
+    const found = await getGraphQL(service.url, { extensions: spec }, {});
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual(LISTED);
+    expect((await getGraphQL(service.url, { query: COUNT }, {})).body).toEqual({ data: { aggregateTask: { count: 1 } } });
+  });
+
+  test('with csrfPrevention (--csrf-prevention), a GET without a preflight-forcing header is refused before any lookup or execution', async () => {
+    service = await service.restart({ csrfPrevention: true });
     await postGraphQL(service.url, { query: LIST, extensions: apq(LIST_HASH) });
     const executed = pipeline.executions;
-    const result = await getGraphQL(service.url, { extensions: apq(LIST_HASH) }, {});
-    expectError(result, 400, 'BAD_REQUEST', /^This operation has been blocked as a potential Cross-Site Request Forgery \(CSRF\)\. /);
+    for (const params of [{ extensions: apq(LIST_HASH) }, { query: LIST }]) {
+      const result = await getGraphQL(service.url, params, {});
+      expectError(result, 400, 'BAD_REQUEST', /^This operation has been blocked as a potential Cross-Site Request Forgery \(CSRF\)\. /);
+    }
     expect(pipeline.executions).toBe(executed);
   });
 
-  test('a GET passes CSRF prevention with apollo-require-preflight, x-apollo-operation-name or a JSON content type', async () => {
+  test('with csrfPrevention, a GET passes with apollo-require-preflight, x-apollo-operation-name or a JSON content type', async () => {
+    service = await service.restart({ csrfPrevention: true });
     await postGraphQL(service.url, { query: LIST, extensions: apq(LIST_HASH) });
     const variants: Record<string, string>[] = [{ 'apollo-require-preflight': 'true' }, { 'x-apollo-operation-name': 'List' }, { 'content-type': 'application/json' }];
     for (const headers of variants) {
       expect((await getGraphQL(service.url, { extensions: apq(LIST_HASH) }, headers)).body).toEqual(LISTED);
     }
+  });
+
+  test.each([
+    ['without CSRF prevention, with no extra header', false, {}],
+    ['with csrfPrevention, with the header it asks for', true, { 'apollo-require-preflight': 'true' }],
+  ])('a mutation by GET is refused with 405 and not run: %s', async (_name, csrfPrevention, headers: Record<string, string>) => {
+    if (csrfPrevention) service = await service.restart({ csrfPrevention: true });
+    const result = await getGraphQL(service.url, { query: ADD, variables: { title: 'by GET' } }, headers);
+    expectError(result, 405, 'BAD_REQUEST', /^GET requests only support query operations, not mutation operations$/);
+    expect(result.headers.get('allow')).toBe('POST');
+    expect(await taskCount()).toBe(1);
   });
 
   test('a mutation sent with its hash by GET is refused with 405, not run and not stored', async () => {

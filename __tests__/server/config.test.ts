@@ -64,6 +64,23 @@ describe('parseCommandLine', () => {
   });
 
   it.each([
+    ['no flag: off (unset)', [], {}, undefined],
+    ['--csrf-prevention', ['--csrf-prevention'], {}, true],
+    ['--csrf-prevention=true', ['--csrf-prevention=true'], {}, true],
+    ['--csrf-prevention=false', ['--csrf-prevention=false'], {}, false],
+    ['CSRF_PREVENTION=true', [], { CSRF_PREVENTION: 'true' }, true],
+    ['CSRF_PREVENTION=0', [], { CSRF_PREVENTION: '0' }, false],
+    ['a flag wins over its variable', ['--csrf-prevention=false'], { CSRF_PREVENTION: 'true' }, false],
+  ])('csrf prevention: %s', (_case, argv, env, expected) => {
+    expect(run(argv, env).csrfPrevention).toBe(expected);
+  });
+
+  it('lists --csrf-prevention in the help, and refuses a value that is not a boolean', () => {
+    expect(helpText()).toMatch(/--csrf-prevention +Apollo's CSRF prevention: refuse a GET without a header .*\(default off; --csrf-prevention=false turns it off\) \[CSRF_PREVENTION\]/);
+    expect(errorOf(['--csrf-prevention=yes'])).toBe('--csrf-prevention: expected true or false, got "yes"');
+  });
+
+  it.each([
     [['--cors-origins', '*'], {}, '*'],
     [['--cors-origins', 'https://app.example.com'], {}, ['https://app.example.com']],
     [[], { CORS_ORIGINS: 'https://a.example.com, http://localhost:3000' }, ['https://a.example.com', 'http://localhost:3000']],

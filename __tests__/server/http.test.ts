@@ -229,11 +229,23 @@ describe('HTTP routing', () => {
     expect(response.body).toEqual({ data: { getUser: { username: 'bob' } } });
   });
 
-  it('leaves Apollo rules in force: no mutations over GET, CSRF prevention on simple GETs', async () => {
-    const mutation = await gqlGet(server.url, { query: 'mutation { deleteUser(filter: {}) { numUids } }' });
+  it('answers a simple GET (no header beyond the URL, as the spec shows it) and refuses mutations over GET', async () => {
+    await gql(server.url, 'mutation { addUser(input: [{ username: "ada" }]) { numUids } }');
+    const simple = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ queryUser { username } }')}`);
+    expect(simple.status).toBe(200);
+    expect(await simple.json()).toEqual({ data: { queryUser: [{ username: 'ada' }] } });
+    const mutation = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { deleteUser(filter: {}) { numUids } }')}`);
     expect(mutation.status).toBe(405);
+    expect((await gql(server.url, '{ queryUser { username } }')).body).toEqual({ data: { queryUser: [{ username: 'ada' }] } });
+  });
+
+  it('with csrfPrevention (--csrf-prevention), refuses a simple GET as Apollo does, and mutations over GET still with 405', async () => {
+    server = await server.restart({ csrfPrevention: true });
     const simple = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ queryUser { username } }')}`);
     expect(simple.status).toBe(400);
-    expect(await simple.text()).toMatch(/CSRF/);
+    expect(await simple.text()).toMatch(/blocked as a potential Cross-Site Request Forgery \(CSRF\)/);
+    expect((await gqlGet(server.url, { query: '{ queryUser { username } }' })).status).toBe(200);
+    const mutation = await gqlGet(server.url, { query: 'mutation { deleteUser(filter: {}) { numUids } }' });
+    expect(mutation.status).toBe(405);
   });
 });

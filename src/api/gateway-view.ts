@@ -11,12 +11,13 @@ import { names } from './names.js';
  *   composition requires an `@external` declaration to repeat every argument of the field
  *   (`EXTERNAL_ARGUMENT_MISSING`): it cannot be asked to repeat `filter: ProductDimensionFilter`.
  * - An extended type is extended by any number of subgraphs, each generating the same names for it
- *   (`AstronautPatch`, `AstronautHasFilter`, `addAstronaut`, ...) with its own fields in them: input
- *   types merge only by their common fields and input enums by their common values, which can be none,
- *   and a root field defined twice is ambiguous. So its operations and generated types stay local (the
- *   gateway reaches it through `_entities`), except its Ref input, which other inputs of this service
- *   name and which always shares the key; a relation to it prints without generated arguments and
- *   without its `<field>Aggregate`.
+ *   (`AstronautFilter`, `getAstronaut`, ...) with its own fields in them. Its queries stay local (the
+ *   gateway reaches the type through `_entities`), and so do the generated types only they use
+ *   (`AstronautAggregateResult`, and the filter and order when no mutation needs them). Its mutations
+ *   `addT`, `updateT`, `deleteT` are exposed (the spec's rule, as Dgraph does), with the inputs and
+ *   payloads they name: two subgraphs extending one entity compose when all but one switch them off with
+ *   `@generate(mutation: { add: false, update: false, delete: false })`, as Dgraph's users do. A relation
+ *   to an extended type prints without generated arguments and without its `<field>Aggregate`.
  */
 
 function isOwnedEntity(type: TypeModel): boolean {
@@ -37,17 +38,19 @@ export function gatewayKeepsRelationAggregate(model: SchemaModel, field: FieldMo
   return !targetIsExtended(model, field);
 }
 
-/** The generated types of `type` that the gateway view leaves out. */
-export function localOnlyTypeNames(type: TypeModel): string[] {
+/**
+ * The generated types of `type` that the gateway view leaves out; `exposesMutations` says whether the
+ * type has at least one generated mutation (they are in the gateway view, and name its filter and order).
+ */
+export function localOnlyTypeNames(type: TypeModel, exposesMutations: boolean): string[] {
   if (!type.extended) return [];
   const T = type.name;
-  return [
-    names.filter(T), names.hasFilter(T), names.orderable(T), names.order(T), names.aggregateResult(T),
-    names.addInput(T), names.patch(T), names.updateInput(T), names.addPayload(T), names.updatePayload(T), names.deletePayload(T),
-  ];
+  const queryOnly = [names.aggregateResult(T)];
+  if (exposesMutations) return queryOnly;
+  return [...queryOnly, names.filter(T), names.hasFilter(T), names.orderable(T), names.order(T)];
 }
 
-/** Whether the operations generated for `type` (queries and mutations) stay out of the gateway view. */
-export function operationsAreLocalOnly(type: TypeModel): boolean {
+/** Whether the queries generated for `type` stay out of the gateway view (its mutations never do). */
+export function queriesAreLocalOnly(type: TypeModel): boolean {
   return type.extended;
 }

@@ -2,7 +2,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { userInputBlock } from './user-inputs.js';
 import { isCustomLogic, isKeptHere, isNumeric, isUnionTarget, scalarOf } from '../sdl/facts.js';
 import { apiIdField, canAdd, canUpdate, canUpsert, hasFilterFields, inputFields, isReferenceable, orderableFields, patchFields, uniqueIdFields } from './fields.js';
-import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, operationsAreLocalOnly } from './gateway-view.js';
+import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, queriesAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
 import { checkPasswordOperation, secretInputLine } from './password.js';
@@ -167,7 +167,8 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   blocks.set(T, objectType(model, type, 'local'));
   const gatewayObject = objectType(model, type, 'gateway');
   if (gatewayObject !== blocks.get(T)) blocks.gatewayVariants.set(T, gatewayObject);
-  for (const name of localOnlyTypeNames(type)) blocks.localOnly.add(name);
+  const mutations = generatedMutations(model, type);
+  for (const name of localOnlyTypeNames(type, mutations.add || mutations.update || mutations.delete)) blocks.localOnly.add(name);
 
   blocks.set(names.filter(T), filterBlock(model, type, blocks, typeHidden));
 
@@ -180,8 +181,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   blocks.set(names.aggregateResult(T), aggregateResultBlock(model, type, objectSuffix));
 
   const fields = inputFields(model, type);
-  const generate = generateOf(type);
-  if (generate.add && canAdd(model, type)) {
+  if (mutations.add) {
     const addLine = (field: FieldModel): string => {
       const text = inputTypeText(field, true);
       // A required input field cannot be hidden: the supergraph's clients could not give it.
@@ -190,7 +190,7 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
     blocks.set(names.addInput(T), inputBlock(names.addInput(T), withSecret(fields.map(addLine), secretInputLine(type, true)), typeHidden));
   }
   const patch = patchFields(model, type);
-  if (generate.update && canUpdate(model, type)) {
+  if (mutations.update) {
     const patchLines = withSecret(patch.map((field) => `${field.name}: ${inputTypeText(field, false)}${hide(field)}`), secretInputLine(type, false));
     blocks.set(names.patch(T), inputBlock(names.patch(T), patchLines, typeHidden));
     blocks.set(names.updateInput(T), inputBlock(names.updateInput(T), [`filter: ${names.filter(T)}!`, `set: ${names.patch(T)}`, `remove: ${names.patch(T)}`], typeHidden));
@@ -199,9 +199,9 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   if (ref) blocks.set(names.ref(T), ref);
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (generate.add && canAdd(model, type)) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
-  if (generate.update && canUpdate(model, type)) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
-  if (generate.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
+  if (mutations.add) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (mutations.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (mutations.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
 type View = 'local' | 'gateway';
@@ -333,7 +333,7 @@ function aggregateResultBlock(model: SchemaModel, type: TypeModel, suffix: strin
 
 function queryOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
-  const localOnly = operationsAreLocalOnly(type);
+  const localOnly = queriesAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
   const generate = generateOf(type);
   const operations: Operation[] = [];
@@ -359,18 +359,24 @@ function getArguments(model: SchemaModel, type: TypeModel): string | undefined {
   return keys.length === 1 ? `${keys[0]}!` : keys.join(', ');
 }
 
+/** Which of `addT`, `updateT`, `deleteT` the API has: switched on by `@generate` and with inputs to take. */
+function generatedMutations(model: SchemaModel, type: TypeModel): { add: boolean; update: boolean; delete: boolean } {
+  const generate = generateOf(type);
+  return { add: generate.add && canAdd(model, type), update: generate.update && canUpdate(model, type), delete: generate.delete };
+}
+
+/** The mutations of a type; the gateway view has them too, an extended type's included (spec 4.2, rule 1). */
 function mutationOperations(model: SchemaModel, type: TypeModel): Operation[] {
   const T = type.name;
-  const localOnly = operationsAreLocalOnly(type);
   const hide = hiddenSuffix(model, type.marks?.inaccessible === true);
-  const generate = generateOf(type);
+  const generated = generatedMutations(model, type);
   const operations: Operation[] = [];
-  if (generate.add && canAdd(model, type)) {
+  if (generated.add) {
     const upsert = canUpsert(model, type) ? ', upsert: Boolean' : '';
-    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!${upsert}): ${names.addPayload(T)}${hide}`, localOnly });
+    operations.push({ sdl: `${names.add(T)}(input: [${names.addInput(T)}!]!${upsert}): ${names.addPayload(T)}${hide}`, localOnly: false });
   }
-  if (generate.update && canUpdate(model, type)) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly });
-  if (generate.delete) operations.push({ sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly });
+  if (generated.update) operations.push({ sdl: `${names.update(T)}(input: ${names.updateInput(T)}!): ${names.updatePayload(T)}${hide}`, localOnly: false });
+  if (generated.delete) operations.push({ sdl: `${names.delete(T)}(filter: ${names.filter(T)}!): ${names.deletePayload(T)}${hide}`, localOnly: false });
   return operations;
 }
 

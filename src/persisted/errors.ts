@@ -103,7 +103,7 @@ export function invalidHash(hash: unknown): GraphQLError {
 
 export function invalidExtension(persistedQuery: unknown): GraphQLError {
   return protocolError(
-    'extensions.persistedQuery must be an object such as { "version": 1, "sha256Hash": "<hex>" }, ' +
+    'extensions.persistedQuery must be an object such as { "sha256Hash": "<hex>" }, ' +
       `got ${describe(persistedQuery)}`,
     PersistedQueryErrorCode.invalidExtension,
     400,

@@ -9,7 +9,7 @@ import { isSha256Hex, sha256Hex, utf8Bytes } from './hash.js';
 export type PersistedQueryRequest =
   /** Rule 1: no `persistedQuery` extension. */
   | { kind: 'ordinary' }
-  /** Rule 2: `persistedQuery` (version 1) without `sha256Hash`: run the query, persist nothing. */
+  /** Rule 2: `persistedQuery` without `sha256Hash`: run the query, persist nothing. */
   | { kind: 'unpersisted' }
   /** Rules 4 and 5: a hash alone: run the stored query, or answer PersistedQueryNotFound. */
   | { kind: 'lookup'; hash: string }
@@ -33,8 +33,9 @@ export function classifyPersistedQueryRequest(
     return { kind: 'invalid', error: invalidExtension(persistedQuery) };
   }
   const { sha256Hash, version } = persistedQuery as Record<string, unknown>;
-  // Checked first, as Apollo Server does: a version this server does not know may mean other rules.
-  if (version !== SUPPORTED_PERSISTED_QUERY_VERSION) {
+  // Checked first, as Apollo Server does: a version this server does not know may mean other rules. The
+  // spec's request object (section 2.3) has no version at all: a missing one means version 1.
+  if (version !== undefined && version !== null && version !== SUPPORTED_PERSISTED_QUERY_VERSION) {
     return { kind: 'invalid', error: unsupportedVersion(version) };
   }
   if (sha256Hash === undefined || sha256Hash === null) {

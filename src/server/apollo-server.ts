@@ -29,6 +29,12 @@ export interface ApolloServerParts {
    */
   introspection?: boolean;
   /**
+   * Apollo's CSRF prevention: a GET (or a form-like POST) must carry a header that a cross-site page cannot
+   * send without a preflight. Default off: the service reads no ambient credential (no cookies; a token
+   * comes in the header the schema names), so a cross-site request carries nothing a page could abuse.
+   */
+  csrfPrevention?: boolean;
+  /**
    * The service's own request plugins (budget, observation): run after the persisted query, auth and limits
    * plugins, in one plugin group with them (see plugin-group.ts), so each may have `requestDidStart` only.
    */
@@ -87,6 +93,7 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
     persistedQueries: false,
     // Refused by noIntrospectionRule instead of Apollo's rule, whose message tells operators to change code.
     introspection: true,
+    csrfPrevention: parts.csrfPrevention ?? false,
     includeStacktraceInErrorResponses: false,
     formatError,
     // The CLI owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo, then flushes the store.

@@ -85,6 +85,8 @@ export interface AppOptions {
    * default: Apollo Server's, off under NODE_ENV=production.
    */
   introspection?: boolean;
+  /** Apollo's CSRF prevention on `/graphql` (the CLI's `--csrf-prevention`); default off (README, Persisted queries). */
+  csrfPrevention?: boolean;
   /**
    * Pause between attempts to read the stored schema and lambda script (or to store the ones given at
    * start) while the store is unreachable; default 2000 ms.
@@ -247,6 +249,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     limits,
     keySets,
     introspection: options.introspection,
+    csrfPrevention: options.csrfPrevention,
     requestPlugins: [budgetPlugin(), observability.plugin],
     plugins: options.plugins,
     logger,

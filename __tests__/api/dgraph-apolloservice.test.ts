@@ -1,0 +1,66 @@
+import { Kind, parse, print, type DocumentNode, type FieldDefinitionNode } from 'graphql';
+import { activateSchema, gqlData, uploadSchema } from '../helpers/gql';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { DGRAPH_APOLLOSERVICE, type ApolloServiceFixture } from './dgraph-apolloservice-fixtures';
+
+/**
+ * Spec section 4.2, rule 1, against Dgraph's own `apolloservice` test data, over HTTP: for each of
+ * Dgraph's inputs, the `Query` and `Mutation` fields of `_service { sdl }` are exactly those Dgraph's
+ * output lists, in its order and with its arguments and types (an extended type's `addT`, `updateT` and
+ * `deleteT` among them; its queries not).
+ */
+
+/** The input Autograph refuses: Dgraph's `@remote` types are not supported (README, "Different from Dgraph"). */
+const REFUSED = new Set(['custom-directive']);
+
+/** Each field of the root type `name` (its `type` or `extend type` definitions), printed as one line. */
+function rootFields(document: DocumentNode, name: string): string[] {
+  const fields: FieldDefinitionNode[] = [];
+  for (const definition of document.definitions) {
+    if ((definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION) && definition.name.value === name) {
+      fields.push(...(definition.fields ?? []));
+    }
+  }
+  return fields.map((field) => print(field));
+}
+
+function dgraphFields(fixture: ApolloServiceFixture, block: 'query' | 'mutation'): string[] {
+  const text = fixture[block];
+  return text === '' ? [] : rootFields(parse(text), block === 'query' ? 'Query' : 'Mutation');
+}
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const accepted = DGRAPH_APOLLOSERVICE.filter((fixture) => !REFUSED.has(fixture.name));
+
+test('the table covers every input of Dgraph\'s apolloservice test data', () => {
+  expect(DGRAPH_APOLLOSERVICE.map((fixture) => fixture.name)).toEqual([
+    'auth-directive', 'custom-directive', 'extended-types', 'generate-directive', 'single-extended-type',
+  ]);
+  expect(accepted).toHaveLength(4);
+});
+
+test.each(accepted.map((fixture) => [fixture.name, fixture] as const))('%s: _service { sdl } lists exactly Dgraph\'s Query and Mutation fields', async (_name, fixture) => {
+  await activateSchema(server.url, fixture.input);
+  const { _service } = await gqlData(server.url, '{ _service { sdl } }');
+  const sdl = parse(_service.sdl);
+  expect({ query: rootFields(sdl, 'Query'), mutation: rootFields(sdl, 'Mutation') })
+    .toEqual({ query: dgraphFields(fixture, 'query'), mutation: dgraphFields(fixture, 'mutation') });
+});
+
+test('custom-directive: refused at its @remote type, which Autograph does not support', async () => {
+  const fixture = DGRAPH_APOLLOSERVICE.find((candidate) => candidate.name === 'custom-directive')!;
+  const { status, body } = await uploadSchema(server.url, fixture.input);
+  expect(status).toBe(400);
+  expect(body.errors?.map((error) => error.message)).toEqual([
+    'Type User: @remote is not a supported directive (allowed on a type: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription)',
+  ]);
+});
