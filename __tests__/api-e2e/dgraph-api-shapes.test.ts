@@ -76,7 +76,7 @@ describe('an ID field not named id keeps its name', () => {
     const added = await api.data('mutation ($id: ID!) { addAuthor(input: [{ name: "Cid", posts: [{ postID: $id }] }]) { author { name posts { title } } } }', { id: firstPostID });
     expect(added.addAuthor.author).toEqual([{ name: 'Cid', posts: [{ title: 'Hello world' }] }]);
     const unknown = await api.errors('mutation { addAuthor(input: [{ name: "Dee", posts: [{ postID: "0xnope" }] }]) { numUids } }');
-    expect(unknown).toEqual([{ code: 'BAD_USER_INPUT', message: 'PostRef: no Post with postID "0xnope"' }]);
+    expect(unknown).toEqual([{ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because PostRef: no Post with postID "0xnope"' }]);
   });
 
   test('the generic id is not an argument of getPost', async () => {
@@ -120,7 +120,7 @@ describe('type District { dgId: ID!  id: String! @id }', () => {
 
   test('a second add with the same id is refused as Dgraph refuses it', async () => {
     const errors = await api.errors('mutation { addDistrict(input: [{ id: "north" }]) { numUids } }');
-    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id north already exists for field id inside type District' }]);
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addDistrict because failed to rewrite mutation payload because id north already exists for field id inside type District' }]);
   });
 });
 
@@ -206,10 +206,10 @@ describe('extended types as Dgraph generates them', () => {
     const same = await api.data('mutation { updateReader(input: { filter: { handle: { eq: "amy" } }, set: { handle: "amy", stars: 4 } }) { reader { handle stars } } }');
     expect(same.updateReader.reader).toEqual([{ handle: 'amy', stars: 4 }]);
     expect(await api.errors('mutation { updateReader(input: { filter: { handle: { eq: "amy" } }, set: { handle: "ann" } }) { numUids } }')).toEqual([
-      { code: 'BAD_USER_INPUT', message: 'UpdateReaderInput.set.handle: handle is the key of Reader, owned by another service; it cannot change from "amy" to "ann"' },
+      { code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation updateReader because failed to rewrite mutation payload because UpdateReaderInput.set.handle: handle is the key of Reader, owned by another service; it cannot change from "amy" to "ann"' },
     ]);
     expect(await api.errors('mutation { updateReader(input: { filter: { handle: { eq: "amy" } }, remove: { handle: "amy" } }) { numUids } }')).toEqual([
-      { code: 'BAD_USER_INPUT', message: 'UpdateReaderInput: handle is the key of Reader, owned by another service; it cannot be removed' },
+      { code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation updateReader because failed to rewrite mutation payload because UpdateReaderInput: handle is the key of Reader, owned by another service; it cannot be removed' },
     ]);
     const unchanged = await api.data('{ getReader(handle: "amy") { handle stars } }');
     expect(unchanged.getReader).toEqual({ handle: 'amy', stars: 4 });

@@ -19,19 +19,19 @@ type Guest implements Member {
 }
 `);
 
-const taken = {
+const taken = (mutation: string) => ({
   code: 'DUPLICATE_ID',
-  message: 'id s1 already exists for field refID in some other implementing type of interface Member',
-};
+  message: `couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because id s1 already exists for field refID in some other implementing type of interface Member`,
+});
 
 beforeAll(async () => {
   await api.data('mutation { addStaff(input: [{ refID: "s1", name: "Sam", desk: 4 }]) { numUids } }');
 });
 
 test('another implementing type cannot add the value, nor take it by update', async () => {
-  expect(await api.errors('mutation { addGuest(input: [{ refID: "s1", name: "Gil" }]) { numUids } }')).toEqual([taken]);
+  expect(await api.errors('mutation { addGuest(input: [{ refID: "s1", name: "Gil" }]) { numUids } }')).toEqual([taken('addGuest')]);
   await api.data('mutation { addGuest(input: [{ refID: "g1", name: "Gil" }]) { numUids } }');
-  expect(await api.errors('mutation { updateGuest(input: { filter: { refID: { eq: "g1" } }, set: { refID: "s1" } }) { numUids } }')).toEqual([taken]);
+  expect(await api.errors('mutation { updateGuest(input: { filter: { refID: { eq: "g1" } }, set: { refID: "s1" } }) { numUids } }')).toEqual([taken('updateGuest')]);
   const { queryMember } = await api.data('{ queryMember(order: { asc: refID }) { refID name __typename } }');
   expect(queryMember).toEqual([
     { refID: 'g1', name: 'Gil', __typename: 'Guest' },

@@ -47,9 +47,9 @@ type LibraryManager {
 
 const api = useService(SCHEMA);
 
-const across = (value: string, field: string, interfaceName: string) => ({
+const across = (mutation: string, value: string, field: string, interfaceName: string) => ({
   code: 'DUPLICATE_ID',
-  message: `id ${value} already exists for field ${field} in some other implementing type of interface ${interfaceName}`,
+  message: `couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because id ${value} already exists for field ${field} in some other implementing type of interface ${interfaceName}`,
 });
 
 beforeAll(async () => {
@@ -61,9 +61,9 @@ beforeAll(async () => {
 
 test('a value of an @id(interface: true) field that another implementing type holds is refused on add', async () => {
   expect(await api.errors('mutation { addSportsMember(input: [{ refID: "101", name: "Carol", teamID: "T02", teamName: "Hash" }]) { numUids } }'))
-    .toEqual([across('101', 'refID', 'Member')]);
+    .toEqual([across('addSportsMember', '101', 'refID', 'Member')]);
   expect(await api.errors('mutation { addCricketTeam(input: [{ teamID: "T01", teamName: "Slash", numOfBatsmans: 5 }]) { numUids } }'))
-    .toEqual([across('T01', 'teamID', 'Team')]);
+    .toEqual([across('addCricketTeam', 'T01', 'teamID', 'Team')]);
   const { querySportsMember, queryCricketTeam } = await api.data('{ querySportsMember { name } queryCricketTeam { teamID } }');
   expect(pluck(querySportsMember, 'name')).toEqual(['Bob']);
   expect(queryCricketTeam).toEqual([]);
@@ -81,13 +81,13 @@ test('an @id field without interface: true is unique per type only', async () =>
   ]);
   // Within one type the value stays unique.
   expect(await api.errors('mutation { addLibraryMember(input: [{ refID: "104", name: "Alice" }]) { numUids } }')).toEqual([
-    { code: 'DUPLICATE_ID', message: 'id Alice already exists for field name inside type LibraryMember' },
+    { code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addLibraryMember because failed to rewrite mutation payload because id Alice already exists for field name inside type LibraryMember' },
   ]);
 });
 
 test('an update taking a value another implementing type holds is refused and changes nothing', async () => {
   expect(await api.errors('mutation { updateLibraryMember(input: { filter: { refID: { eq: "101" } }, set: { refID: "102", readHours: "5d2hr" } }) { numUids } }'))
-    .toEqual([across('102', 'refID', 'Member')]);
+    .toEqual([across('updateLibraryMember', '102', 'refID', 'Member')]);
   const { getLibraryMember } = await api.data('{ getLibraryMember(refID: "101") { refID readHours } }');
   expect(getLibraryMember).toEqual({ refID: '101', readHours: '4d3hr' });
   // A value no other implementing type holds is fine.
@@ -97,7 +97,7 @@ test('an update taking a value another implementing type holds is refused and ch
 
 test('a nested object created by @id value is checked too (a reference to another type\'s value)', async () => {
   expect(await api.errors('mutation { addLibraryManager(input: [{ name: "John", manages: [{ refID: "102", name: "Zed" }] }]) { numUids } }'))
-    .toEqual([across('102', 'refID', 'Member')]);
+    .toEqual([across('addLibraryManager', '102', 'refID', 'Member')]);
   const { queryLibraryManager } = await api.data('{ queryLibraryManager { name } }');
   expect(queryLibraryManager).toEqual([]);
   // A reference to an existing LibraryMember by its value links it.

@@ -171,7 +171,7 @@ type Product @key(fields: "sku") @dgraph(type: "legacy_products") {
     expect(indexes.find((index) => index.name === 'ag_unique_sku')?.keys).toEqual({ sku: 1 });
     const { body } = await gql(server.url, 'mutation { addProduct(input: [{ sku: "SKU-1", price: 1 }]) { numUids } }');
     expect(body.errors?.[0]?.extensions?.code).toBe('DUPLICATE_ID');
-    expect(body.errors?.[0]?.message).toBe('id SKU-1 already exists for field sku inside type Product');
+    expect(body.errors?.[0]?.message).toBe('couldn\'t rewrite mutation addProduct because failed to rewrite mutation payload because id SKU-1 already exists for field sku inside type Product');
   });
 });
 
@@ -196,7 +196,7 @@ describe('an @id field under a stored name', () => {
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'DUPLICATE_ID', field: 'name', value: 'sky' });
     const update = await gql(server.url, 'mutation { updateTag(input: { filter: { name: { eq: "sun" } }, set: { name: "sky" } }) { numUids } }');
     expect(update.body.errors?.[0]?.extensions).toMatchObject({ code: 'DUPLICATE_ID', field: 'name', value: 'sky' });
-    expect(update.body.errors?.[0]?.message).toBe('id sky already exists for field name inside type Tag');
+    expect(update.body.errors?.[0]?.message).toBe('couldn\'t rewrite mutation updateTag because failed to rewrite mutation payload because id sky already exists for field name inside type Tag');
   });
 });
 

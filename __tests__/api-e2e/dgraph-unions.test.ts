@@ -183,7 +183,7 @@ test.each([
     'a union member that does not exist by id',
     `mutation { addPlanet(input: [{ name: "Hoth", residents: [{ humanRef: { id: "nobody" } }] }]) { numUids } }`,
     'BAD_USER_INPUT',
-    'HumanRef: no Human with id "nobody"',
+    'couldn\'t rewrite mutation addPlanet because failed to rewrite mutation payload because HumanRef: no Human with id "nobody"',
     undefined,
   ],
 ])('%s is refused', async (_name, request, code, message, variables: Record<string, unknown> | undefined) => {

@@ -62,13 +62,13 @@ describe('upsert and @id', () => {
   test('without upsert, an existing @id value is refused naming value, field and type, and nothing is written', async () => {
     const before = await snapshot();
     expect(await api.errors(`mutation { addAuthor(input: [{ handle: "bob", name: "Other Bob" }]) { numUids } }`)).toEqual([
-      { code: 'DUPLICATE_ID', message: 'id bob already exists for field handle inside type Author' },
+      { code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id bob already exists for field handle inside type Author' },
     ]);
     expect(await api.errors(`mutation { addAuthor(input: [{ handle: "eve", email: "ann@example.com", name: "Eve" }]) { numUids } }`)).toEqual([
-      { code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' },
+      { code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id ann@example.com already exists for field email inside type Author' },
     ]);
     expect(await api.errors(`mutation { addTag(input: [{ name: "go" }]) { numUids } }`)).toEqual([
-      { code: 'DUPLICATE_ID', message: 'id go already exists for field name inside type Tag' },
+      { code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addTag because failed to rewrite mutation payload because id go already exists for field name inside type Tag' },
     ]);
     expect(await snapshot()).toEqual(before);
   });
@@ -78,7 +78,7 @@ describe('upsert and @id', () => {
     const errors = await api.errors(`mutation {
       addAuthor(input: [{ handle: "twin", name: "One" }, { handle: "twin", name: "Two" }]) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id twin already exists for field handle inside type Author' }]);
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id twin already exists for field handle inside type Author' }]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -86,7 +86,7 @@ describe('upsert and @id', () => {
     const errors = await api.errors(`mutation {
       updateAuthor(input: { filter: { handle: { eq: "bob" } }, set: { email: "ann@example.com" } }) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' }]);
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation updateAuthor because failed to rewrite mutation payload because id ann@example.com already exists for field email inside type Author' }]);
     expect((await api.data(`{ getAuthor(handle: "bob") { email } }`)).getAuthor.email).toBeNull();
   });
 });
@@ -100,7 +100,7 @@ describe('all or nothing', () => {
         { slug: "n1", title: "Same slug" }
       ]) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id n1 already exists for field slug inside type Post' }]);
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addPost because failed to rewrite mutation payload because id n1 already exists for field slug inside type Post' }]);
     expect(await snapshot()).toEqual(before);
     const gone = await api.data(`{ getPost(slug: "n1") { slug } getAuthor(handle: "newbie") { handle } getTag(name: "rust") { name } }`);
     expect(gone).toEqual({ getPost: null, getAuthor: null, getTag: null });
@@ -115,7 +115,7 @@ describe('all or nothing', () => {
         { handle: "gus", email: "ann@example.com", name: "Gus" }
       ]) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'id ann@example.com already exists for field email inside type Author' }]);
+    expect(errors).toEqual([{ code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id ann@example.com already exists for field email inside type Author' }]);
     // The edge from d1 to the existing tag "go" is gone with d1 too.
     expect(await snapshot()).toEqual(before);
   });
@@ -131,7 +131,7 @@ describe('all or nothing', () => {
         { handle: "eve", name: "Eve", posts: [{ slug: "e1", title: "Eve's", tags: [{ name: "new-tag" }] }, { id: "nope" }] }
       ]) { numUids }
     }`, { profile: queryProfile[0].id });
-    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'PostRef: no Post with id "nope"' }]);
+    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because PostRef: no Post with id "nope"' }]);
     expect(await snapshot()).toEqual(before);
     const gone = await api.data(`{ getAuthor(handle: "dee") { handle } getPost(slug: "e1") { slug } getTag(name: "new-tag") { name } }`);
     expect(gone).toEqual({ getAuthor: null, getPost: null, getTag: null });
@@ -142,7 +142,7 @@ describe('all or nothing', () => {
     const errors = await api.errors(`mutation {
       updateAuthor(input: { filter: {}, set: { name: "Renamed", posts: [{ slug: "x1", title: "New" }, { id: "nope" }] } }) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'PostRef: no Post with id "nope"' }]);
+    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation updateAuthor because failed to rewrite mutation payload because PostRef: no Post with id "nope"' }]);
     expect(await snapshot()).toEqual(before);
   });
 });

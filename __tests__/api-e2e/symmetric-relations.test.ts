@@ -74,7 +74,7 @@ describe('a list field that is its own inverse', () => {
     const errors = await api.errors(`mutation {
       addPerson(input: [{ name: "bob", friends: [{ name: "ann" }] }, { name: "cy", friends: [{ id: "missing" }] }]) { numUids }
     }`);
-    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'PersonRef: no Person with id "missing"' }]);
+    expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addPerson because failed to rewrite mutation payload because PersonRef: no Person with id "missing"' }]);
     expect(await friendsOf()).toEqual({ ann: [] });
   });
 });

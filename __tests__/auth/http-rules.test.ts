@@ -370,7 +370,7 @@ describe('existing objects named in a mutation\'s input', () => {
 
   test('addUser cannot take another user\'s task by id: refused, nothing written', async () => {
     const { body } = await gql(server.url, `mutation { addUser(input: [{ username: "mallory", tasks: [{ id: "${bobsTask}" }] }]) { numUids } }`, undefined, alice);
-    expect(body.errors?.[0].message).toBe(`TaskRef: no Task with id "${bobsTask}"`);
+    expect(body.errors?.[0].message).toBe(`couldn't rewrite mutation addUser because failed to rewrite mutation payload because TaskRef: no Task with id "${bobsTask}"`);
     expect(body.data?.addUser ?? null).toBeNull();
     expect((await data('{ getUser(username: "mallory") { username } }')).getUser).toBeNull();
     expect(await ownerOf(bobsTask, 'bob', 'alice', 'mallory')).toBe('bob');
@@ -379,7 +379,7 @@ describe('existing objects named in a mutation\'s input', () => {
   test('updateUser cannot link another user\'s task to oneself: refused, nothing written', async () => {
     const mutation = `mutation { updateUser(input: { filter: { username: { eq: "alice" } }, set: { name: "Alice B", tasks: [{ id: "${bobsTask}" }] } }) { numUids } }`;
     const { body } = await gql(server.url, mutation, undefined, alice);
-    expect(body.errors?.[0].message).toBe(`TaskRef: no Task with id "${bobsTask}"`);
+    expect(body.errors?.[0].message).toBe(`couldn't rewrite mutation updateUser because failed to rewrite mutation payload because TaskRef: no Task with id "${bobsTask}"`);
     expect(await ownerOf(bobsTask, 'bob', 'alice')).toBe('bob');
     expect((await data(`{ getTask(id: "${bobsTask}") { title } }`, alice)).getTask).toBeNull();
     expect((await data('{ getUser(username: "alice") { name } }')).getUser).toEqual({ name: 'Alice' });

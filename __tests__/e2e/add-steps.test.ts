@@ -81,7 +81,7 @@ test.each<[string, (taskId: string) => Array<Record<string, unknown>>]>([
   const { status, body } = await gql(server.url, 'mutation($input: [AddPersonInput!]!) { addPerson(input: $input) { numUids } }', { input });
   expect(status).toBe(200);
   expect(body.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
-    [`id ${String(input.at(-1)!.handle)} already exists for field handle inside type Person`, 'DUPLICATE_ID'],
+    [`couldn't rewrite mutation addPerson because failed to rewrite mutation payload because id ${String(input.at(-1)!.handle)} already exists for field handle inside type Person`, 'DUPLICATE_ID'],
   ]);
   expect(await gqlData(server.url, EVERYTHING)).toEqual(before);
 });
@@ -99,6 +99,6 @@ test.each<[string, (red: string) => Array<Record<string, unknown>>, string]>([
   const before = await gqlData(server.url, EVERYTHING);
   const { body } = await gql(server.url, ADD_TASKS, { input: inputOf(redTagId) });
   expect(body.data?.addTask ?? null).toBeNull();
-  expect(body.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([[`TagRef: no Tag with id "${missing}"`, 'BAD_USER_INPUT']]);
+  expect(body.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([[`couldn't rewrite mutation addTask because failed to rewrite mutation payload because TagRef: no Tag with id "${missing}"`, 'BAD_USER_INPUT']]);
   expect(await gqlData(server.url, EVERYTHING)).toEqual(before);
 });

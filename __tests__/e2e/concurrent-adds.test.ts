@@ -48,7 +48,7 @@ test('concurrent adds of 100 objects each are all written, each seen whole or no
 
   expect(answers.map((answer) => answer.body)).toEqual(Array.from({ length: MUTATIONS }, () => ({ data: { addTask: { numUids: BATCH } } })));
   expect(refusal.body.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
-    ['id user3 already exists for field username inside type User', 'DUPLICATE_ID'],
+    ['couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because id user3 already exists for field username inside type User', 'DUPLICATE_ID'],
   ]);
   expect(counts.length).toBeGreaterThan(0);
   expect(counts.filter((count) => count % BATCH !== 0)).toEqual([]);

@@ -111,7 +111,7 @@ test('an @id duplicate is refused, naming value, field and type, and writes noth
   const { body } = await gql(server.url, `mutation {
     addUser(input: [{ username: "carol" }, { username: "alice" }]) { numUids }
   }`);
-  expect(body.errors?.[0].message).toBe('id alice already exists for field username inside type User');
+  expect(body.errors?.[0].message).toBe('couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because id alice already exists for field username inside type User');
   const carol = await data(`{ getUser(username: "carol") { username } }`);
   expect(carol.getUser).toBeNull();
 });

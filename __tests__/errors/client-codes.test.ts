@@ -38,7 +38,7 @@ describe('client mistakes', () => {
     ['a negative offset', '{ queryUser(offset: -1) { username } }', 'offset must not be negative, got -1'],
     ['a negative first on a relation', '{ queryUser { tasks(first: -2) { title } } }', 'first must not be negative, got -2'],
     ['asc and desc in one order', '{ queryUser(order: { asc: username, desc: username }) { username } }', 'UserOrder: give either asc or desc in one order object, not both'],
-    ['a TaskRef naming a missing id', 'mutation { addUser(input: [{ username: "bob", tasks: [{ id: "0x999" }] }]) { numUids } }', 'TaskRef: no Task with id "0x999"'],
+    ['a TaskRef naming a missing id', 'mutation { addUser(input: [{ username: "bob", tasks: [{ id: "0x999" }] }]) { numUids } }', 'couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because TaskRef: no Task with id "0x999"'],
   ])('%s: BAD_USER_INPUT', async (_name, query, message) => {
     const { status, body } = await gql(server.url, query, undefined, alice);
     expect(status).toBe(200);

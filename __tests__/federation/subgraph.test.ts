@@ -134,7 +134,7 @@ describe('extended types and _entities', () => {
 
     await data('mutation { addAstronaut(input: [{ id: "a1", name: "Neil Armstrong" }]) { numUids } }');
     const again = await request(server.url, 'mutation { addAstronaut(input: [{ id: "a1", name: "Neil" }]) { numUids } }');
-    expect(again.body.errors?.[0].message).toBe('id a1 already exists for field id inside type Astronaut');
+    expect(again.body.errors?.[0].message).toBe('couldn\'t rewrite mutation addAstronaut because failed to rewrite mutation payload because id a1 already exists for field id inside type Astronaut');
     // As in Dgraph, `upsert` exists only for types with an @id field; an extended type's object changes through update.
     const upsert = await request(server.url, 'mutation { addAstronaut(input: [{ id: "a1", name: "Neil" }], upsert: true) { numUids } }');
     expect(upsert.body.errors?.map((error) => error.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
@@ -241,7 +241,7 @@ extend type User @key(fields: "email") {
 
     const { body } = await request(reviews.url, 'mutation { addUser(input: [{ email: "ada@example.com", nickname: "Other" }]) { numUids } }');
     expect(body.errors).toEqual([expect.objectContaining({
-      message: 'id ada@example.com already exists for field email inside type User',
+      message: 'couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because id ada@example.com already exists for field email inside type User',
       extensions: expect.objectContaining({ code: 'DUPLICATE_ID', type: 'User', field: 'email', value: 'ada@example.com' }),
     })]);
 

@@ -51,14 +51,14 @@ test('the id is required on add', async () => {
 
 test('an empty id is refused as the caller\'s mistake', async () => {
   const { body } = await gql(server.url, 'mutation { addProduct(input: [{ id: "", name: "empty" }]) { numUids } }');
-  expect(body.errors?.[0]).toMatchObject({ message: 'Product.id is declared ID @id: give the new object\'s id', extensions: { code: 'BAD_USER_INPUT' } });
+  expect(body.errors?.[0]).toMatchObject({ message: 'couldn\'t rewrite mutation addProduct because failed to rewrite mutation payload because Product.id is declared ID @id: give the new object\'s id', extensions: { code: 'BAD_USER_INPUT' } });
 });
 
 test('a second add with the same id is a duplicate unless upsert', async () => {
   await gqlData(server.url, 'mutation { addProduct(input: [{ id: "p-dup", name: "first" }]) { numUids } }');
   const again = await gql(server.url, 'mutation { addProduct(input: [{ id: "p-dup", name: "second" }]) { numUids } }');
   expect(again.body.errors?.[0]).toMatchObject({
-    message: 'id p-dup already exists for field id inside type Product',
+    message: 'couldn\'t rewrite mutation addProduct because failed to rewrite mutation payload because id p-dup already exists for field id inside type Product',
     extensions: { code: 'DUPLICATE_ID', field: 'id', value: 'p-dup' },
   });
   const upsert = await gqlData(server.url, 'mutation { addProduct(input: [{ id: "p-dup", name: "second" }], upsert: true) { product { id name } } }');

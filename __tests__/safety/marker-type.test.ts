@@ -22,7 +22,7 @@ test('the schema activates and its queries answer', async () => {
     getMarker: null,
   });
   expect(await api.data('mutation { deleteMarker(filter: { id: ["0x1"] }) { numUids msg marker { id } } }')).toEqual({
-    deleteMarker: { numUids: 0, msg: 'No objects matched the filter', marker: [] },
+    deleteMarker: { numUids: 0, msg: 'No nodes were deleted', marker: [] },
   });
 });
 
@@ -44,5 +44,5 @@ test('a type that refers to Marker adds, links by id and reads back', async () =
   const added = await api.data('mutation { addSpot(input: [{ label: "alone" }]) { spot { label marker { id } } } }');
   expect(added).toEqual({ addSpot: { spot: [{ label: 'alone', marker: null }] } });
   const errors = await api.errors('mutation { addSpot(input: [{ label: "linked", marker: { id: "missing" } }]) { numUids } }');
-  expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'MarkerRef: no Marker with id "missing"' }]);
+  expect(errors).toEqual([{ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addSpot because failed to rewrite mutation payload because MarkerRef: no Marker with id "missing"' }]);
 });

@@ -1,3 +1,4 @@
+import { filterFor } from '../api/search-filters.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import type { Filter, Pipeline } from '../store/port.js';
 import { allOf, anyOf, noneOf } from './combine.js';
@@ -81,6 +82,7 @@ function fieldCondition(type: TypeModel, field: FieldModel, value: unknown): Fil
     return { [storedPath(field)]: { $eq: value } };
   }
   if (!isObject(value)) throw new QueryArgumentError(`${type.name}.${field.name}: expected an object of filter operators, got ${JSON.stringify(value)}`);
+  checkOneFunction(field, value);
   const conditions: Filter[] = [];
   for (const [operator, operand] of Object.entries(value)) {
     // As in Dgraph: `eq: null` asks for objects without a value; any other operator given null is ignored.
@@ -96,6 +98,27 @@ function fieldCondition(type: TypeModel, field: FieldModel, value: unknown): Fil
     conditions.push(operatorCondition(type, field, operator, operand));
   }
   return allOf(conditions);
+}
+
+/**
+ * The filter inputs of one index that take one operator at a time, as Dgraph's request validation has it
+ * (`allowedFilters` in graphql/schema/validation_rules.go): `{ eq: 2, le: 2 }` is refused there, not read
+ * as "both". The inputs of several indexes (`StringHashFilter_StringTermFilter`) are not among them: those
+ * take one operator of each index, and more.
+ */
+const ONE_FUNCTION_FILTERS: ReadonlySet<string> = new Set([
+  'StringHashFilter', 'StringExactFilter', 'StringFullTextFilter', 'StringRegExpFilter', 'StringTermFilter',
+  'DateTimeFilter', 'FloatFilter', 'Int64Filter', 'IntFilter',
+]);
+
+/** Operators given null are not counted (they are ignored), except `eq: null`, which asks for "no value". */
+function checkOneFunction(field: FieldModel, value: FilterInput): void {
+  const given = Object.entries(value).filter(([operator, operand]) => operand !== undefined && (operand !== null || operator === 'eq')).length;
+  if (given < 2) return;
+  const filterName = filterFor(field)?.typeName;
+  if (filterName !== undefined && ONE_FUNCTION_FILTERS.has(filterName)) {
+    throw new QueryArgumentError(`${filterName} filter expects only one filter function, got: ${given}`);
+  }
 }
 
 /**

@@ -130,9 +130,12 @@ function inheritedMode(info: GraphQLResolveInfo): CascadeMode | undefined {
   for (let path = info.path.prev; path; path = path.prev) if (typeof path.key === 'string') keys.unshift(path.key);
   let selections: SelectionSetNode[] = [info.operation.selectionSet];
   let mode: CascadeMode | undefined;
-  for (const key of keys) {
+  for (const [depth, key] of keys.entries()) {
     const nodes = selections.flatMap((set) => fieldNodesOf(info, set)).filter((node) => (node.alias?.value ?? node.name.value) === key);
-    mode = ownMode(info, nodes) ?? mode;
+    const own = ownMode(info, nodes);
+    // A mutation's own `@cascade` (whose `fields:` name its payload's fields) puts a plain `@cascade` on
+    // its payload's list, as Dgraph does (`QueryField` in graphql/schema/wrappers.go).
+    if (own) mode = depth === 0 && info.operation.operation === 'mutation' ? { all: true } : own;
     selections = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
   }
   return mode;
@@ -168,6 +171,24 @@ function fieldNodesOf(info: GraphQLResolveInfo, set: SelectionSetNode, applies: 
 function isIncluded(info: GraphQLResolveInfo, node: Parameters<typeof getDirectiveValues>[1]): boolean {
   if (getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+}
+
+/**
+ * `@cascade(fields:)` on a mutation may only name fields of its payload type (`numUids`, the list
+ * field), as Dgraph's request validation has it (`directiveArgumentsCheck` in graphql/schema/validation_rules.go,
+ * with its message); the mutation resolvers check it before they write anything.
+ */
+export function checkMutationCascade(info: GraphQLResolveInfo): void {
+  const mode = ownMode(info, info.fieldNodes);
+  const payload = getNamedType(info.returnType);
+  if (!mode || mode.all || !isObjectType(payload)) return;
+  const fields = payload.getFields();
+  const missing = mode.fields.find((name) => !Object.hasOwn(fields, name));
+  if (missing === undefined) return;
+  throw new GraphQLError(`Field \`${missing}\` is not present in type \`${payload.name}\`. You can only use fields in cascade which are in type \`${payload.name}\``, {
+    nodes: info.fieldNodes,
+    extensions: { code: ErrorCode.BAD_USER_INPUT },
+  });
 }
 
 /** `fields:` may only name fields of the cascaded type (Dgraph refuses the query otherwise). */

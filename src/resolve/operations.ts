@@ -7,7 +7,7 @@ import { authConstraints } from './authorize.js';
 import type { RequestContext } from './context.js';
 import { addObjects, deleteObjects, updateObjects, type MutationAuth, type MutationOutcome } from './mutations/run.js';
 import { aggregateObjects, findAmongIds, findObjects, readScopeOf, type GraphObject, type ListArgs, type ReadScope } from './read.js';
-import { fieldCascade } from './cascade.js';
+import { checkMutationCascade, fieldCascade } from './cascade.js';
 import type { Transaction } from '../store/port.js';
 import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
@@ -80,6 +80,7 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   const T = type.name;
   const resolvers: Record<string, Resolver> = {
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
+      checkMutationCascade(info);
       const deleted = new Map<string, GraphObject[]>();
       const outcome = await deleteObjects(model, storeOf(context, model), T, args.filter, async (ids, tx) => {
         const allDeleted = [...ids.values()].flat();
@@ -88,20 +89,26 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
           deleted.set(selection.responseKey, await findAmongIds(scope, T, selection.args, allDeleted));
         }
       }, mutationAuth(context, model));
-      return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
+      return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No nodes were deleted' };
     },
   };
   if (canUpdate(model, type)) {
-    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
-    });
+    resolvers[names.update(T)] = async (_root, args, context, info): Promise<Payload> => {
+      checkMutationCascade(info);
+      return {
+        typeName: T,
+        outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
+      };
+    };
   }
   if (canAdd(model, type)) {
-    resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
-    });
+    resolvers[names.add(T)] = async (_root, args, context, info): Promise<Payload> => {
+      checkMutationCascade(info);
+      return {
+        typeName: T,
+        outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
+      };
+    };
   }
   return resolvers;
 }

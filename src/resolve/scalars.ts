@@ -33,6 +33,10 @@ export const DateTimeScalar = new GraphQLScalarType({
 });
 
 function toInt64(value: unknown): number {
+  // Dgraph's coercion error for a number with a fraction (graphql/schema/validation_rules.go).
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+    throw new GraphQLError(`Type mismatched for Value \`${value}\`, expected:\`Int64\``);
+  }
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number)) {
     throw new GraphQLError(`Int64 cannot represent ${JSON.stringify(value)}: not an integer`);
@@ -49,6 +53,7 @@ export const Int64Scalar = new GraphQLScalarType({
   serialize: toInt64,
   parseValue: toInt64,
   parseLiteral(node: ValueNode) {
+    if (node.kind === Kind.FLOAT) throw new GraphQLError(`Type mismatched for Value \`${node.value}\`, expected: Int64, got: 'Float'`, { nodes: node });
     if (node.kind !== Kind.INT && node.kind !== Kind.STRING) {
       throw new GraphQLError('Int64 must be an integer or a numeric string', { nodes: node });
     }

@@ -202,12 +202,12 @@ describe('addObjects', () => {
 
   describe('refusals', () => {
     test.each([
-      ['an @id value that exists', 'Author', [{ handle: 'ann' }], 'DUPLICATE_ID', 'id ann already exists for field handle inside type Author'],
-      ['an @id value given twice in one add', 'Author', [{ handle: 'new' }, { handle: 'new' }], 'DUPLICATE_ID', 'id new already exists for field handle inside type Author'],
-      ['a Ref by an id that does not exist', 'Post', [{ slug: 'p', author: { id: 'nope' } }], 'BAD_USER_INPUT', 'AuthorRef: no Author with id "nope"'],
-      ['an interface Ref by an id that does not exist', 'Shelf', [{ name: 's', main: { id: 'nope' } }], 'BAD_USER_INPUT', 'ItemRef: no Item with id "nope"'],
-      ['an interface Ref without an id', 'Shelf', [{ name: 's', items: [{ label: 'new' }] }], 'BAD_USER_INPUT', 'ItemRef: an interface can only reference an existing object by id'],
-      ['an add of an interface', 'Item', [{ label: 'x' }], 'BAD_USER_INPUT', 'Item is an interface: add one of its implementing types'],
+      ['an @id value that exists', 'Author', [{ handle: 'ann' }], 'DUPLICATE_ID', 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id ann already exists for field handle inside type Author'],
+      ['an @id value given twice in one add', 'Author', [{ handle: 'new' }, { handle: 'new' }], 'DUPLICATE_ID', 'couldn\'t rewrite mutation addAuthor because failed to rewrite mutation payload because id new already exists for field handle inside type Author'],
+      ['a Ref by an id that does not exist', 'Post', [{ slug: 'p', author: { id: 'nope' } }], 'BAD_USER_INPUT', 'couldn\'t rewrite mutation addPost because failed to rewrite mutation payload because AuthorRef: no Author with id "nope"'],
+      ['an interface Ref by an id that does not exist', 'Shelf', [{ name: 's', main: { id: 'nope' } }], 'BAD_USER_INPUT', 'couldn\'t rewrite mutation addShelf because failed to rewrite mutation payload because ItemRef: no Item with id "nope"'],
+      ['an interface Ref without an id', 'Shelf', [{ name: 's', items: [{ label: 'new' }] }], 'BAD_USER_INPUT', 'couldn\'t rewrite mutation addShelf because failed to rewrite mutation payload because ItemRef: an interface can only reference an existing object by id'],
+      ['an add of an interface', 'Item', [{ label: 'x' }], 'BAD_USER_INPUT', 'couldn\'t rewrite mutation addItem because failed to rewrite mutation payload because Item is an interface: add one of its implementing types'],
     ])('%s', async (_case, typeName, inputs, code, message) => {
       await add('Author', [{ handle: 'ann' }]);
       const before = await stored();

@@ -82,7 +82,7 @@ describe('@auth in mutations', () => {
       const auth = authOf({ query: ALICE_TASKS });
       const b2 = await idOf('Task', 'title', 'b2');
       await expectRefused(() => addObjects(model, db.store, 'User', [{ name: 'cid', tasks: [{ id: b2 }] }], false, auth), {
-        code: 'BAD_USER_INPUT', message: 'TaskRef: no Task with id "<b2>"',
+        code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because TaskRef: no Task with id "<b2>"',
       });
       await addObjects(model, db.store, 'User', [{ name: 'cid', tasks: [{ id: await idOf('Task', 'title', 'a1') }] }], false, auth);
       expect((await stored())['#a1']).toEqual({ title: 'a1', who: 'alice', owner: '#cid' });
@@ -90,7 +90,7 @@ describe('@auth in mutations', () => {
 
     test('a Ref by @id value to a hidden object is a duplicate of it, as an add of it would be', async () => {
       await expectRefused(() => addObjects(model, db.store, 'User', [{ name: 'cid', tasks: [{ title: 'b2' }] }], false, authOf({ query: ALICE_TASKS })), {
-        code: 'DUPLICATE_ID', message: 'id b2 already exists for field title inside type Task',
+        code: 'DUPLICATE_ID', message: 'couldn\'t rewrite mutation addUser because failed to rewrite mutation payload because id b2 already exists for field title inside type Task',
       });
     });
 

@@ -64,15 +64,15 @@ describe('ids the caller gives and @id(interface: true)', () => {
     });
 
     test.each([
-      ['an ID @id already taken', 'Doc', [{ key: 'd0' }], { message: 'id d0 already exists for field key inside type Doc', code: 'DUPLICATE_ID', type: 'Doc', field: 'key', value: 'd0' }],
-      ['an ID @id given twice', 'Doc', [{ key: 'd9' }, { key: 'd9' }], { message: 'id d9 already exists for field key inside type Doc', code: 'DUPLICATE_ID', type: 'Doc', field: 'key', value: 'd9' }],
-      ['an extended key already taken', 'Reader', [{ handle: 'zed' }], { message: 'id zed already exists for field handle inside type Reader', code: 'DUPLICATE_ID', type: 'Reader', field: 'handle', value: 'zed' }],
-      ['an extended ID key already taken', 'Book', [{ id: 'b0' }], { message: 'id b0 already exists for field id inside type Book', code: 'DUPLICATE_ID', type: 'Book', field: 'id', value: 'b0' }],
-      ['an ID @id left out', 'Doc', [{ title: 'x' }], { message: 'Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
-      ['an ID @id given as null', 'Doc', [{ key: null }], { message: 'Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
-      ['an ID @id given empty', 'Doc', [{ key: '' }], { message: 'Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
-      ['an extended key left out', 'Reader', [{ stars: 1 }], { message: 'Reader is owned by another service: give its key handle (the owner\'s id)', code: 'BAD_USER_INPUT' }],
-      ['a Ref by an ID @id that is new, without the id', 'Reader', [{ handle: 'new', doc: { title: 'x' } }], { message: 'Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
+      ['an ID @id already taken', 'Doc', [{ key: 'd0' }], { message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because id d0 already exists for field key inside type Doc', code: 'DUPLICATE_ID', type: 'Doc', field: 'key', value: 'd0' }],
+      ['an ID @id given twice', 'Doc', [{ key: 'd9' }, { key: 'd9' }], { message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because id d9 already exists for field key inside type Doc', code: 'DUPLICATE_ID', type: 'Doc', field: 'key', value: 'd9' }],
+      ['an extended key already taken', 'Reader', [{ handle: 'zed' }], { message: 'couldn\'t rewrite mutation addReader because failed to rewrite mutation payload because id zed already exists for field handle inside type Reader', code: 'DUPLICATE_ID', type: 'Reader', field: 'handle', value: 'zed' }],
+      ['an extended ID key already taken', 'Book', [{ id: 'b0' }], { message: 'couldn\'t rewrite mutation addBook because failed to rewrite mutation payload because id b0 already exists for field id inside type Book', code: 'DUPLICATE_ID', type: 'Book', field: 'id', value: 'b0' }],
+      ['an ID @id left out', 'Doc', [{ title: 'x' }], { message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
+      ['an ID @id given as null', 'Doc', [{ key: null }], { message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
+      ['an ID @id given empty', 'Doc', [{ key: '' }], { message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
+      ['an extended key left out', 'Reader', [{ stars: 1 }], { message: 'couldn\'t rewrite mutation addReader because failed to rewrite mutation payload because Reader is owned by another service: give its key handle (the owner\'s id)', code: 'BAD_USER_INPUT' }],
+      ['a Ref by an ID @id that is new, without the id', 'Reader', [{ handle: 'new', doc: { title: 'x' } }], { message: 'couldn\'t rewrite mutation addReader because failed to rewrite mutation payload because Doc.key is declared ID @id: give the new object\'s key', code: 'BAD_USER_INPUT' }],
     ])('refused: %s', async (_case, typeName, inputs, expected) => {
       await add('Doc', [{ key: 'd0' }]);
       await add('Reader', [{ handle: 'zed' }]);
@@ -90,7 +90,7 @@ describe('ids the caller gives and @id(interface: true)', () => {
     test('an extended type is found by its key only: another @id value it takes is a duplicate, even in an upsert', async () => {
       await add('Reader', [{ handle: 'zed', email: 'z@x' }]);
       expect(await failure(add('Reader', [{ handle: 'new', email: 'z@x' }], true))).toEqual({
-        message: 'id z@x already exists for field email inside type Reader', code: 'DUPLICATE_ID', type: 'Reader', field: 'email', value: 'z@x',
+        message: 'couldn\'t rewrite mutation addReader because failed to rewrite mutation payload because id z@x already exists for field email inside type Reader', code: 'DUPLICATE_ID', type: 'Reader', field: 'email', value: 'z@x',
       });
       expect(await db.documents('Reader')).toEqual([{ _id: 'zed', handle: 'zed', email: 'z@x' }]);
     });
@@ -104,7 +104,7 @@ describe('ids the caller gives and @id(interface: true)', () => {
     test('an update may not change an extended type\'s key', async () => {
       await add('Reader', [{ handle: 'amy', stars: 1 }]);
       expect(await failure(updateObjects(model, db.store, 'Reader', { filter: { handle: { eq: 'amy' } }, set: { handle: 'ann', stars: 2 } }))).toEqual({
-        message: 'UpdateReaderInput.set.handle: handle is the key of Reader, owned by another service; it cannot change from "amy" to "ann"', code: 'BAD_USER_INPUT',
+        message: 'couldn\'t rewrite mutation updateReader because failed to rewrite mutation payload because UpdateReaderInput.set.handle: handle is the key of Reader, owned by another service; it cannot change from "amy" to "ann"', code: 'BAD_USER_INPUT',
       });
       expect(await db.documents('Reader')).toEqual([{ _id: 'amy', handle: 'amy', stars: 1 }]);
     });
@@ -116,8 +116,8 @@ describe('ids the caller gives and @id(interface: true)', () => {
   });
 
   describe('@id(interface: true): one value across the implementing types', () => {
-    const across = (value: string) => ({
-      message: `id ${value} already exists for field refID in some other implementing type of interface Member`,
+    const across = (mutation: string, value: string) => ({
+      message: `couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because id ${value} already exists for field refID in some other implementing type of interface Member`,
       code: 'DUPLICATE_ID', interface: 'Member', field: 'refID', value,
     });
 
@@ -126,9 +126,9 @@ describe('ids the caller gives and @id(interface: true)', () => {
     });
 
     test.each([
-      ['an add of another type', 'Guest', [{ refID: 's1' }], across('s1')],
-      ['two inputs of two types in one add', 'Club', [{ name: 'c', members: [] , guests: [{ refID: 'x1' }] }, { name: 'd', guests: [{ refID: 'x2', host: { refID: 'x1' } }] }], across('x1')],
-      ['an add of the same type (its own unique index)', 'Staff', [{ refID: 's1' }], { message: 'id s1 already exists for field refID inside type Staff', code: 'DUPLICATE_ID', type: 'Staff', field: 'refID', value: 's1' }],
+      ['an add of another type', 'Guest', [{ refID: 's1' }], across('addGuest', 's1')],
+      ['two inputs of two types in one add', 'Club', [{ name: 'c', members: [] , guests: [{ refID: 'x1' }] }, { name: 'd', guests: [{ refID: 'x2', host: { refID: 'x1' } }] }], across('addClub', 'x1')],
+      ['an add of the same type (its own unique index)', 'Staff', [{ refID: 's1' }], { message: 'couldn\'t rewrite mutation addStaff because failed to rewrite mutation payload because id s1 already exists for field refID inside type Staff', code: 'DUPLICATE_ID', type: 'Staff', field: 'refID', value: 's1' }],
     ])('refused: %s', async (_case, typeName, inputs, expected) => {
       expect(await failure(add(typeName, inputs))).toEqual(expected);
       expect(await db.contents('Guest')).toEqual([]);
@@ -136,7 +136,7 @@ describe('ids the caller gives and @id(interface: true)', () => {
 
     test('an update that gives a value another type holds is refused', async () => {
       await add('Guest', [{ refID: 'g1' }]);
-      expect(await failure(updateObjects(model, db.store, 'Guest', { filter: { refID: { eq: 'g1' } }, set: { refID: 's1' } }))).toEqual(across('s1'));
+      expect(await failure(updateObjects(model, db.store, 'Guest', { filter: { refID: { eq: 'g1' } }, set: { refID: 's1' } }))).toEqual(across('updateGuest', 's1'));
       expect(await db.contents('Guest')).toEqual([{ refID: 'g1' }]);
     });
 

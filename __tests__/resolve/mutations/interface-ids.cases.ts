@@ -171,10 +171,10 @@ type Guest implements Member {
 }
 `);
   const db = useMutationStore(stored);
-  const taken = {
-    message: 'id s1 already exists for field refID in some other implementing type of interface Member',
+  const taken = (mutation: string) => ({
+    message: `couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because id s1 already exists for field refID in some other implementing type of interface Member`,
     code: 'DUPLICATE_ID', interface: 'Member', field: 'refID', value: 's1',
-  };
+  });
 
 
   beforeEach(async () => {
@@ -182,13 +182,13 @@ type Guest implements Member {
   });
 
   test('an add of another implementing type with the value is refused, and writes nothing', async () => {
-    expect(await refusal(addObjects(stored, db.store, 'Guest', [{ refID: 's2' }, { refID: 's1' }], false))).toEqual(taken);
+    expect(await refusal(addObjects(stored, db.store, 'Guest', [{ refID: 's2' }, { refID: 's1' }], false))).toEqual(taken('addGuest'));
     expect(await db.contents('Guest')).toEqual([]);
   });
 
   test('an update of another implementing type to the value is refused', async () => {
     await addObjects(stored, db.store, 'Guest', [{ refID: 'g1' }], false);
-    expect(await refusal(updateObjects(stored, db.store, 'Guest', { filter: {}, set: { refID: 's1' } }))).toEqual(taken);
+    expect(await refusal(updateObjects(stored, db.store, 'Guest', { filter: {}, set: { refID: 's1' } }))).toEqual(taken('updateGuest'));
     expect((await db.documents('Guest')).map((guest) => Object.values(guest))).toEqual([[expect.any(String), 'g1']]);
   });
 

@@ -65,13 +65,13 @@ describe('objects: ids, reads, writes and removals', () => {
       ['given as null', { key: null, code: 'c1' }],
     ])('an ID @id %s is refused, even when an object\'s id prints as that missing value', async (_case, input) => {
       await add(db.store, 'Doc', [{ key: 'undefined', code: 'cu' }, { key: 'null', code: 'cn' }]);
-      expect(await failure(add(db.store, 'Doc', [input]))).toEqual({ code: 'BAD_USER_INPUT', message: 'Doc.key is declared ID @id: give the new object\'s key' });
+      expect(await failure(add(db.store, 'Doc', [input]))).toEqual({ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addDoc because failed to rewrite mutation payload because Doc.key is declared ID @id: give the new object\'s key' });
       expect(await db.documents('Doc')).toEqual([{ _id: 'null', code: 'cn' }, { _id: 'undefined', code: 'cu' }]);
     });
   });
 
   test('a Ref by an id that does not exist names the target\'s ID field', async () => {
-    expect(await failure(add(db.store, 'Post', [{ slug: 'p1', note: { noteID: 'nope' } }]))).toEqual({ code: 'BAD_USER_INPUT', message: 'NoteRef: no Note with noteID "nope"' });
+    expect(await failure(add(db.store, 'Post', [{ slug: 'p1', note: { noteID: 'nope' } }]))).toEqual({ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation addPost because failed to rewrite mutation payload because NoteRef: no Note with noteID "nope"' });
     expect(await db.contents('Post')).toEqual([]);
   });
 

@@ -139,7 +139,7 @@ describe('updateObjects and deleteObjects', () => {
     test('an @id value taken by another object is refused as a duplicate, and nothing is written', async () => {
       const before = await stored();
       await expect(update('Author', { filter: byHandle('ann'), set: { handle: 'bob', nick: 'x' } })).rejects.toMatchObject({
-        message: 'id bob already exists for field handle inside type Author',
+        message: 'couldn\'t rewrite mutation updateAuthor because failed to rewrite mutation payload because id bob already exists for field handle inside type Author',
         extensions: { code: 'DUPLICATE_ID', type: 'Author', field: 'handle', value: 'bob' },
       });
       expect(await stored()).toEqual(before);
@@ -205,7 +205,7 @@ describe('updateObjects and deleteObjects', () => {
       const bag = await idOf('Bag', 'label', 'g');
       await update('Author', { filter: byHandle('ann'), set: { favourite: { id: bag } } });
       expect((await storedWithoutTime())['#ann']).toEqual({ handle: 'ann', favourite: '#g' });
-      await expect(update('Author', { filter: byHandle('ann'), set: { favourite: { id: 'nope' } } })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: 'ItemRef: no Item with id "nope"' });
+      await expect(update('Author', { filter: byHandle('ann'), set: { favourite: { id: 'nope' } } })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: 'couldn\'t rewrite mutation updateAuthor because failed to rewrite mutation payload because ItemRef: no Item with id "nope"' });
     });
   });
 

@@ -18,6 +18,7 @@ import { memberRefOf } from './union-refs.js';
 import { storedPath } from '../../query/schema-facts.js';
 import { withDefaultValues } from './default-values.js';
 import { secretWrites } from './hashed-password.js';
+import { checkNewObject } from './new-object-check.js';
 
 /** Everything one mutation writes goes through one transaction; `created` counts new objects (numUids). */
 export interface Write {
@@ -127,7 +128,11 @@ function writeNewValues(model: SchemaModel, type: TypeModel, input: Input, docum
   }
 }
 
-type Existing = { id: string; field: string; value: unknown };
+/**
+ * The object an input names by a value, and whether another of its `@id` values names a different object
+ * (`ambiguous`: which object is meant cannot be told, refused as Dgraph refuses it; see `ambiguityError`).
+ */
+type Existing = { id: string; field: string; value: unknown; ambiguous: boolean };
 
 /** Marks an answer findExisting must ask the store for. */
 const ASK_STORE = Symbol('ask the store');
@@ -143,6 +148,7 @@ function existingFromKnown(write: Write, type: TypeModel, input: Input): Existin
     if (key !== undefined && key !== null) return ASK_STORE;
     if (type.extended) return undefined;
   }
+  let existing: Existing | undefined;
   for (const field of type.fields) {
     if (!field.isUniqueId || field.isIdField) continue;
     const value = input[field.name];
@@ -150,9 +156,10 @@ function existingFromKnown(write: Write, type: TypeModel, input: Input): Existin
     const known = knownId(write.known, type.name, storedPath(field), value);
     if (known === null) continue;
     if (known === undefined) return ASK_STORE;
-    return { id: known, field: field.name, value };
+    if (!existing) existing = { id: known, field: field.name, value, ambiguous: false };
+    else if (known !== existing.id) existing.ambiguous = true;
   }
-  return undefined;
+  return existing;
 }
 
 async function findExisting(write: Write, type: TypeModel, input: Input): Promise<Existing | undefined> {
@@ -164,21 +171,31 @@ async function findExisting(write: Write, type: TypeModel, input: Input): Promis
     const key = input[name];
     if (key !== undefined && key !== null) {
       const [found] = await collection.find({ _id: String(key) }, { limit: 1 }, { tx: write.tx });
-      if (found) return { id: found._id, field: name, value: key };
+      if (found) return { id: found._id, field: name, value: key, ambiguous: false };
     }
     if (type.extended) return undefined;
   }
+  let existing: Existing | undefined;
   for (const field of type.fields) {
     if (!field.isUniqueId || field.isIdField) continue;
     const value = input[field.name];
     if (value === undefined || value === null) continue;
-    const known = knownId(write.known, type.name, storedPath(field), value);
-    if (known === null) continue;
-    if (known !== undefined) return { id: known, field: field.name, value };
-    const [found] = await collection.find({ [storedPath(field)]: value }, { limit: 1 }, { tx: write.tx });
-    if (found) return { id: found._id, field: field.name, value };
+    let id = knownId(write.known, type.name, storedPath(field), value);
+    if (id === null) continue;
+    if (id === undefined) {
+      const [found] = await collection.find({ [storedPath(field)]: value }, { limit: 1 }, { tx: write.tx });
+      if (!found) continue;
+      id = found._id;
+    }
+    if (!existing) existing = { id, field: field.name, value, ambiguous: false };
+    else if (id !== existing.id) existing.ambiguous = true;
   }
-  return undefined;
+  return existing;
+}
+
+/** Dgraph's refusal of an input whose `@id` values name two different objects, where it would use the one named. */
+function ambiguityError(): ClientInputError {
+  return new ClientInputError('multiple nodes found for given xid values, updation not possible');
 }
 
 /** The object an input names, if it exists: without a promise when the read-ahead values answer (the common case). */
@@ -210,12 +227,13 @@ function newId(type: TypeModel, input: Input): string {
  * nothing needs a store read (the common case once known-ids.ts has read the `@id` values ahead); store
  * errors and refusals may then be thrown rather than rejected.
  */
-export function createObject(write: Write, typeName: string, input: Input, upsert: boolean): MaybePromise<string> {
+export function createObject(write: Write, typeName: string, input: Input, upsert: boolean, via?: FieldModel): MaybePromise<string> {
   const type = typeOf(write.model, typeName);
   if (type.kind !== 'type') throw new ClientInputError(`${typeName} is an interface: add one of its implementing types`);
   return andThen(existingOf(write, type, input), (existing) => {
-    if (!existing) return createNew(write, type, input);
+    if (!existing) return createNew(write, type, input, via);
     if (!upsert) throw duplicateError(type.name, existing.field, existing.value);
+    if (existing.ambiguous) throw ambiguityError();
     return upsertExisting(write, type, input, existing.id);
   });
 }
@@ -226,9 +244,11 @@ async function upsertExisting(write: Write, type: TypeModel, input: Input, id: s
   return id;
 }
 
-function createNew(write: Write, type: TypeModel, input: Input): MaybePromise<string> {
+/** Builds a new object: the one place a mutation makes one, so every new object passes checkNewObject. */
+function createNew(write: Write, type: TypeModel, input: Input, via: FieldModel | undefined): MaybePromise<string> {
   const document: StoredDocument = { _id: newId(type, input) };
   const values = withDefaultValues(type, input, 'add', nowOf(write));
+  checkNewObject(write.model, type, values, via);
   writeNewValues(write.model, type, values, document);
   if (type.secret) Object.assign(document, secretWrites(type, input).set);
   if (hasInterfaceUniqueIds(type)) {
@@ -243,7 +263,7 @@ function createNew(write: Write, type: TypeModel, input: Input): MaybePromise<st
 function createWithRelations(write: Write, type: TypeModel, input: Input, document: StoredDocument): MaybePromise<string> {
   const relations = relationFields(write.model, type, input);
   if (relations.length === 0) return insertCreated(write, type, document, relations, []);
-  const targets = mapInOrder(relations, ([field, refs]) => mapInOrder(refs, (ref) => resolveRef(write, field.namedType, ref)));
+  const targets = mapInOrder(relations, ([field, refs]) => mapInOrder(refs, (ref) => resolveRef(write, field, ref)));
   return andThen(targets, (targetIds) => insertCreated(write, type, document, relations, targetIds));
 }
 
@@ -288,22 +308,22 @@ function isOneToOneHolder(model: SchemaModel, field: FieldModel): boolean {
  * new one to create. An existing object the caller may not see (its query rule) is treated as absent:
  * by `id` it is not found; by value, creating it anew fails as a duplicate, as an add of it would.
  */
-export function resolveRef(write: Write, target: string, given: Input): string | Promise<string> {
-  const { typeName: targetTypeName, ref } = memberRefOf(write.model, target, given);
+export function resolveRef(write: Write, via: FieldModel, given: Input): string | Promise<string> {
+  const { typeName: targetTypeName, ref } = memberRefOf(write.model, via.namedType, given);
   const candidates = concreteTypesOf(write.model, targetTypeName);
   const id = givenId(write.model, targetTypeName, ref);
-  if (id !== undefined) return resolveRefById(write, targetTypeName, candidates, ref, id);
+  if (id !== undefined) return resolveRefById(write, via, targetTypeName, candidates, ref, id);
   const [type] = candidates;
   if (!type || candidates.length > 1 || write.model.types.get(targetTypeName)?.kind === 'interface') {
     throw new ClientInputError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
   }
   const answer = existingOf(write, type, ref);
-  if (answer instanceof Promise) return answer.then((existing) => existingOrCreated(write, type, ref, existing));
-  return existingOrCreated(write, type, ref, answer);
+  if (answer instanceof Promise) return answer.then((existing) => existingOrCreated(write, via, type, ref, existing));
+  return existingOrCreated(write, via, type, ref, answer);
 }
 
 /** A Ref that names an `id`: the object of one of the candidate types, or (where the caller supplies ids) a new one. */
-async function resolveRefById(write: Write, targetTypeName: string, candidates: TypeModel[], ref: Input, id: string): Promise<string> {
+async function resolveRefById(write: Write, via: FieldModel, targetTypeName: string, candidates: TypeModel[], ref: Input, id: string): Promise<string> {
   for (const type of candidates) {
     const [found] = await write.store.collection(type.name).find({ _id: id }, { limit: 1 }, { tx: write.tx });
     if (found && await isVisible(write, type.name, found._id)) return found._id;
@@ -314,12 +334,13 @@ async function resolveRefById(write: Write, targetTypeName: string, candidates: 
   if (!type || candidates.length > 1 || target.kind === 'interface') {
     throw new ClientInputError(`${targetTypeName}Ref: an interface can only reference an existing object by id`);
   }
-  return existingOrCreated(write, type, ref, await findExisting(write, type, ref));
+  return existingOrCreated(write, via, type, ref, await findExisting(write, type, ref));
 }
 
-/** The existing object a Ref names by value (if the caller may see it), or the object created from the Ref. */
-function existingOrCreated(write: Write, type: TypeModel, ref: Input, existing: Existing | undefined): string | Promise<string> {
-  if (!existing) return createObject(write, type.name, ref, false);
+/** The existing object a Ref names by value (if the caller may see it), or the object created from the Ref (through `via`). */
+function existingOrCreated(write: Write, via: FieldModel, type: TypeModel, ref: Input, existing: Existing | undefined): string | Promise<string> {
+  if (!existing) return createObject(write, type.name, ref, false, via);
+  if (existing.ambiguous) throw ambiguityError();
   const visible = isVisible(write, type.name, existing.id);
   if (visible === true) return existing.id;
   if (visible === false) throw duplicateError(type.name, existing.field, existing.value);
@@ -351,7 +372,7 @@ export async function patchObject(write: Write, type: TypeModel, id: string, set
   // Linking a single-valued edge replaces the previous one (a `$set` on the holder), so no unlink first.
   for (const [field, refs] of relationFields(write.model, type, set)) {
     for (const ref of refs) {
-      await linkEdge(write.model, write.store, write.tx, type.name, field, id, await resolveRef(write, field.namedType, ref), write.guard);
+      await linkEdge(write.model, write.store, write.tx, type.name, field, id, await resolveRef(write, field, ref), write.guard);
     }
   }
   await removeValues(write, type, id, remove);
@@ -389,6 +410,7 @@ async function existingRefId(write: Write, target: string, given: Input): Promis
   if (id !== undefined) return id;
   for (const type of concreteTypesOf(write.model, targetTypeName)) {
     const existing = await findExisting(write, type, ref);
+    if (existing?.ambiguous) throw ambiguityError();
     if (existing) return existing.id;
   }
   return undefined;

@@ -15,6 +15,9 @@ import { readAheadUniqueIds } from './known-ids.js';
 import { prepareReferenceGuard, type GuardSetup } from './reference-guard.js';
 import { addIdentity, collectReferences, noReferences } from './references.js';
 import { asDuplicateError, createObject, patchObject, typeOf, type Write } from './objects.js';
+import { rewording } from './rewrite-errors.js';
+import { checkUpdateInput } from './update-input-check.js';
+import { names } from '../../api/names.js';
 
 /**
  * Mutations run each as one store transaction: all inputs are written, or none (where the store has
@@ -76,7 +79,7 @@ async function inTransaction(model: SchemaModel, store: Store, work: (write: Wri
 }
 
 export function addObjects(model: SchemaModel, store: Store, typeName: string, inputs: Record<string, unknown>[], upsert: boolean, auth?: MutationAuth): Promise<MutationOutcome> {
-  return inTransaction(model, store, async (write) => {
+  return rewording(names.add(typeName), 'payload', () => inTransaction(model, store, async (write) => {
     write.known = await readAheadUniqueIds(model, store, write.tx, typeName, inputs);
     write.interfaceIds = await readAheadInterfaceIds(model, store, write.tx, typeName, inputs);
     if (auth && restrictsReferences(model, auth)) {
@@ -90,7 +93,7 @@ export function addObjects(model: SchemaModel, store: Store, typeName: string, i
     }
     const ids = await mapInOrder(inputs, (input) => createObject(write, typeName, input, upsert));
     return new Map([[typeName, [...new Set(ids)]]]);
-  }, auth);
+  }, auth));
 }
 
 /**
@@ -108,8 +111,10 @@ async function matchingIds(write: Write, typeName: string, filter: Record<string
 }
 
 export async function updateObjects(model: SchemaModel, store: Store, typeName: string, input: { filter: Record<string, unknown>; set?: Record<string, unknown> | null; remove?: Record<string, unknown> | null }, auth?: MutationAuth): Promise<MutationOutcome> {
-  const outcome = await inTransaction(model, store, async (write) => {
-    const matches = await matchingIds(write, typeName, input.filter, auth?.update, auth?.query);
+  const mutation = names.update(typeName);
+  const outcome = await rewording(mutation, 'payload', () => inTransaction(model, store, async (write) => {
+    checkUpdateInput(model, typeOf(model, typeName), input.set ?? {}, input.remove ?? {});
+    const matches = await rewording(mutation, 'filter', () => matchingIds(write, typeName, input.filter, auth?.update, auth?.query));
     if (auth && restrictsReferences(model, auth)) {
       const references = noReferences();
       collectReferences(model, typeName, input.set ?? {}, references);
@@ -121,14 +126,14 @@ export async function updateObjects(model: SchemaModel, store: Store, typeName: 
       for (const id of ids) await patchObject(write, type, id, input.set ?? {}, input.remove ?? {});
     }
     return matches;
-  }, auth);
+  }, auth));
   const updated = [...outcome.ids.values()].reduce((sum, ids) => sum + ids.length, 0);
   return { ids: outcome.ids, numUids: updated };
 }
 
 export async function deleteObjects(model: SchemaModel, store: Store, typeName: string, filter: Record<string, unknown>, beforeDelete: (ids: Map<string, string[]>, tx: Transaction) => Promise<void>, auth?: MutationAuth): Promise<MutationOutcome> {
   const outcome = await inTransaction(model, store, async (write) => {
-    const matches = await matchingIds(write, typeName, filter, auth?.delete, auth?.query);
+    const matches = await rewording(names.delete(typeName), 'filter', () => matchingIds(write, typeName, filter, auth?.delete, auth?.query));
     await beforeDelete(matches, write.tx);
     for (const [concrete, ids] of matches) {
       for (const batch of idBatches(ids)) {
