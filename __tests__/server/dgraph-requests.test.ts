@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { activateSchema, gql, gqlGet } from '../helpers/gql';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { exportText, seed } from '../transfer/fixture';
 import { TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
 
 /**
@@ -186,5 +187,37 @@ describe('gzip-compressed answers (Accept-Encoding: gzip)', () => {
     expect(answer.headers['content-encoding']).toBeUndefined();
     expect(answer.headers.vary).toMatch(/\bAccept-Encoding\b/);
     expect(json(answer).errors).toBeUndefined();
+  });
+});
+
+describe('a gzip-compressed import file (POST /admin/import)', () => {
+  let source: TestServer;
+  let target: TestServer;
+
+  beforeAll(async () => {
+    source = await startTestServer();
+    await seed(source.url);
+    target = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await Promise.all([source.close(), target.close()]);
+  });
+
+  it('is refused when it is not gzip, and imports when it is', async () => {
+    const { text } = await exportText(source.url);
+    const corrupt = gzipSync(text).subarray(0, 200);
+    const refused = await rawRequest(`${target.url}/admin/import`, { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: corrupt });
+    expect(refused.status).toBe(400);
+    expect(json(refused).errors).toEqual([
+      { message: 'the request body is not valid gzip (it came with Content-Encoding: gzip): unexpected end of file', extensions: { code: 'BAD_REQUEST' } },
+    ]);
+    const other = await rawRequest(`${target.url}/admin/import`, { method: 'POST', headers: { 'content-encoding': 'deflate' }, body: text });
+    expect(other.status).toBe(415);
+    const imported = await rawRequest(`${target.url}/admin/import`, { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: gzipSync(text) });
+    expect(imported.status).toBe(200);
+    expect(json(imported).data.schemaActivated).toBe(true);
+    const again = await exportText(target.url);
+    expect(again.text.split('\n').slice(1)).toEqual(text.split('\n').slice(1));
   });
 });

@@ -119,6 +119,40 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * The request body as a stream of its decoded bytes, for a body read as it arrives (an import file, whose
+ * size has no limit): gzip inflated as the consumer asks for more, so memory stays bounded however much
+ * it inflates to. Another Content-Encoding is refused with 415 before anything is read; a body that is not
+ * valid gzip fails the iteration with a 400.
+ */
+export function decodedBody(req: IncomingMessage): AsyncIterable<Uint8Array> {
+  const coding = requestCoding(req.headers['content-encoding']);
+  if (coding.kind === 'unsupported') {
+    req.resume();
+    throw unsupportedCoding(coding.header);
+  }
+  if (coding.kind === 'identity') return req;
+  return inflated(req);
+}
+
+async function* inflated(req: IncomingMessage): AsyncGenerator<Uint8Array> {
+  const gunzip = createGunzip();
+  // A request error (the client going away) ends the inflated stream with that error.
+  req.on('error', (error) => gunzip.destroy(error));
+  req.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('Z_')) {
+      throw new HttpError(400, 'BAD_REQUEST', `the request body is not valid gzip (it came with Content-Encoding: gzip): ${(error as Error).message}`);
+    }
+    throw error;
+  } finally {
+    req.unpipe(gunzip);
+    gunzip.destroy();
+  }
+}
+
 function unsupportedCoding(header: string): HttpError {
   return new HttpError(
     415,
