@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { activateSchema, gql, gqlGet } from '../helpers/gql';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { record, wsClient } from '../live/ws-client';
 import { exportText, seed } from '../transfer/fixture';
 import { TASKS_SCHEMA, TASKS_SCHEMA_V2 } from './schemas';
 
@@ -48,6 +49,21 @@ describe('an empty operationName means none, as in Dgraph', () => {
     const answer = await gqlGet(server.url, { query: 'query Users { queryUser { username } }', operationName: '' });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(USERS);
+  });
+
+  it('in a subscription over WebSocket', async () => {
+    const live = await startTestServer();
+    const client = wsClient(live.url);
+    try {
+      await activateSchema(live.url, 'type Note @withSubscription {\n  id: ID!\n  text: String\n}\n');
+      await gql(live.url, 'mutation { addNote(input: [{ text: "hi" }]) { numUids } }');
+      const feed = record(client, { query: 'subscription Notes { queryNote { text } }', operationName: '' });
+      expect(await feed.nextResult()).toEqual({ data: { queryNote: [{ text: 'hi' }] } });
+      feed.stop();
+    } finally {
+      await client.dispose();
+      await live.close();
+    }
   });
 
   it('still asks for a name when the document has several operations', async () => {
