@@ -40,6 +40,9 @@ interface Operation {
 /** `@cascade`: drop the objects whose selected (or listed) fields are null or empty (see resolve/cascade.ts). */
 export const CASCADE_DIRECTIVE = 'directive @cascade(fields: [String]) on FIELD';
 
+/** `@cacheControl`: the answer's `Cache-Control: public,max-age=N` (see server/cache-control-plugin.ts), as Dgraph declares it. */
+export const CACHE_CONTROL_DIRECTIVE = 'directive @cacheControl(maxAge: Int!) on QUERY';
+
 export function generateApi(model: SchemaModel): GeneratedApi {
   const blocks = new Blocks();
   const queries: Operation[] = [];
@@ -48,9 +51,11 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   const subscriptions: Operation[] = [];
 
   for (const composed of model.federation.composedDirectives) blocks.set(`@${composed.name}`, composed.definition);
-  // Dgraph's query directive, served here only: the gateway's clients cannot ask for it.
+  // Dgraph's query directives, served here only: the gateway's clients cannot ask for them.
   blocks.set('@cascade', CASCADE_DIRECTIVE);
   blocks.localOnly.add('@cascade');
+  blocks.set('@cacheControl', CACHE_CONTROL_DIRECTIVE);
+  blocks.localOnly.add('@cacheControl');
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {

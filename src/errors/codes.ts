@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 'client',
   NOT_FOUND: 'client',
   PAYLOAD_TOO_LARGE: 'client',
+  // A request body in a Content-Encoding the service does not decode (http-io.ts reads gzip and identity).
+  UNSUPPORTED_MEDIA_TYPE: 'client',
   // Request budgets (limits/budget.ts): an answer too large is the request's doing; a timeout may be either's, so it is logged as the service's.
   RESULT_TOO_LARGE: 'client',
   REQUEST_TIMEOUT: 'server',

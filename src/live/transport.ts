@@ -151,7 +151,8 @@ export function liveServerOptions(options: LiveTransportOptions): ServerOptions<
     if (!('kind' in document)) return document;
     const invalid = validate(schema, document, [...specifiedRules, ...options.validationRules]);
     if (invalid.length > 0) return invalid.map((error) => withCode(error, ErrorCode.GRAPHQL_VALIDATION_FAILED));
-    const operationName = payload.operationName ?? undefined;
+    // An empty name is none, as Dgraph reads it (and as the HTTP endpoint does: server/graphql-request.ts).
+    const operationName = payload.operationName || undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) {
       return [new GraphQLError(operationName ? `no operation named "${operationName}" in the document` : 'the document holds several operations: name the one to run', { extensions: { code: ErrorCode.OPERATION_RESOLUTION_FAILURE } })];

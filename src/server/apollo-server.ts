@@ -8,12 +8,12 @@ import { operationLimitRules } from '../limits/rules.js';
 import type { OperationLimits } from '../limits/settings.js';
 import type { PersistedQueries } from '../persisted/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageLimits } from '../query/pagination.js';
+import { cacheControlPlugin } from './cache-control-plugin.js';
 import { errorLoggingPlugin } from './error-logging-plugin.js';
 import { formatError } from './format-error.js';
 import { hideSuggestionsPlugin } from './hide-suggestions-plugin.js';
 import { inlineTraceWhenAsked } from './inline-trace-plugin.js';
 import { noIntrospectionRule } from './no-introspection-rule.js';
-import { noStorePlugin } from './no-store-plugin.js';
 import { pluginGroup } from './plugin-group.js';
 import type { SwappableSchemaSource } from './schema-source.js';
 
@@ -77,11 +77,11 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
         // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
         ...(introspection ? [] : [hideSuggestionsPlugin()]),
         errorLoggingPlugin(logger),
-        noStorePlugin(),
+        cacheControlPlugin(),
       ]),
       ...(parts.plugins ?? []),
-      // Apollo's cache control plugin hooks every resolved field to compute a policy that is always
-      // "uncacheable" here; noStorePlugin gives the same header once per request.
+      // Apollo's cache control plugin hooks every resolved field to compute a policy from type and field
+      // hints, which the generated API has none of; cacheControlPlugin sets the header once per request.
       ApolloServerPluginCacheControlDisabled(),
       // The schema is always a subgraph, for which Apollo would install its inline trace plugin by itself.
       inlineTraceWhenAsked(),

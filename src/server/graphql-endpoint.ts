@@ -1,6 +1,10 @@
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, readBody } from './http-io.js';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { acceptsGzip } from './content-coding.js';
+import { graphqlRequestBody, graphqlSearch } from './graphql-request.js';
+import { readBody } from './http-io.js';
 
 /**
  * Node's headers flattened to one string per name (repeated headers joined with ", "), for the context,
@@ -25,9 +29,9 @@ export function searchOf(target: string | undefined): string {
 }
 
 /**
- * Runs one `GET|POST /graphql` request through Apollo Server. The body is read here (with a size limit)
- * and parsed as JSON when the content type says JSON; Apollo applies its own rules (CSRF prevention, the
- * shape of the request, GET only for queries) to what it receives. `context` gets the request's headers,
+ * Runs one `GET|POST /graphql` request through Apollo Server. The body is read here (with a size limit,
+ * gzip-decoded when it came so) and read by its content type (graphql-request.ts); Apollo applies its own
+ * rules (CSRF prevention, the shape of the request, GET only for queries) to what it receives. `context` gets the request's headers,
  * flattened to one string per name.
  */
 export async function handleGraphQLRequest<TContext extends BaseContext>(
@@ -38,51 +42,48 @@ export async function handleGraphQLRequest<TContext extends BaseContext>(
   maxBodyBytes: number,
 ): Promise<void> {
   const { flat, map: headers } = requestHeaders(req.headers);
-  const body = req.method === 'POST' ? parseBody(await readBody(req, maxBodyBytes), headers.get('content-type')) : undefined;
+  const body = req.method === 'POST' ? graphqlRequestBody(await readBody(req, maxBodyBytes), headers.get('content-type')) : undefined;
 
   const response = await server.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: searchOf(req.url), body },
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: graphqlSearch(searchOf(req.url)), body },
     context: context(flat),
   });
-  const streaming = writeResponse(res, response);
-  if (streaming) await streaming;
+  await writeResponse(res, response, acceptsGzip(flat['accept-encoding']));
 }
 
-function parseBody(raw: Buffer, contentType: string | undefined): unknown {
-  const text = raw.toString('utf8');
-  if (!isJsonMediaType(contentType)) {
-    // Apollo answers a non-JSON POST itself (CSRF prevention, or "POST body missing, invalid Content-Type").
-    return text;
-  }
-  if (text.trim() === '') {
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new HttpError(400, 'BAD_REQUEST', `the request body is not valid JSON: ${reason}`);
-  }
-}
+/** Answers smaller than this go uncompressed even to a client that takes gzip: compressing would not pay. */
+export const GZIP_MIN_BYTES = 1024;
 
-function isJsonMediaType(contentType: string | undefined): boolean {
-  // What clients nearly always send, answered without splitting the header.
-  if (contentType === 'application/json') return true;
-  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
-}
+const gzipAsync = promisify(gzip);
 
-/** Sends Apollo's answer; a complete body is sent at once, a chunked one (incremental delivery) as it comes. */
-function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> | undefined {
+/**
+ * Sends Apollo's answer; a complete body is sent at once (gzip-compressed when the client takes gzip and it
+ * has at least GZIP_MIN_BYTES), a chunked one (incremental delivery) as it comes, uncompressed.
+ */
+async function writeResponse(res: ServerResponse, response: HTTPGraphQLResponse, gzipAccepted: boolean): Promise<void> {
   for (const [name, value] of response.headers) {
     res.setHeader(name, value);
   }
   res.statusCode = response.status ?? 200;
-  if (response.body.kind === 'complete') {
-    res.end(response.body.string);
-    return undefined;
+  if (response.body.kind !== 'complete') return writeChunks(res, response.body.asyncIterator);
+  // The answer depends on Accept-Encoding, so a cache must key on it.
+  appendVary(res, 'Accept-Encoding');
+  const text = response.body.string;
+  if (gzipAccepted && Buffer.byteLength(text) >= GZIP_MIN_BYTES) {
+    const compressed = await gzipAsync(text);
+    res.setHeader('content-encoding', 'gzip');
+    res.setHeader('content-length', compressed.length);
+    res.end(compressed);
+    return;
   }
-  return writeChunks(res, response.body.asyncIterator);
+  res.end(text);
+}
+
+function appendVary(res: ServerResponse, name: string): void {
+  const current = res.getHeader('vary');
+  const listed = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
+  if (listed.split(',').some((entry) => entry.trim().toLowerCase() === name.toLowerCase())) return;
+  res.setHeader('vary', listed === '' ? name : `${listed}, ${name}`);
 }
 
 async function writeChunks(res: ServerResponse, chunks: AsyncIterableIterator<string>): Promise<void> {

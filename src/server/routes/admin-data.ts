@@ -18,7 +18,7 @@ import { ImportFileError, ImportLeftoverError, importDocuments, StoreNotEmptyErr
 import { LineError, splitLines } from '../../transfer/lines.js';
 import { refusedUploadBody } from '../activation-answer.js';
 import type { ActivationError } from '../activation.js';
-import { allowMethods, HttpError, readBody, sendJson } from '../http-io.js';
+import { allowMethods, decodedBody, HttpError, readBody, sendJson } from '../http-io.js';
 
 export const DATA_PATHS = ['/admin/export', '/admin/import', '/admin/backup'] as const;
 
@@ -107,7 +107,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 async function answerImport(req: IncomingMessage, res: ServerResponse, deps: AdminDataDeps): Promise<void> {
   const { store } = deps;
-  const imported = await withTransferErrors(() => importDocuments(store, splitLines(req, deps.maxBodyBytes)));
+  const imported = await withTransferErrors(() => importDocuments(store, splitLines(decodedBody(req), deps.maxBodyBytes)));
   const { schema, lambda } = imported.header;
   // The script first: the schema's @lambda fields must find their resolvers in it.
   for (const [text, activate, code] of [
