@@ -13,6 +13,7 @@ import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
 import { hashPasswordsIn } from './passwords/hash-inputs.js';
 import { storedPath } from '../query/schema-facts.js';
+import { checkIdArgument } from './id-argument.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -32,7 +33,7 @@ function allIds(outcome: MutationOutcome): string[] {
 }
 
 /** `getT(<ID field>: ...)` or `getT(<@id field>: value)`: exactly one key. */
-function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string, unknown>): Record<string, unknown> {
+function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string, unknown>, info: GraphQLResolveInfo): Record<string, unknown> {
   const idField = apiIdField(model, type);
   const given = Object.entries(args).filter(([, value]) => value !== null && value !== undefined);
   if (given.length !== 1) {
@@ -40,7 +41,10 @@ function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string,
     throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
-  if (name === idField?.name) return { _id: value };
+  if (name === idField?.name) {
+    checkIdArgument(model, type, value, info);
+    return { _id: value };
+  }
   const field = type.fieldsByName.get(name);
   return { [field ? storedPath(field) : name]: value };
 }
@@ -57,7 +61,7 @@ export function queryResolvers(model: SchemaModel, type: TypeModel): Record<stri
   const T = type.name;
   return {
     [names.get(T)]: async (_root, args, context, info) => {
-      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args));
+      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args, info));
       return found ?? null;
     },
     [names.query(T)]: (_root, args: ListArgs, context, info) => findObjects(cascadedScope(model, context, info), T, args),
@@ -92,10 +96,15 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
     },
   };
   if (canUpdate(model, type)) {
-    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
-    });
+    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => {
+      // As Dgraph's update rewriter: no `set` and no `remove` (absent, null or `{}`) changes nothing and
+      // reads nothing, not even the filter's matches.
+      if (isEmptyPatch(args.input.set) && isEmptyPatch(args.input.remove)) return { typeName: T, outcome: { ids: new Map(), numUids: 0 } };
+      return {
+        typeName: T,
+        outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
+      };
+    };
   }
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
@@ -104,6 +113,10 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
     });
   }
   return resolvers;
+}
+
+function isEmptyPatch(patch: Record<string, unknown> | null | undefined): boolean {
+  return patch === null || patch === undefined || Object.keys(patch).length === 0;
 }
 
 /** An update's input with the passwords of its `set` hashed (resolve/passwords/). */

@@ -6,6 +6,7 @@ import { concreteTypesOf } from '../../sdl/facts.js';
 import type { SchemaModel, TypeModel } from '../../sdl/model.js';
 import { authConstraint, restrictPlan } from '../authorize.js';
 import type { RequestContext } from '../context.js';
+import { checkIdArgument } from '../id-argument.js';
 import { storeOf } from '../model-store.js';
 import { runPlan, tag, type GraphObject } from '../read.js';
 import { passwordMatches, reservePasswordOperations } from './password-work.js';
@@ -24,9 +25,10 @@ export function checkPasswordResolvers(model: SchemaModel, type: TypeModel): Rec
   if (!key || !secret) return {};
   const T = type.name;
   return {
-    [names.checkPassword(T)]: async (_root, args, context) => {
+    [names.checkPassword(T)]: async (_root, args, context, info) => {
       const password = args[secret.name] as string;
       const keyValue = args[key.name];
+      if (key.isIdField) checkIdArgument(model, type, keyValue, info);
       for (const concrete of concreteTypesOf(model, T)) {
         const concreteSecret = concrete.secret;
         if (!concreteSecret) continue;
