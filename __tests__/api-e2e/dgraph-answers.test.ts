@@ -38,6 +38,11 @@ type Planet @key(fields: "id") @extends {
   id: ID! @external
   moons: [String]
 }
+
+type Member @secret(field: "password") {
+  id: ID!
+  nick: String! @id
+}
 `;
 
 const api = useService(SCHEMA);
@@ -55,6 +60,9 @@ beforeAll(async () => {
   otherId = added.addTask.task.find((task: { name: string }) => task.name === 'full').id;
   await api.data(`mutation { addTag(input: [{ code: "not-hex", label: "x" }]) { numUids } }`);
   await api.data(`mutation { addPlanet(input: [{ id: "earth-1" }]) { numUids } }`);
+  await api.data(`mutation { addMember(input: [{ nick: "ann", password: "secret-1" }]) { numUids } }`);
+  // An object stored under an id the service did not make (an import from elsewhere, say).
+  await api.server.store.collection('Task').insertMany([{ _id: 'imported-1', name: 'imported', title: 'i', scores: [] }]);
 });
 
 describe('a list field never set answers [] (Dgraph: field.NullValue() in graphql/schema/wrappers.go)', () => {
@@ -112,6 +120,16 @@ describe('getT with an ID that cannot be one (Dgraph: IDArgValue, "couldn\'t rew
       { code: 'BAD_USER_INPUT', message: "couldn't rewrite query getNamed because ID argument (0x1) of getNamed was not able to be parsed" },
     ]);
     expect(await api.data(`{ getTask(id: "ffffffffffffffffffffffff") { name } getNamed(id: "ffffffffffffffffffffffff") { name } }`)).toEqual({ getTask: null, getNamed: null });
+  });
+
+  test('checkTPassword refuses such an ID the same way', async () => {
+    expect(await api.errors(`{ checkMemberPassword(id: "nope", password: "secret-1") { nick } }`)).toEqual([
+      { code: 'BAD_USER_INPUT', message: "couldn't rewrite query checkMemberPassword because ID argument (nope) of checkMemberPassword was not able to be parsed" },
+    ]);
+  });
+
+  test('an object stored under an id of another form stays reachable', async () => {
+    expect(await api.data(`{ getTask(id: "imported-1") { name } }`)).toEqual({ getTask: { name: 'imported' } });
   });
 
   test('ids the caller supplies (an ID @id field, an extended type) may be any text', async () => {

@@ -11,7 +11,8 @@ const GENERATED_ID = /^[0-9a-f]{24}$/i;
  * refuses one that is not a uid: `couldn't rewrite query getT because ID argument (x) of getT was not
  * able to be parsed` (Dgraph's query.go and `IDArgValue` in graphql/schema/wrappers.go), at the field.
  * Only for types whose ids the service makes: an extended type's ids, or those of an `ID @id` field,
- * are the caller's and may be any text.
+ * are the caller's and may be any text. Callers ask only when no object has the id, so objects stored
+ * under ids of another form (imported, or in a collection served with `@dgraph(type:)`) stay reachable.
  */
 export function checkIdArgument(model: SchemaModel, type: TypeModel, value: unknown, info: GraphQLResolveInfo): void {
   if (typeof value === 'string' && GENERATED_ID.test(value)) return;

@@ -33,7 +33,7 @@ function allIds(outcome: MutationOutcome): string[] {
 }
 
 /** `getT(<ID field>: ...)` or `getT(<@id field>: value)`: exactly one key. */
-function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string, unknown>, info: GraphQLResolveInfo): Record<string, unknown> {
+function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string, unknown>): Record<string, unknown> {
   const idField = apiIdField(model, type);
   const given = Object.entries(args).filter(([, value]) => value !== null && value !== undefined);
   if (given.length !== 1) {
@@ -41,10 +41,7 @@ function getConstraint(model: SchemaModel, type: TypeModel, args: Record<string,
     throw new GraphQLError(`${names.get(type.name)} takes exactly one of ${keys.join(', ')}; got ${given.length}`, { extensions: { code: ErrorCode.BAD_USER_INPUT } });
   }
   const [[name, value]] = given;
-  if (name === idField?.name) {
-    checkIdArgument(model, type, value, info);
-    return { _id: value };
-  }
+  if (name === idField?.name) return { _id: value };
   const field = type.fieldsByName.get(name);
   return { [field ? storedPath(field) : name]: value };
 }
@@ -61,8 +58,12 @@ export function queryResolvers(model: SchemaModel, type: TypeModel): Record<stri
   const T = type.name;
   return {
     [names.get(T)]: async (_root, args, context, info) => {
-      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args, info));
-      return found ?? null;
+      const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args));
+      if (found) return found;
+      // Only a miss is refused: an object stored under another id (imported, say) stays reachable.
+      const idName = apiIdField(model, type)?.name;
+      if (idName !== undefined && args[idName] !== undefined && args[idName] !== null) checkIdArgument(model, type, args[idName], info);
+      return null;
     },
     [names.query(T)]: (_root, args: ListArgs, context, info) => findObjects(cascadedScope(model, context, info), T, args),
     [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, context, info) =>

@@ -28,7 +28,6 @@ export function checkPasswordResolvers(model: SchemaModel, type: TypeModel): Rec
     [names.checkPassword(T)]: async (_root, args, context, info) => {
       const password = args[secret.name] as string;
       const keyValue = args[key.name];
-      if (key.isIdField) checkIdArgument(model, type, keyValue, info);
       for (const concrete of concreteTypesOf(model, T)) {
         const concreteSecret = concrete.secret;
         if (!concreteSecret) continue;
@@ -44,6 +43,8 @@ export function checkPasswordResolvers(model: SchemaModel, type: TypeModel): Rec
         const [object] = tag([withoutHash as GraphObject], concrete.name);
         return object;
       }
+      // No object has that key: an ID that cannot be one the service made is refused, as Dgraph does.
+      if (key.isIdField) checkIdArgument(model, type, keyValue, info);
       return null;
     },
   };
