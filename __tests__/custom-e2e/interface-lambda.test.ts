@@ -40,17 +40,20 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-test('each type gets its own parents (with its own ID field); Type.field wins over Interface.field', async () => {
-  const { body } = await gql(server.url, `{ queryNamed(order: { asc: name }) { name label tag ... on Person { key } ... on Robot { id } } }`);
+test('each type gets its own parents (with its own ID field); selected on the type, Type.field wins over Interface.field', async () => {
+  const { body } = await gql(server.url, `{ queryNamed(order: { asc: name }) { name label tag ... on Person { key } ... on Robot { id robotTag: tag } } }`);
   expect(body.errors).toBeUndefined();
   const [ada, grace, r2] = body.data!.queryNamed;
   expect(ada).toEqual({ name: 'Ada', key: expect.any(String), label: `Ada key=${ada.key} id=undefined`, tag: 'named Ada' });
   expect(grace).toEqual({ name: 'Grace', key: expect.any(String), label: `Grace key=${grace.key} id=undefined`, tag: 'named Grace' });
-  expect(r2).toEqual({ name: 'R2', id: expect.any(String), label: `R2 key=undefined id=${r2.id}`, tag: 'robot R2' });
+  // `tag` selected on Named runs Named.tag, as Dgraph does; `... on Robot { tag }` runs Robot.tag.
+  expect(r2).toEqual({ name: 'R2', id: expect.any(String), label: `R2 key=undefined id=${r2.id}`, tag: 'named R2', robotTag: 'robot R2' });
+  const robots = await gql(server.url, `{ queryRobot { tag } }`);
+  expect(robots.body).toEqual({ data: { queryRobot: [{ tag: 'robot R2' }] } });
 });
 
 test('a lambda returning an interface names the concrete type with __typename', async () => {
-  const { body } = await gql(server.url, `{ robot: someone(kind: "robot") { __typename name tag } person: someone(kind: "person") { __typename name label } }`);
+  const { body } = await gql(server.url, `{ robot: someone(kind: "robot") { __typename name ... on Robot { tag } } person: someone(kind: "person") { __typename name label } }`);
   expect(body).toEqual({
     data: {
       robot: { __typename: 'Robot', name: 'Marvin', tag: 'robot Marvin' },

@@ -59,8 +59,9 @@ export function generateApi(model: SchemaModel): GeneratedApi {
   blocks.set('DateTime', 'scalar DateTime');
   blocks.set('Int64', 'scalar Int64');
   for (const enumModel of model.enums.values()) {
-    const valueLine = (value: string) => `  ${value}${deprecatedSuffix(enumModel.deprecations?.[value])}`;
-    blocks.set(enumModel.name, `enum ${enumModel.name} {\n${enumModel.values.map(valueLine).join('\n')}\n}`);
+    const valueLine = (value: string) =>
+      `  ${describedLine(enumModel.valueDescriptions?.[value], `${value}${deprecatedSuffix(enumModel.deprecations?.[value])}`)}`;
+    blocks.set(enumModel.name, describe(enumModel.description, `enum ${enumModel.name} {\n${enumModel.values.map(valueLine).join('\n')}\n}`));
   }
   for (const input of model.inputs?.values() ?? []) blocks.set(input.name, userInputBlock(input));
 
@@ -245,7 +246,12 @@ function outputField(model: SchemaModel, field: FieldModel, withRelationArgument
   }
   const directives = fieldDirectives(field);
   const line = `${field.name}${args}: ${field.typeText}${directives.map((directive) => ` ${directive}`).join('')}${deprecatedSuffix(field.deprecationReason)}`;
-  return field.description ? `${JSON.stringify(field.description)} ${line}` : line;
+  return describedLine(field.description, line);
+}
+
+/** A field or enum value line with its description before it, when it has one. */
+function describedLine(description: string | undefined, line: string): string {
+  return description ? `${JSON.stringify(description)} ${line}` : line;
 }
 
 function listArgs(model: SchemaModel, target: string): string {

@@ -9,6 +9,7 @@ import type { CustomHttpConfig, FieldModel, SchemaModel, TypeModel } from '../sd
 import { loaderFor, type RequestContext, type ResolverServices } from './context.js';
 import { withStoredFields, type AnsweredRelation } from './custom-objects.js';
 import { customParentOf, shapeCustomResult } from './custom-values.js';
+import { selectedOnType } from './selection-parents.js';
 import { selectedFieldNames } from './selections.js';
 
 /**
@@ -51,7 +52,7 @@ export function customFieldResolvers(model: SchemaModel, services: ResolverServi
 function lambdaOnType(model: SchemaModel, services: ResolverServices, type: TypeModel, lambdaField: LambdaField): Resolver {
   const { field } = lambdaField;
   return async (parent, args, context, info) => {
-    const { host, name } = lambdaResolver(context.services ?? services, lambdaField);
+    const { host, name } = lambdaResolver(context.services ?? services, lambdaField, info);
     const authHeader = authHeaderOf(model, context);
     const graphql = graphqlExecutorFor(services, context);
     const value = await lambdaFailures(async () => {
@@ -110,18 +111,31 @@ function answered(model: SchemaModel, context: RequestContext, info: GraphQLReso
   return withStoredFields(context, model, shaped as AnsweredRelation, new Set(selectedFieldNames(info)));
 }
 
-/** The host and the registered name serving the field now (the script may have been replaced since the schema). */
-function lambdaResolver(services: ResolverServices, lambdaField: LambdaField): { host: LambdaHost; name: string } {
+/**
+ * The host and the registered name serving the field now (the script may have been replaced since the
+ * schema). A field selected through an interface (`queryCharacter { bio }`) runs the interface's resolver
+ * (`Character.bio`) when the script registers one, as Dgraph does; otherwise, and on the type itself, the
+ * type's own (`Human.bio`), then the interface's.
+ */
+function lambdaResolver(services: ResolverServices, lambdaField: LambdaField, info?: GraphQLResolveInfo): { host: LambdaHost; name: string } {
   const label = `${lambdaField.typeName}.${lambdaField.field.name}`;
   const host = services.lambdaHost;
   if (!host || host.names().length === 0) {
     throw lambdaError(label, 'no lambda script is loaded: start the service with --lambda FILE or POST the script to /admin/lambda', 'not-registered');
   }
-  const name = resolverNameFor(lambdaField, host);
+  const name = (info && lambdaField.candidates.length > 1 ? writtenResolverName(lambdaField, info, host) : undefined) ?? resolverNameFor(lambdaField, host);
   if (!name) {
     throw lambdaError(label, `the lambda script registers no resolver for it (expected ${lambdaField.candidates.map((n) => `"${n}"`).join(' or ')})`, 'not-registered');
   }
   return { host, name };
+}
+
+/** `<written type>.field` when the field was selected on an interface of the type and the script registers that name. */
+function writtenResolverName(lambdaField: LambdaField, info: GraphQLResolveInfo, host: LambdaHost): string | undefined {
+  const written = selectedOnType(info);
+  if (written === lambdaField.typeName) return undefined;
+  const name = `${written}.${lambdaField.field.name}`;
+  return host.has(name) ? name : undefined;
 }
 
 function lambdaError(label: string, reason: string, failure: string): GraphQLError {

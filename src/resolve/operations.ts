@@ -13,6 +13,7 @@ import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
 import { hashPasswordsIn } from './passwords/hash-inputs.js';
 import { storedPath } from '../query/schema-facts.js';
+import { checkIdArgument } from './id-argument.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -58,7 +59,11 @@ export function queryResolvers(model: SchemaModel, type: TypeModel): Record<stri
   return {
     [names.get(T)]: async (_root, args, context, info) => {
       const [found] = await findObjects(cascadedScope(model, context, info), T, { first: 1 }, getConstraint(model, type, args));
-      return found ?? null;
+      if (found) return found;
+      // Only a miss is refused: an object stored under another id (imported, say) stays reachable.
+      const idName = apiIdField(model, type)?.name;
+      if (idName !== undefined && args[idName] !== undefined && args[idName] !== null) checkIdArgument(model, type, args[idName], info);
+      return null;
     },
     [names.query(T)]: (_root, args: ListArgs, context, info) => findObjects(cascadedScope(model, context, info), T, args),
     [names.aggregate(T)]: (_root, args: { filter?: Record<string, unknown> | null }, context, info) =>
@@ -95,6 +100,9 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
   if (canUpdate(model, type)) {
     resolvers[names.update(T)] = async (_root, args, context, info): Promise<Payload> => {
       checkMutationCascade(info);
+      // As Dgraph's update rewriter: no `set` and no `remove` (absent, null or `{}`) changes nothing and
+      // reads nothing, not even the filter's matches.
+      if (isEmptyPatch(args.input.set) && isEmptyPatch(args.input.remove)) return { typeName: T, outcome: { ids: new Map(), numUids: 0 } };
       return {
         typeName: T,
         outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
@@ -111,6 +119,10 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
     };
   }
   return resolvers;
+}
+
+function isEmptyPatch(patch: Record<string, unknown> | null | undefined): boolean {
+  return patch === null || patch === undefined || Object.keys(patch).length === 0;
 }
 
 /** An update's input with the passwords of its `set` hashed (resolve/passwords/). */

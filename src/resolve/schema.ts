@@ -5,6 +5,7 @@ import { generateApi, originTypeAt, type GeneratedApi } from '../api/generate.js
 import { names } from '../api/names.js';
 import type { SchemaModel, SourceLocation, TypeModel } from '../sdl/model.js';
 import { chargeAnswerObjects } from './answer-budget.js';
+import { answerEmptyLists } from './empty-lists.js';
 import type { ResolverServices } from './context.js';
 import { customFieldResolvers } from './custom-fields.js';
 import { checkEntityTypenames, entityResolvers } from './entities.js';
@@ -39,6 +40,7 @@ export async function buildExecutableSchema(model: SchemaModel, services: Resolv
   const { gatewaySdl } = api;
   const schema = await buildGeneratedSchema(model, api, resolverMap(model, services) as GraphQLResolverMap<unknown>);
   checkEntityTypenames(schema, model);
+  answerEmptyLists(schema);
   chargeAnswerObjects(schema);
 
   const extensions: SchemaExtensions = { model, gatewaySdl };

@@ -3,7 +3,7 @@ import { checkCustomHttpOfRoot, checkCustomHttpOfType } from './custom-http-rule
 import { customOperationsOf } from './custom-operations.js';
 import { readFieldDefaults } from './default-values.js';
 import { collectDeclarations, ROOT_TYPES, type Declarations } from './declarations.js';
-import { enumValueDeprecations } from './enum-deprecations.js';
+import { enumDescriptions, enumValueDeprecations } from './enum-deprecations.js';
 import { ErrorSink, locationOf } from './errors.js';
 import { checkSearchOnExternal } from './external-search.js';
 import { checkFederation, identityKeyOf } from './federation.js';
@@ -83,6 +83,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
       const enumModel: EnumModel = { name, values: declaration.values, loc: locationOf(declaration.node.name) };
       const deprecations = enumDeprecations.get(name);
       if (deprecations && Object.keys(deprecations).length > 0) enumModel.deprecations = deprecations;
+      Object.assign(enumModel, enumDescriptions(declaration.node));
       return [name, enumModel];
     })),
     customQueries,

@@ -1,4 +1,5 @@
 import type { EnumTypeDefinitionNode } from 'graphql';
+import type { EnumModel } from './model.js';
 import { typeMessage, type ErrorSink } from './errors.js';
 import { deprecationReasonOf } from './field-directives.js';
 
@@ -12,4 +13,16 @@ export function enumValueDeprecations(definition: EnumTypeDefinitionNode, errors
     reasons[value.name.value] = deprecationReasonOf(deprecated, errors, describe);
   }
   return reasons;
+}
+
+/** The descriptions of an enum and of its values, as written (kept for introspection, as Dgraph keeps them). */
+export function enumDescriptions(definition: EnumTypeDefinitionNode): Pick<EnumModel, 'description' | 'valueDescriptions'> {
+  const described: Pick<EnumModel, 'description' | 'valueDescriptions'> = {};
+  if (definition.description) described.description = definition.description.value;
+  const values: Record<string, string> = {};
+  for (const value of definition.values ?? []) {
+    if (value.description) values[value.name.value] = value.description.value;
+  }
+  if (Object.keys(values).length > 0) described.valueDescriptions = values;
+  return described;
 }

@@ -245,6 +245,9 @@ export interface EnumModel {
   loc: SourceLocation;
   /** `@deprecated` values: the reason by value name. */
   deprecations?: Readonly<Record<string, string>>;
+  description?: string;
+  /** The values' descriptions, by value name (only the values that have one). */
+  valueDescriptions?: Readonly<Record<string, string>>;
 }
 
 /** The JWT signature algorithms the authorization line accepts (JWS names, RFC 7518 and RFC 8037). */

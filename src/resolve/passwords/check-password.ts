@@ -6,6 +6,7 @@ import { concreteTypesOf } from '../../sdl/facts.js';
 import type { SchemaModel, TypeModel } from '../../sdl/model.js';
 import { authConstraint, restrictPlan } from '../authorize.js';
 import type { RequestContext } from '../context.js';
+import { checkIdArgument } from '../id-argument.js';
 import { storeOf } from '../model-store.js';
 import { runPlan, tag, type GraphObject } from '../read.js';
 import { passwordMatches, reservePasswordOperations } from './password-work.js';
@@ -24,7 +25,7 @@ export function checkPasswordResolvers(model: SchemaModel, type: TypeModel): Rec
   if (!key || !secret) return {};
   const T = type.name;
   return {
-    [names.checkPassword(T)]: async (_root, args, context) => {
+    [names.checkPassword(T)]: async (_root, args, context, info) => {
       const password = args[secret.name] as string;
       const keyValue = args[key.name];
       for (const concrete of concreteTypesOf(model, T)) {
@@ -42,6 +43,8 @@ export function checkPasswordResolvers(model: SchemaModel, type: TypeModel): Rec
         const [object] = tag([withoutHash as GraphObject], concrete.name);
         return object;
       }
+      // No object has that key: an ID that cannot be one the service made is refused, as Dgraph does.
+      if (key.isIdField) checkIdArgument(model, type, keyValue, info);
       return null;
     },
   };
