@@ -9,7 +9,7 @@ export const SCALAR_NAMES: readonly ScalarName[] = ['ID', 'String', 'Int', 'Int6
 
 /** Search index names accepted by `@search(by: [...])`. */
 export type SearchIndex =
-  | 'hash' | 'exact' | 'term' | 'fulltext' | 'trigram' | 'regexp'
+  | 'hash' | 'exact' | 'term' | 'fulltext' | 'ngram' | 'trigram' | 'regexp'
   | 'int' | 'int64' | 'float' | 'bool' | 'day' | 'month' | 'year' | 'hour';
 
 export interface SourceLocation {
