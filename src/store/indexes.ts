@@ -51,9 +51,12 @@ function indexesForType(type: TypeModel): IndexSpec[] {
   return specs;
 }
 
-/** The ID field is `_id` (indexed by the store itself); external and computed fields are not stored here. */
+/**
+ * The ID field is `_id` (indexed by the store itself); external and computed fields are not stored here,
+ * nor is a language preference (`p@.`), which reads the values of other fields.
+ */
 function isStored(field: FieldModel): boolean {
-  return !field.isIdField && !field.external && !field.lambda && field.custom === undefined;
+  return !field.isIdField && !field.external && !field.lambda && field.custom === undefined && !field.languagePreference;
 }
 
 function indexesForField(field: FieldModel): IndexSpec[] {
