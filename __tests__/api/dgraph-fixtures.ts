@@ -294,4 +294,47 @@ type Sample {
 }
 `,
   },
+  {
+    name: 'ngram search, alone and beside other indexes',
+    dgraphInputs: ['searchables (e2e Article type: ngram with regexp, ngram on a list)'],
+    schema: `
+type Recipe {
+  id: ID!
+  heading: String! @search(by: [regexp, ngram])
+  steps: [String] @search(by: [ngram])
+  blurb: String @search(by: [ngram, term, hash])
+  cuisine: Cuisine @search(by: [ngram])
+}
+
+enum Cuisine { THAI NORDIC }
+`,
+  },
+  {
+    name: 'language tags: one language, a list of languages, any language',
+    dgraphInputs: ['language-tags'],
+    schema: `
+interface Place {
+  label: String
+}
+
+type Town implements Place {
+  # a language of the interface's predicate
+  labelFr: String @dgraph(pred: "Place.label@fr")
+  # a predicate of a type that is not in this schema
+  alias: String @dgraph(pred: "Old.alias@nl")
+  # a bare predicate
+  slogan: String @dgraph(pred: "slogan@en")
+  code: String! @id
+  codeDe: String @dgraph(pred: "Town.code@de") @search(by: ["exact", "term"])
+  codeIt: String @dgraph(pred: "Town.code@it") @search(by: [trigram])
+  # read-only: not in inputs, filters or orders
+  codeDeIt: String @dgraph(pred: "Town.code@de:it")
+  codeDeItAny: String @dgraph(pred: "Town.code@de:it:.")
+  codeAny: String @dgraph(pred: "Town.code@.")
+  region: String @search(by: [fulltext])
+  regionDe: String @dgraph(pred: "Town.region@de")
+  mayorEs: String @dgraph(pred: "Town.mayor@es")
+}
+`,
+  },
 ];

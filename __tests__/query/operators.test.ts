@@ -23,6 +23,9 @@ const shapes = schemaModel(
         f('exact', 'String', { search: ['exact'] }),
         f('terms', 'String', { search: ['term'] }),
         f('text', 'String', { search: ['fulltext'] }),
+        f('phrases', 'String', { search: ['ngram'] }),
+        f('phraseList', '[String]', { search: ['ngram', 'regexp'] }),
+        f('ngramState', 'State', { search: ['ngram'] }),
         f('trigram', 'String', { search: ['trigram'] }),
         f('pattern', 'String', { search: ['regexp'] }),
         f('hashAndTerms', 'String', { search: ['hash', 'term'] }),
@@ -57,6 +60,9 @@ describe('filterShapeOf: what a field accepts in a filter', () => {
     ['exact', 'exact', { kind: 'operators', operators: ORDERED }],
     ['term', 'terms', { kind: 'operators', operators: ['allofterms', 'anyofterms'] }],
     ['fulltext', 'text', { kind: 'operators', operators: ['alloftext', 'anyoftext'] }],
+    ['ngram', 'phrases', { kind: 'operators', operators: ['ngram'] }],
+    ['ngram and regexp on a list', 'phraseList', { kind: 'operators', operators: ['ngram', 'regexp'] }],
+    ['ngram on an enum', 'ngramState', { kind: 'operators', operators: ['ngram'] }],
     ['trigram', 'trigram', { kind: 'operators', operators: ['regexp'] }],
     ['regexp', 'pattern', { kind: 'operators', operators: ['regexp'] }],
     ['hash and term: the union', 'hashAndTerms', { kind: 'operators', operators: ['eq', 'in', 'allofterms', 'anyofterms'] }],
@@ -79,6 +85,7 @@ describe('filterShapeOf: what a field accepts in a filter', () => {
     ['exact', ORDERED],
     ['term', ['allofterms', 'anyofterms']],
     ['fulltext', ['alloftext', 'anyoftext']],
+    ['ngram', ['ngram']],
     ['trigram', ['regexp']],
     ['regexp', ['regexp']],
   ])('a String field with only %s', (index, operators) => {
@@ -112,6 +119,16 @@ describe('operatorCondition: one operator → MongoDB', () => {
     ['alloftext: every stem', 'text', 'alloftext', 'jumping foxes', { _fulltext_text: { $all: ['jump', 'fox'] } }],
     ['anyoftext: any stem', 'text', 'anyoftext', 'jumping foxes', { _fulltext_text: { $in: ['jump', 'fox'] } }],
     ['alloftext of stop words only matches nothing', 'text', 'alloftext', 'the of', { _id: { $in: [] } }],
+    ['ngram of one word: its stem', 'phrases', 'ngram', 'Running', { _ngram_phrases: { $in: ['run'] } }],
+    ['ngram of two words: the pair, stop words left out', 'phrases', 'ngram', 'for Health', { _ngram_phrases: { $in: ['health'] } }],
+    ['ngram of three words: the one run of three', 'phrases', 'ngram', 'NUTRITION AND HEALTHY eating', { _ngram_phrases: { $in: ['nutrit healthi eat'] } }],
+    ['ngram of more words: any run of three', 'phrases', 'ngram', 'natural language processing advanced algorithms',
+      { _ngram_phrases: { $in: ['natur languag process', 'languag process advanc', 'process advanc algorithm'] } }],
+    ['ngram repeats a run once', 'phrases', 'ngram', 'buy milk buy milk buy', { _ngram_phrases: { $in: ['buy milk buy', 'milk buy milk'] } }],
+    ['ngram on a list field', 'phraseList', 'ngram', 'bone density', { _ngram_phraseList: { $in: ['bone densiti'] } }],
+    ['ngram on an enum field', 'ngramState', 'ngram', 'Offline', { _ngram_ngramState: { $in: ['offlin'] } }],
+    ['ngram of stop words only matches nothing', 'phrases', 'ngram', 'is the', { _id: { $in: [] } }],
+    ['ngram of an empty string matches nothing', 'phrases', 'ngram', '', { _id: { $in: [] } }],
     ['regexp without flags has no $options', 'pattern', 'regexp', '/^a+$/', { pattern: { $regex: '^a+$' } }],
     ['regexp with i', 'trigram', 'regexp', '/ab/i', { trigram: { $regex: 'ab', $options: 'i' } }],
   ])('%s', (_name, fieldName, operator, value, expected) => {
@@ -151,6 +168,7 @@ describe('operatorCondition refuses a value of the wrong kind, naming type, fiel
     ['between with a wrong min', 'int', 'between', { min: 'a', max: 2 }, 'Shape.int between: expected a number, got "a"'],
     ['between with a wrong max', 'int', 'between', { min: 1, max: 'b' }, 'Shape.int between: expected a number, got "b"'],
     ['allofterms given a number', 'terms', 'allofterms', 3, 'Shape.terms allofterms: expected a string, got 3'],
+    ['ngram given a number', 'phrases', 'ngram', 3, 'Shape.phrases ngram: expected a string, got 3'],
     ['anyoftext given a list', 'text', 'anyoftext', ['a'], 'Shape.text anyoftext: expected a string, got ["a"]'],
     ['regexp without slashes', 'pattern', 'regexp', 'a+', 'Shape.pattern regexp: expected a regular expression written /pattern/ or /pattern/i, got "a+"'],
   ])('%s', (_name, fieldName, operator, value, message) => {
@@ -171,7 +189,7 @@ describe('absentCondition: objects without a value', () => {
 });
 
 describe('isFilterOperator', () => {
-  test.each(['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between', 'allofterms', 'anyofterms', 'alloftext', 'anyoftext', 'regexp'])('%s is an operator', (name) => {
+  test.each(['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between', 'allofterms', 'anyofterms', 'alloftext', 'anyoftext', 'ngram', 'regexp'])('%s is an operator', (name) => {
     expect(isFilterOperator(name)).toBe(true);
   });
 

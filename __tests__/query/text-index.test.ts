@@ -1,5 +1,5 @@
 import { QueryArgumentError } from '../../src/query/errors.js';
-import { fulltextTokensOf, searchFieldsFor, termsOf } from '../../src/query/text-index.js';
+import { fulltextTokensOf, ngramQueryTokensOf, ngramTokensOf, searchFieldsFor, termsOf } from '../../src/query/text-index.js';
 import { wordsOf, wordsOfUnicode } from '../../src/query/word-boundaries.js';
 import { f, model, schemaModel } from './fixtures.js';
 
@@ -62,6 +62,38 @@ describe('word boundaries against independent implementations', () => {
   it('the walk finds the words ICU finds, over letters, digits and the joining punctuation of several scripts', () => {
     const alphabet = ['a', 'Z', 'é', 'ß', 'я', 'Ω', '0', '9', '٣', '.', "'", '’', ':', ',', ';', '-', '_', ' '];
     for (const text of randomTexts(alphabet, 3000, 10)) expect({ text, words: wordsOfUnicode(text) }).toEqual({ text, words: icuWords(text) });
+  });
+});
+
+describe('ngramTokensOf: what Dgraph\'s ngram index stores (tok.NGramTokenizer.Tokens)', () => {
+  test.each<[string, string[]]>([
+    ['Running', ['run']],
+    ['Running for Cardiovascular Health', ['run', 'cardiovascular', 'health', 'run cardiovascular', 'cardiovascular health', 'run cardiovascular health']],
+    ['How to eat: nutrition and healthy eating habits', [
+      'eat', 'nutrit', 'healthi', 'habit',
+      'eat nutrit', 'nutrit healthi', 'healthi eat', 'eat habit',
+      'eat nutrit healthi', 'nutrit healthi eat', 'healthi eat habit',
+      'eat nutrit healthi eat', 'nutrit healthi eat habit',
+    ]],
+    ['a b c d e', ['b', 'c', 'd', 'e', 'b c', 'c d', 'd e', 'b c d', 'c d e', 'b c d e']],
+    ['It is what it is', []],
+    ['', []],
+  ])('%j → %j', (text, tokens) => {
+    expect(ngramTokensOf(text)).toEqual(tokens);
+  });
+});
+
+describe('ngramQueryTokensOf: what an ngram filter looks for (tok.NGramTokenizer.QueryTokens)', () => {
+  test.each<[string, string[]]>([
+    ['RUNNING', ['run']],
+    ['weight training', ['weight train']],
+    [' beginners advanced', ['beginn advanc']],
+    ['eat nutrition healthy', ['eat nutrit healthi']],
+    ['Weight Training and Muscle', ['weight train muscl']],
+    ['weight training muscle building', ['weight train muscl', 'train muscl build']],
+    ['the and of', []],
+  ])('%j → %j', (text, tokens) => {
+    expect(ngramQueryTokensOf(text)).toEqual(tokens);
   });
 });
 

@@ -135,8 +135,8 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
   ['@dgraph(pred:) reserved', 'type X { id: ID! n: Int @dgraph(pred: "_id") }', [
     '1:25 Type X; field n: @dgraph(pred: "_id"): names starting with "_" are reserved for the service\'s own stored fields',
   ]],
-  ['@dgraph(pred:) language tag', 'type X { id: ID! n: String @dgraph(pred: "name@en") }', [
-    '1:28 Type X; field n: @dgraph(pred: "name@en"): language tags are not supported; a field is stored under one name',
+  ['@dgraph(pred:) language tag on an Int', 'type X { id: ID! n: Int @dgraph(pred: "name@en") }', [
+    '1:18 Type X; field n: Expected type `String` for language tag field but got `Int`',
   ]],
   ['two fields under one stored name', 'type X { id: ID! a: Int b: Int @dgraph(pred: "a") }', [
     '1:32 Type X; field b: is stored under "a", as is field a; each field needs its own stored name',

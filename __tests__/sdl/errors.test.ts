@@ -78,7 +78,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['repeated directive', 'type P { name: String @search @search(by: [hash]) }', ['1:31 Type P; field name: @search is repeated']],
   // @search
   ['@search index that does not fit String', 'type Task {\n  id: ID!\n  title: String @search(by: [int])\n}', [
-    '3:30 Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, trigram)',
+    '3:30 Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, ngram, trigram)',
   ]],
   ['@search on ID', 'type Task { id: ID! @search }', [
     '1:21 Type Task; field id: @search does not apply to an ID field (ID fields are filtered with `id: [ID!]` already)',
@@ -89,11 +89,11 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
   ['@search hash with exact', 'type Task { name: String @search(by: [hash, exact]) }', [
     '1:34 Type Task; field name: @search(by: [hash, exact]): hash and exact cannot be used together; exact alone also answers eq',
   ]],
-  ['@search unknown index', 'type Task { name: String @search(by: [ngram]) }', [
-    '1:39 Type Task; field name: @search(by: [ngram]) is not an index (known: hash, exact, term, fulltext, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
+  ['@search unknown index', 'type Task { name: String @search(by: [soundex]) }', [
+    '1:39 Type Task; field name: @search(by: [soundex]) is not an index (known: hash, exact, term, fulltext, ngram, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
   ]],
   ['@search term on an enum', 'enum Color { RED }\ntype Task { color: Color @search(by: [term]) }', [
-    '2:39 Type Task; field color: @search(by: [term]) does not apply to enum Color (allowed: hash, exact, trigram, regexp)',
+    '2:39 Type Task; field color: @search(by: [term]) does not apply to enum Color (allowed: hash, exact, trigram, regexp, ngram)',
   ]],
   ['@search on Int, Float, Boolean, DateTime with the wrong index',
     'type T {\n  a: Int @search(by: [int64])\n  b: Float @search(by: [int])\n  c: Boolean @search(by: [hash])\n  d: DateTime @search(by: [exact])\n  e: Int64 @search(by: [float])\n}', [
@@ -285,7 +285,7 @@ type TaskFilter { id: ID! }
 `;
     expect(errorLines(source)).toEqual([
       '1:11 Type Task: @key(fields: "id title"): only one key field is supported',
-      '3:31 Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, trigram)',
+      '3:31 Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, ngram, trigram)',
       '4:10 Type Task; field owner: unknown type Person',
       '5:14 Type Task; field user: @hasInverse(field: todos): type User has no field todos',
       '9:3,10:3 Type User: more than one ID field (id, other); a type can have only one',

@@ -56,8 +56,8 @@ describe('schema size limits', () => {
   test('nesting exactly at the depth limit, twice, is not refused for depth', () => {
     const messages = buildSchemaModel(`${nested(3)}\ntype B { id: ID! x: String @search(by: [[[hash]]]) }`, SMALL).errors.map((error) => error.message);
     expect(messages).toEqual([
-      'Type A; field name: @search(by: [a list]) is not an index (known: hash, exact, term, fulltext, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
-      'Type B; field x: @search(by: [a list]) is not an index (known: hash, exact, term, fulltext, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
+      'Type A; field name: @search(by: [a list]) is not an index (known: hash, exact, term, fulltext, ngram, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
+      'Type B; field x: @search(by: [a list]) is not an index (known: hash, exact, term, fulltext, ngram, trigram, regexp, int, int64, float, bool, day, month, year, hour)',
     ]);
   });
 });

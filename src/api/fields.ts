@@ -28,11 +28,12 @@ function isWritableRelation(model: SchemaModel, field: FieldModel): boolean {
 
 /**
  * Fields written through Add/Patch inputs: kept here, and not a generated `ID` (the store assigns it).
- * A Dgraph reverse edge (`@dgraph(pred: "~p")`) is written through its forward edge only.
+ * A Dgraph reverse edge (`@dgraph(pred: "~p")`) is written through its forward edge only; a language
+ * preference (`@dgraph(pred: "p@hi:en")`, `"p@."`) is read-only, as in Dgraph.
  */
 export function inputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
   return type.fields.filter(
-    (field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)) && isWritableRelation(model, field) && field.reversePredicate === undefined,
+    (field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)) && isWritableRelation(model, field) && field.reversePredicate === undefined && !field.languagePreference,
   );
 }
 
@@ -62,9 +63,9 @@ export function orderableFields(model: SchemaModel, type: TypeModel): FieldModel
   return type.fields.filter((field) => isOrderable(model, type, field));
 }
 
-/** Fields a `has` filter can name: everything kept here or derived, except the ID itself. */
+/** Fields a `has` filter can name: everything kept here or derived, except the ID itself and (as in Dgraph) a list of languages. */
 export function hasFilterFields(model: SchemaModel, type: TypeModel): FieldModel[] {
-  return type.fields.filter((field) => isKeptHere(model, type, field) && !field.isIdField);
+  return type.fields.filter((field) => isKeptHere(model, type, field) && !field.isIdField && !field.languagePreference?.multiLanguage);
 }
 
 /** `@id` fields usable as arguments of `getT` (the extended type's key included). */

@@ -3,7 +3,7 @@ import type { FieldModel, SearchIndex } from '../sdl/model.js';
 /**
  * The filter input a searchable field takes, chosen by its `@search` indexes, as Dgraph names them
  * (`StringHashFilter`, `IntFilter`, ...). Several indexes on one field combine into one input whose
- * name joins the parts in index-name order (`StringHashFilter_StringRegExpFilter`, `StringFullTextFilter_StringTermFilter`),
+ * name joins the parts in index-name order (`StringHashFilter_StringRegExpFilter`, `StringFullTextFilter_StringTermFilter`, `StringNgramFilter_StringRegExpFilter`),
  * holding the operators of each.
  */
 
@@ -37,6 +37,8 @@ function stringPart(index: SearchIndex): FilterPart | undefined {
       return { name: 'StringTermFilter', operators: ['allofterms: String', 'anyofterms: String'], needs: {} };
     case 'fulltext':
       return { name: 'StringFullTextFilter', operators: ['alloftext: String', 'anyoftext: String'], needs: {} };
+    case 'ngram':
+      return { name: 'StringNgramFilter', operators: ['ngram: String'], needs: {} };
     case 'trigram':
     case 'regexp':
       return { name: 'StringRegExpFilter', operators: ['regexp: String'], needs: {} };
@@ -54,6 +56,7 @@ function enumPart(enumName: string, index: SearchIndex): FilterPart | undefined 
       return { name: `${enumName}_exact`, operators: ordered(enumName, enumName), needs: {} };
     case 'trigram':
     case 'regexp':
+    case 'ngram':
       return stringPart(index);
     default:
       return undefined;

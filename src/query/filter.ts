@@ -72,7 +72,23 @@ function fieldOf(type: TypeModel, name: string): FieldModel {
   return field;
 }
 
+/**
+ * A language preference (`p@.`) filtered as Dgraph's index answers it: an object matches when any of the
+ * stored values the field reads matches (`eq: null`: when none of them has a value).
+ */
+function preferenceCondition(type: TypeModel, field: FieldModel, paths: readonly string[], value: unknown): Filter {
+  const at = (path: string): FieldModel => ({ ...field, storedName: path, languagePreference: undefined });
+  if (!isObject(value)) return anyOf(paths.map((path) => fieldCondition(type, at(path), value)));
+  const { eq, ...others } = value;
+  const conditions: Filter[] = [];
+  if (eq === null) conditions.push(allOf(paths.map((path) => absentCondition(at(path)))));
+  const rest = eq === null ? others : value;
+  if (Object.keys(rest).length > 0) conditions.push(anyOf(paths.map((path) => fieldCondition(type, at(path), rest))));
+  return allOf(conditions);
+}
+
 function fieldCondition(type: TypeModel, field: FieldModel, value: unknown): Filter {
+  if (field.languagePreference) return preferenceCondition(type, field, field.languagePreference.paths, value);
   const shape = filterShapeOf(field);
   if (shape.kind === 'none') {
     throw new QueryArgumentError(`${type.name}.${field.name} cannot be filtered: it has no @search index (filter given: ${JSON.stringify(value)})`);
@@ -179,6 +195,8 @@ function hasCondition(compilation: Compilation, type: TypeModel, name: unknown):
     // With no concrete target there is no lookup, and `anyOf` of nothing matches nothing.
     return anyOf(added.map((as) => ({ [`${as}.0`]: { $exists: true } })));
   }
+  // A language preference (`p@.`) has a value when any of the stored values it reads has one.
+  if (field.languagePreference) return anyOf(field.languagePreference.paths.map((path) => ({ [path]: { $exists: true, $ne: null } })));
   const path = storedPath(field);
   return field.list ? { [`${path}.0`]: { $exists: true } } : { [path]: { $exists: true, $ne: null } };
 }

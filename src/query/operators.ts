@@ -5,13 +5,13 @@ import { parseDateTime } from './date-time.js';
 import { QueryArgumentError } from './errors.js';
 import { parseRegexp } from './regexp.js';
 import { storedPath } from './schema-facts.js';
-import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf } from './text-index.js';
+import { fulltextFieldName, fulltextTokensOf, ngramFieldName, ngramQueryTokensOf, termFieldName, termsOf } from './text-index.js';
 
 /** The operators of a field's entry in `TFilter`, and how each becomes a MongoDB condition. */
 
 export type FilterOperator =
   | 'eq' | 'in' | 'le' | 'lt' | 'ge' | 'gt' | 'between'
-  | 'allofterms' | 'anyofterms' | 'alloftext' | 'anyoftext' | 'regexp';
+  | 'allofterms' | 'anyofterms' | 'alloftext' | 'anyoftext' | 'ngram' | 'regexp';
 
 const EQUALITY: FilterOperator[] = ['eq', 'in'];
 const ORDERED: FilterOperator[] = ['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between'];
@@ -26,6 +26,8 @@ function stringOperators(index: SearchIndex): FilterOperator[] {
       return ['allofterms', 'anyofterms'];
     case 'fulltext':
       return ['alloftext', 'anyoftext'];
+    case 'ngram':
+      return ['ngram'];
     case 'trigram':
     case 'regexp':
       return ['regexp'];
@@ -145,11 +147,14 @@ export function operatorCondition(type: TypeModel, field: FieldModel, operator: 
     case 'alloftext':
     case 'anyoftext':
       return textCondition(fulltextFieldName(path), fulltextTokensOf(storedValue(type, field, operator, value) as string), operator === 'alloftext' ? '$all' : '$in');
+    case 'ngram':
+      // Dgraph's ngram function matches a value holding any of the query's n-grams (text-index.ts).
+      return textCondition(ngramFieldName(path), ngramQueryTokensOf(storedValue(type, field, operator, value) as string), '$in');
     case 'regexp':
       return { [path]: regexpCondition(type, field, value) };
   }
 }
 
 export function isFilterOperator(name: string): name is FilterOperator {
-  return ['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between', 'allofterms', 'anyofterms', 'alloftext', 'anyoftext', 'regexp'].includes(name);
+  return ['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between', 'allofterms', 'anyofterms', 'alloftext', 'anyoftext', 'ngram', 'regexp'].includes(name);
 }

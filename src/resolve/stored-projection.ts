@@ -18,6 +18,10 @@ export function storedProjection(model: SchemaModel, type: TypeModel, selected: 
     if (name.startsWith('__')) continue;
     const field = type.fieldsByName.get(name) ?? aggregatedRelation(type, name);
     if (!field) return undefined;
+    if (field.languagePreference) {
+      for (const path of field.languagePreference.paths) projection[path] = 1;
+      continue;
+    }
     const path = pathRead(model, type, field);
     if (path === null) return undefined;
     if (path !== undefined) projection[path] = 1;

@@ -72,10 +72,12 @@ const NUMERIC: ReadonlySet<ScalarName> = new Set<ScalarName>(['Int', 'Int64', 'F
 /**
  * Orderable, with Min/Max aggregates: single-valued String/Int/Int64/Float/DateTime fields kept here (not
  * the ID); and, as in Dgraph, an `@external` field kept here (the key, a provided field) of any scalar type.
+ * A language preference (`@dgraph(pred: "p@hi:en")`, `"p@."`) is not: its value is chosen among several
+ * stored ones when read, so there is no stored value to sort or aggregate by (Dgraph orders by `p@.`).
  */
 export function isOrderable(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
   const scalar = scalarOf(field);
-  if (scalar === undefined || field.list || !isKeptHere(model, type, field)) return false;
+  if (scalar === undefined || field.list || field.languagePreference || !isKeptHere(model, type, field)) return false;
   return field.external || (ORDERABLE.has(scalar) && !field.isIdField);
 }
 

@@ -9,7 +9,7 @@ export const SCALAR_NAMES: readonly ScalarName[] = ['ID', 'String', 'Int', 'Int6
 
 /** Search index names accepted by `@search(by: [...])`. */
 export type SearchIndex =
-  | 'hash' | 'exact' | 'term' | 'fulltext' | 'trigram' | 'regexp'
+  | 'hash' | 'exact' | 'term' | 'fulltext' | 'ngram' | 'trigram' | 'regexp'
   | 'int' | 'int64' | 'float' | 'bool' | 'day' | 'month' | 'year' | 'hour';
 
 export interface SourceLocation {
@@ -94,6 +94,12 @@ export interface FieldModel {
   storedName?: string;
   /** `@dgraph(pred: "~p")`: the Dgraph reverse predicate `p` as written (the field is then derived from its forward edge). */
   reversePredicate?: string;
+  /**
+   * `@dgraph(pred: "P@hi:en")`, `"P@hi:en:."` or `"P@."`: a language preference (sdl/language-tags.ts).
+   * Read-only: the value is that of the first of `paths` (stored paths) holding one. `multiLanguage`: a
+   * `:` list, which Dgraph leaves out of filters and orders too.
+   */
+  languagePreference?: { paths: string[]; multiLanguage: boolean };
 }
 
 /** `@default` values as written (`"42"`, `"true"`, an enum value, or `DEFAULT_NOW` on a DateTime). */

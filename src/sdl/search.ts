@@ -11,7 +11,7 @@ interface SearchRule {
 }
 
 const SCALAR_RULES: Partial<Record<ScalarName, SearchRule>> = {
-  String: { allowed: ['hash', 'exact', 'regexp', 'term', 'fulltext', 'trigram'], default: 'term' },
+  String: { allowed: ['hash', 'exact', 'regexp', 'term', 'fulltext', 'ngram', 'trigram'], default: 'term' },
   Int: { allowed: ['int'], default: 'int' },
   Int64: { allowed: ['int64'], default: 'int64' },
   Float: { allowed: ['float'], default: 'float' },
@@ -19,10 +19,10 @@ const SCALAR_RULES: Partial<Record<ScalarName, SearchRule>> = {
   DateTime: { allowed: ['year', 'month', 'day', 'hour'], default: 'year' },
 };
 
-const ENUM_RULE: SearchRule = { allowed: ['hash', 'exact', 'trigram', 'regexp'], default: 'hash' };
+const ENUM_RULE: SearchRule = { allowed: ['hash', 'exact', 'trigram', 'regexp', 'ngram'], default: 'hash' };
 
 const ALL_INDEXES: readonly SearchIndex[] = [
-  'hash', 'exact', 'term', 'fulltext', 'trigram', 'regexp', 'int', 'int64', 'float', 'bool', 'day', 'month', 'year', 'hour',
+  'hash', 'exact', 'term', 'fulltext', 'ngram', 'trigram', 'regexp', 'int', 'int64', 'float', 'bool', 'day', 'month', 'year', 'hour',
 ];
 
 function isSearchIndex(name: string): name is SearchIndex {

@@ -2,6 +2,8 @@ import type { DirectiveNode } from 'graphql';
 import { describeValue, directiveArguments, stringValueOf, type Describe } from './directive-values.js';
 import { fieldMessage, typeMessage, type ErrorSink } from './errors.js';
 import type { FieldDraft } from './fields.js';
+import type { FieldModel } from './model.js';
+import { isMultiLanguage, preferencePaths, readLanguagePredicate, taggedName, type PredicateField } from './language-tags.js';
 import type { TypeDraft } from './types.js';
 
 /**
@@ -33,13 +35,21 @@ const REVERSE_MARK = '~';
  * stored under one name. Runs after interface fields are inherited and before relations are paired.
  */
 export function readStorageNames(drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
+  const predicates = new Map<FieldModel, PredicateField>();
   for (const draft of drafts.values()) {
     readTypeStorageName(draft, errors);
-    for (const field of draft.ownFields) readFieldStorageName(draft, field, errors);
+    for (const field of draft.ownFields) predicates.set(field.model, readFieldStorageName(draft, field, errors));
   }
   for (const draft of drafts.values()) {
-    for (const field of draft.fields) if (field.origin !== draft.name) copyInheritedStorageName(field, drafts);
+    for (const field of draft.fields) {
+      if (field.origin === draft.name) continue;
+      copyInheritedStorageName(field, drafts);
+      const source = drafts.get(field.origin)?.fieldsByName.get(field.model.name)?.model;
+      const predicate = source && predicates.get(source);
+      if (predicate) predicates.set(field.model, { ...predicate, model: field.model });
+    }
   }
+  for (const draft of drafts.values()) readPreferencePaths(draft, predicates);
   checkCollectionsAreDistinct(drafts, errors);
   for (const draft of drafts.values()) checkStoredFieldsAreDistinct(draft, errors);
 }
@@ -58,38 +68,57 @@ function readTypeStorageName(draft: TypeDraft, errors: ErrorSink): void {
   if (draft.kind === 'type' && name !== draft.name) draft.storedName = storedNameOf(name);
 }
 
-function readFieldStorageName(draft: TypeDraft, field: FieldDraft, errors: ErrorSink): void {
-  const directive = field.directives.get('dgraph');
-  if (!directive) return;
-  const describe: Describe = (message) => fieldMessage(draft.name, field.model.name, message);
+/** Reads `@dgraph(pred:)` of a field; returns the Dgraph predicate the field stands for (`Type.field` without one). */
+function readFieldStorageName(draft: TypeDraft, field: FieldDraft, errors: ErrorSink): PredicateField {
   const { model } = field;
+  const standing: PredicateField = { model, predicate: `${field.origin}.${model.name}` };
+  const directive = field.directives.get('dgraph');
+  if (!directive) return standing;
+  const describe: Describe = (message) => fieldMessage(draft.name, field.model.name, message);
   if (model.isIdField) {
     errors.at(describe('@dgraph(pred:) cannot stand on the ID field: its value is the object\'s identity (stored as _id)'), directive);
-    return;
+    return standing;
   }
   if (model.lambda || model.custom) {
     errors.at(describe(`@dgraph cannot be combined with ${model.lambda ? '@lambda' : '@custom'}: the field is computed, not stored`), directive);
-    return;
+    return standing;
   }
   const written = nameArgument(directive, 'pred', errors, describe);
-  if (written === undefined) return;
+  if (written === undefined) return standing;
   // Dgraph also accepts a predicate in DQL's angle brackets: `<Post.title>`, `<~Post.author>`.
   const predicate = /^<.+>$/.test(written) ? written.slice(1, -1) : written;
   if (predicate.startsWith(REVERSE_MARK)) {
     const forward = predicate.slice(REVERSE_MARK.length);
     if (forward === '') errors.at(describe('@dgraph(pred: "~") names no forward predicate'), directive);
     else model.reversePredicate = forward;
-    return;
+    return { model, predicate };
   }
   if (predicate.startsWith('_')) {
     errors.at(describe(`@dgraph(pred: ${JSON.stringify(predicate)}): names starting with "_" are reserved for the service's own stored fields`), directive);
-    return;
+    return standing;
   }
-  if (predicate.includes('@')) {
-    errors.at(describe(`@dgraph(pred: ${JSON.stringify(predicate)}): language tags are not supported; a field is stored under one name`), directive);
-    return;
-  }
+  if (predicate.includes('@')) return readLanguageField(predicate, field, directive, errors, describe) ?? standing;
   if (predicate !== model.name) model.storedName = storedNameOf(predicate);
+  return { model, predicate };
+}
+
+/** A language-tagged predicate: one language is stored under the predicate with its tag; a preference stores nothing. */
+function readLanguageField(written: string, field: FieldDraft, directive: DirectiveNode, errors: ErrorSink, describe: Describe): PredicateField | undefined {
+  const language = readLanguagePredicate(written, field, directive, errors, describe);
+  if (!language) return undefined;
+  const [tag] = language.tags;
+  if (language.tags.length === 1 && tag !== '.') field.model.storedName = storedNameOf(taggedName(language.predicate, tag!));
+  else field.model.languagePreference = { paths: [], multiLanguage: isMultiLanguage(language) };
+  return { model: field.model, predicate: language.predicate, language };
+}
+
+/** The stored paths each preference field of `draft` reads, from the languages its other fields store. */
+function readPreferencePaths(draft: TypeDraft, predicates: ReadonlyMap<FieldModel, PredicateField>): void {
+  const fields = draft.fields.flatMap((field) => predicates.get(field.model) ?? []).filter((field) => field.model.of.kind !== 'relation' && !field.model.isIdField);
+  for (const field of fields) {
+    const preference = field.model.languagePreference;
+    if (preference && field.language) preference.paths = preferencePaths(field.language, fields, (model) => model.storedName ?? model.name, storedNameOf);
+  }
 }
 
 /** An inherited field is a copy of the interface's model made before `@dgraph` was read: give it the interface's names. */
@@ -97,6 +126,8 @@ function copyInheritedStorageName(field: FieldDraft, drafts: ReadonlyMap<string,
   const source = drafts.get(field.origin)?.fieldsByName.get(field.model.name)?.model;
   if (source?.storedName !== undefined) field.model.storedName = source.storedName;
   if (source?.reversePredicate !== undefined) field.model.reversePredicate = source.reversePredicate;
+  // The paths are the implementing type's own: read from its fields (readPreferencePaths).
+  if (source?.languagePreference) field.model.languagePreference = { paths: [], multiLanguage: source.languagePreference.multiLanguage };
 }
 
 /** `@dgraph(type:)` on a type or `@dgraph(pred:)` on a field: the one argument each place takes, a non-empty string. */
@@ -138,7 +169,7 @@ function checkStoredFieldsAreDistinct(draft: TypeDraft, errors: ErrorSink): void
   const byStoredName = new Map<string, FieldDraft>();
   for (const field of draft.fields) {
     const { model } = field;
-    if (model.isIdField || model.lambda || model.custom || model.reversePredicate !== undefined) continue;
+    if (model.isIdField || model.lambda || model.custom || model.reversePredicate !== undefined || model.languagePreference) continue;
     const stored = model.storedName ?? model.name;
     const earlier = byStoredName.get(stored);
     if (!earlier) {

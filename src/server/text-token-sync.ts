@@ -1,5 +1,6 @@
 /**
- * The `term` and `fulltext` tokens are stored beside each document (`_term_<f>`, `_fulltext_<f>`), written
+ * The `term`, `fulltext` and `ngram` tokens are stored beside each document (`_term_<f>`, `_fulltext_<f>`,
+ * `_ngram_<f>`), written
  * when the document is. Tokens written by an older tokeniser, or never written because the field had no
  * such index then, would make filters miss documents. So an activation rebuilds every token field the
  * model wants that is not recorded as built by the current tokeniser (`TEXT_TOKENS_VERSION`), then
@@ -9,7 +10,7 @@
 import { storedCollectionOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { storedPath } from '../query/schema-facts.js';
-import { fulltextFieldName, fulltextTokensOf, termFieldName, termsOf, TEXT_TOKENS_VERSION } from '../query/text-index.js';
+import { TEXT_TOKENS_VERSION, TOKEN_INDEXES } from '../query/text-index.js';
 import { SYSTEM_COLLECTIONS, type Collection, type StoredDocument, type Store, type Transaction } from '../store/port.js';
 
 const MARKER_ID = 'text-tokens';
@@ -38,11 +39,8 @@ export interface TextTokenRebuild {
 }
 
 function tokenFieldsOf(field: FieldModel): TokenField[] {
-  const fields: TokenField[] = [];
   const source = storedPath(field);
-  if (field.search.includes('term')) fields.push({ source, derived: termFieldName(source), tokenise: termsOf });
-  if (field.search.includes('fulltext')) fields.push({ source, derived: fulltextFieldName(source), tokenise: fulltextTokensOf });
-  return fields;
+  return TOKEN_INDEXES.filter(({ index }) => field.search.includes(index)).map(({ fieldName, tokenise }) => ({ source, derived: fieldName(source), tokenise }));
 }
 
 /** The token fields each stored type wants, by type. */

@@ -1,7 +1,7 @@
 import { storedCollectionOf } from '../sdl/facts.js';
 import type { FieldModel, SchemaModel, SearchIndex, TypeModel } from '../sdl/model.js';
 import { storedPath } from '../query/schema-facts.js';
-import { fulltextFieldName, termFieldName } from '../query/text-index.js';
+import { TOKEN_INDEXES } from '../query/text-index.js';
 import type { IndexSpec } from './port.js';
 
 /** Every index the service creates starts with this; `syncIndexes` leaves other indexes alone. */
@@ -25,7 +25,8 @@ const VALUE_COMPARED: ReadonlySet<SearchIndex> = new Set<SearchIndex>([
  * A name stands for one definition: an index whose definition changes gets a new name, so a schema
  * activation creates the new index before it drops the old one and is never without the unique index.
  * - value-compared `@search` (hash, exact, int, float, datetime, bool): ascending `ag_search_<field>`.
- * - `term` / `fulltext`: ascending on the derived arrays, `ag_term_<field>` / `ag_fulltext_<field>`.
+ * - `term` / `fulltext` / `ngram`: ascending on the derived token arrays (multikey), `ag_term_<field>`,
+ *   `ag_fulltext_<field>`, `ag_ngram_<field>`.
  * - relation stored on this side: ascending `ag_rel_<field>`, used to derive the inverse side.
  * `trigram` and `regexp` get none: an unanchored regular expression cannot use a B-tree index.
  */
@@ -50,9 +51,12 @@ function indexesForType(type: TypeModel): IndexSpec[] {
   return specs;
 }
 
-/** The ID field is `_id` (indexed by the store itself); external and computed fields are not stored here. */
+/**
+ * The ID field is `_id` (indexed by the store itself); external and computed fields are not stored here,
+ * nor is a language preference (`p@.`), which reads the values of other fields.
+ */
 function isStored(field: FieldModel): boolean {
-  return !field.isIdField && !field.external && !field.lambda && field.custom === undefined;
+  return !field.isIdField && !field.external && !field.lambda && field.custom === undefined && !field.languagePreference;
 }
 
 function indexesForField(field: FieldModel): IndexSpec[] {
@@ -69,11 +73,8 @@ function indexesForField(field: FieldModel): IndexSpec[] {
   } else if (field.search.some((index) => VALUE_COMPARED.has(index))) {
     specs.push({ name: `${INDEX_PREFIX}search_${path}`, keys: { [path]: 1 } });
   }
-  if (field.search.includes('term')) {
-    specs.push({ name: `${INDEX_PREFIX}term_${path}`, keys: { [termFieldName(path)]: 1 } });
-  }
-  if (field.search.includes('fulltext')) {
-    specs.push({ name: `${INDEX_PREFIX}fulltext_${path}`, keys: { [fulltextFieldName(path)]: 1 } });
+  for (const { index, fieldName } of TOKEN_INDEXES) {
+    if (field.search.includes(index)) specs.push({ name: `${INDEX_PREFIX}${index}_${path}`, keys: { [fieldName(path)]: 1 } });
   }
   return specs;
 }

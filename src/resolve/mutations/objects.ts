@@ -395,6 +395,7 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
     const path = storedPath(field);
     if (field.list && Array.isArray(value)) {
       await collection.updateMany({ _id: id }, { $pull: { [path]: { $in: value } } }, { tx: write.tx });
+      await retokeniseList(write, type, field, id);
     } else {
       const matching = value === null ? { _id: id } : { _id: id, [path]: value };
       const derived = Object.keys(searchFieldsFor(type, { [field.name]: null }));
@@ -402,6 +403,21 @@ async function removeValues(write: Write, type: TypeModel, id: string, remove: I
       await collection.updateMany(matching, { $unset: unset }, { tx: write.tx });
     }
   }
+}
+
+/** After items were pulled from a list with text indexes, its derived tokens are made again from what is left. */
+async function retokeniseList(write: Write, type: TypeModel, field: FieldModel, id: string): Promise<void> {
+  if (Object.keys(searchFieldsFor(type, { [field.name]: null })).length === 0) return;
+  const collection = write.store.collection(type.name);
+  const [stored] = await collection.find({ _id: id }, { limit: 1 }, { tx: write.tx });
+  const left = stored?.[storedPath(field)];
+  const derived = searchFieldsFor(type, { [field.name]: Array.isArray(left) && left.length > 0 ? left : null });
+  const set = Object.fromEntries(Object.entries(derived).filter((entry): entry is [string, string[]] => entry[1] !== undefined));
+  const unset = Object.fromEntries(Object.keys(derived).filter((name) => derived[name] === undefined).map((name) => [name, '']));
+  const update: Record<string, Record<string, unknown>> = {};
+  if (Object.keys(set).length > 0) update.$set = set;
+  if (Object.keys(unset).length > 0) update.$unset = unset;
+  await collection.updateMany({ _id: id }, update, { tx: write.tx });
 }
 
 async function existingRefId(write: Write, target: string, given: Input): Promise<string | undefined> {
