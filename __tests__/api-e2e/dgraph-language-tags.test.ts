@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { activateSchema, gql, gqlData } from '../helpers/gql';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
-import { fingerprint64 } from '../../src/sdl/farm-fingerprint.js';
+import { fingerprint64 } from 'farmhash-modern';
 
 /**
  * Language tags in `@dgraph(pred:)` through the HTTP endpoint, on the run's store, as Dgraph's e2e

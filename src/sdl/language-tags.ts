@@ -1,7 +1,7 @@
 import type { DirectiveNode } from 'graphql';
 import type { Describe } from './directive-values.js';
 import type { ErrorSink } from './errors.js';
-import { fingerprint64 } from './farm-fingerprint.js';
+import { fingerprint64 } from 'farmhash-modern';
 import type { FieldDraft } from './fields.js';
 import type { FieldModel, SearchIndex } from './model.js';
 
@@ -22,7 +22,7 @@ export interface LanguagePredicate {
   tags: string[];
 }
 
-/** Dgraph's tags are BCP 47 shaped: letters, then `-`-separated letters and digits; bounded to fingerprint them. */
+/** Dgraph's tags are BCP 47 shaped: letters, then `-`-separated letters and digits (and at most 35 characters). */
 const TAG = /^[A-Za-z]+(-[A-Za-z0-9]+)*$/;
 const MAX_TAG_LENGTH = 35;
 
