@@ -13,6 +13,7 @@ import { selectedFieldNames, selectionsOf } from './selections.js';
 import { storeOf } from './model-store.js';
 import { hashPasswordsIn } from './passwords/hash-inputs.js';
 import { storedPath } from '../query/schema-facts.js';
+import { commitAnnouncer } from './mutation-events.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -78,6 +79,7 @@ function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth
 
 export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
+  const announce = { add: commitAnnouncer(model, type, 'add'), update: commitAnnouncer(model, type, 'update'), delete: commitAnnouncer(model, type, 'delete') };
   const resolvers: Record<string, Resolver> = {
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       const deleted = new Map<string, GraphObject[]>();
@@ -88,20 +90,25 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
           deleted.set(selection.responseKey, await findAmongIds(scope, T, selection.args, allDeleted));
         }
       }, mutationAuth(context, model));
+      announce.delete?.(context, { outcome });
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No objects matched the filter' };
     },
   };
   if (canUpdate(model, type)) {
-    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
-    });
+    resolvers[names.update(T)] = async (_root, args, context): Promise<Payload> => {
+      const input = await withHashedPasswords(model, context, T, args.input);
+      const outcome = await updateObjects(model, storeOf(context, model), T, input, mutationAuth(context, model));
+      announce.update?.(context, { outcome, set: input.set, remove: input.remove });
+      return { typeName: T, outcome };
+    };
   }
   if (canAdd(model, type)) {
-    resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => ({
-      typeName: T,
-      outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
-    });
+    resolvers[names.add(T)] = async (_root, args, context): Promise<Payload> => {
+      const input = await hashPasswordsIn(model, context, T, args.input, names.add(T));
+      const outcome = await addObjects(model, storeOf(context, model), T, input, args.upsert === true, mutationAuth(context, model));
+      announce.add?.(context, { outcome, input });
+      return { typeName: T, outcome };
+    };
   }
   return resolvers;
 }
