@@ -48,6 +48,11 @@ type Square implements Shape {
   side: Int
 }
 
+type Account @secret(field: "pwd") @lambdaOnMutate(add: true) {
+  id: ID!
+  login: String! @id
+}
+
 type AuditEvent {
   id: ID!
   text: String!
@@ -73,6 +78,7 @@ self.addWebHookResolvers({
   'Region.update': record,
   'Region.delete': record,
   'Plain.add': record,
+  'Account.add': record,
   'Shape.update': record,
   'Square.add': record,
   'Failing.add': () => { throw new Error('the webhook broke'); },
@@ -145,7 +151,7 @@ test('the lambda admin answer lists the webhooks beside the resolvers', async ()
   expect(body.data).toEqual({
     message: 'lambda script loaded',
     resolvers: [],
-    webhooks: ['District.add', 'District.delete', 'District.update', 'Failing.add', 'Plain.add', 'Region.add', 'Region.delete', 'Region.update', 'Shape.update', 'Spinning.add', 'Square.add'],
+    webhooks: ['Account.add', 'District.add', 'District.delete', 'District.update', 'Failing.add', 'Plain.add', 'Region.add', 'Region.delete', 'Region.update', 'Shape.update', 'Spinning.add', 'Square.add'],
   });
 });
 
@@ -250,4 +256,15 @@ test('a webhook name other than Type.add, Type.update or Type.delete is refused 
   expect(body.errors?.[0]?.message).toBe(
     'the lambda script failed while loading: self.addWebHookResolvers: "District.added" is not a webhook name of the form "Type.add", "Type.update" or "Type.delete" (line 1, column 6)',
   );
+});
+
+test('a @secret value reaches the webhook as its stored hash, never in clear', async () => {
+  const before = (await recorded()).length;
+  await mutate('mutation { addAccount(input: [{ login: "ada", pwd: "s3cret-pass" }]) { numUids } }');
+  const events = await recordedEvents(before + 1);
+  const account = events.find(({ type }) => type === 'Account.add')!;
+  const [input] = (account.event.add as { input: Array<{ login: string; pwd: string }> }).input;
+  expect(input!.login).toBe('ada');
+  expect(input!.pwd).toMatch(/^\$2[aby]\$/);
+  expect(JSON.stringify(account)).not.toContain('s3cret-pass');
 });
