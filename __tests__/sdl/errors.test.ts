@@ -70,7 +70,7 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '1:31 Type P; field name: @unique is not a supported directive (allowed on a field: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
   ]],
   ['field directive on a type', 'type P @search { id: ID! }', [
-    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription)',
+    '1:8 Type P: @search is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription, @lambdaOnMutate)',
   ]],
   ['type directive on a field', 'type P { id: ID! name: String @key(fields: "name") }', [
     '1:31 Type P; field name: @key is not allowed on a field (allowed there: @id, @search, @hasInverse, @external, @provides, @requires, @lambda, @custom, @deprecated, @default, @dgraph)',
@@ -235,8 +235,8 @@ const cases: Array<[rule: string, source: string, expected: string[]]> = [
     '4:10 Type P; field x: @requires(fields:) names weight, but type P has no field weight',
   ]],
   ['@key and @extends on an interface', 'interface Node @key(fields: "id") @extends { id: ID! }', [
-    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription)',
-    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription)',
+    '1:16 Type Node: @key is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription, @lambdaOnMutate)',
+    '1:35 Type Node: @extends is not allowed on an interface (allowed there: @auth, @generate, @secret, @dgraph, @withSubscription, @lambdaOnMutate)',
   ]],
   // @auth
   ['@auth rule that is not GraphQL', 'type P @auth(query: { rule: "query { queryP { " }) { id: ID! }', [

@@ -181,7 +181,7 @@ type Dimension { id: ID! size: String weight: Float }`);
     ]],
     ['@shareable with an argument', 'type A @shareable(x: 1) { id: ID! }', ['2:19 Type A: @shareable has no argument "x" (it takes no arguments)']],
     ['@override on a type', 'type A @override(from: "x") { id: ID! }', [
-      '2:8 Type A: @override is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription, @shareable, @inaccessible, @tag, @interfaceObject)',
+      '2:8 Type A: @override is not allowed on a type (allowed there: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription, @lambdaOnMutate, @shareable, @inaccessible, @tag, @interfaceObject)',
     ]],
     ['a field returning an @inaccessible type', 'type A { id: ID! b: B }\ntype B @inaccessible { id: ID! }', [
       '2:18 Type A; field b: its type B is @inaccessible, so the field must be @inaccessible too',

@@ -7,7 +7,9 @@ export type {
   LambdaHost,
   LambdaHostOptions,
   LambdaLogger,
+  LambdaRegistrations,
   LambdaResolverKind,
+  LambdaWebhookInput,
 } from './lambda-host.js';
 export { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 export type { LambdaCallFailure } from './lambda-errors.js';
@@ -23,3 +25,7 @@ export type { CustomHttpCheckOptions } from './http-config-check.js';
 export { lambdaFieldsOf, missingLambdaResolvers, resolverNameFor } from './lambda-bindings.js';
 export type { LambdaField } from './lambda-bindings.js';
 export { customHttpFetch } from './get-with-body.js';
+export { WebhookDispatcher, WEBHOOK_DEFAULTS } from './webhook-dispatcher.js';
+export type { CommittedMutation, WebhookDispatcherOptions, WebhookEvent, WebhookListener } from './webhook-dispatcher.js';
+export { callsWebhook, missingWebhooks, webhookName, webhooksOf } from './webhook-bindings.js';
+export type { MutationOperation } from './webhook-bindings.js';

@@ -44,7 +44,8 @@ export class LambdaCallError extends Error {
   constructor(
     readonly resolver: string,
     readonly failure: LambdaCallFailure,
-    detail: string,
+    /** Why, without the resolver's name. */
+    readonly detail: string,
   ) {
     super(`Lambda resolver ${resolver} failed: ${detail}`);
   }

@@ -2,7 +2,7 @@ import { defaultMaxResidentMb, LAMBDA_DEFAULTS } from './lambda-defaults.js';
 import { LambdaCallError, LambdaScriptError } from './lambda-errors.js';
 import { RestartPolicy, type RestartDecision } from './lambda-restart-policy.js';
 import { LostCallError, ScriptWorker } from './lambda-worker.js';
-import type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
+import type { LambdaCallMode, LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
 
 export type { LambdaGraphqlExecutor, LambdaLogger, LambdaResolverKind } from './lambda-worker.js';
 
@@ -44,13 +44,25 @@ export interface LambdaBatchInput {
   authHeader?: LambdaAuthHeader;
 }
 
+/** What a webhook (`self.addWebHookResolvers`) is called with: Dgraph's event, and the auth header. */
+export interface LambdaWebhookInput {
+  event: object;
+  authHeader?: LambdaAuthHeader;
+}
+
+/** What a loaded script registers: resolver and webhook names, each sorted. */
+export interface LambdaRegistrations {
+  resolvers: string[];
+  webhooks: string[];
+}
+
 export interface LambdaHost {
   /**
    * Replaces the running script. The new script is loaded in a fresh worker; only when it loads does it
    * replace the old one (calls in flight on the old worker finish there). On failure throws
    * LambdaScriptError and the previous script keeps serving.
    */
-  load(scriptText: string): Promise<{ resolvers: string[] }>;
+  load(scriptText: string): Promise<LambdaRegistrations>;
   /** Whether the loaded script registers `name` ("Type.field"). */
   has(name: string): boolean;
   /** Registered resolver names, sorted. */
@@ -61,6 +73,15 @@ export interface LambdaHost {
   call(name: string, input: LambdaCallInput, graphql: LambdaGraphqlExecutor): Promise<unknown>;
   /** Resolves the field for all parents at once; the answer has one entry per parent. Rejects with LambdaCallError. */
   callBatch(name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor): Promise<unknown[]>;
+  /** Whether the loaded script registers the webhook `name` ("Type.add|update|delete"). */
+  hasWebhook(name: string): boolean;
+  /** Registered webhook names, sorted. */
+  webhookNames(): string[];
+  /**
+   * Calls a webhook; settles when the script's function has finished (its answer is not used). Rejects with
+   * LambdaCallError. A webhook that had started is not run again if its worker stops.
+   */
+  callWebhook(name: string, input: LambdaWebhookInput, graphql: LambdaGraphqlExecutor): Promise<void>;
   /** Stops the worker; calls in flight and later calls fail. */
   close(): Promise<void>;
 }
@@ -84,6 +105,7 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
   /** Set when the restart policy gave up: why lambda calls fail until the next load. */
   let givenUp: string | undefined;
   let resolvers: ReadonlyMap<string, LambdaResolverKind> = new Map();
+  let webhooks: ReadonlySet<string> = new Set();
   let loading: Promise<unknown> = Promise.resolve();
   /** Counts successful loads, so a restart begun for an older script never replaces a newer one. */
   let generation = 0;
@@ -164,9 +186,9 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
     });
   }
 
-  async function workerFor(name: string): Promise<ScriptWorker> {
+  async function workerFor(name: string, mode: LambdaCallMode): Promise<ScriptWorker> {
     if (closed) throw new LambdaCallError(name, 'closed', 'the lambda host was closed');
-    if (!resolvers.has(name)) throw new LambdaCallError(name, 'not-registered', notRegisteredReason());
+    if (mode === 'webhook' ? !webhooks.has(name) : !resolvers.has(name)) throw new LambdaCallError(name, 'not-registered', notRegisteredReason(mode));
     if (current && !current.isStopped) return current;
     if (givenUp !== undefined) throw new LambdaCallError(name, 'worker-stopped', givenUp);
     replaceStoppedWorker(0);
@@ -181,11 +203,11 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
   }
 
   /** Runs a call; a call lost with its worker runs again on the replacement when that is safe (see LostCallError). */
-  async function run(name: string, batch: boolean, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
+  async function run(name: string, mode: LambdaCallMode, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
     for (let redispatches = 0; ; redispatches += 1) {
-      const worker = await workerFor(name);
+      const worker = await workerFor(name, mode);
       try {
-        return await worker.call(name, batch, payload, graphql);
+        return await worker.call(name, mode, payload, graphql);
       } catch (error) {
         if (error instanceof LostCallError && error.mayRetry && redispatches < MAX_REDISPATCHES) continue;
         throw error;
@@ -193,8 +215,9 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
     }
   }
 
-  function notRegisteredReason(): string {
-    return script === undefined ? 'no lambda script is loaded' : 'the lambda script registers no resolver with this name';
+  function notRegisteredReason(mode: LambdaCallMode): string {
+    if (script === undefined) return 'no lambda script is loaded';
+    return mode === 'webhook' ? 'the lambda script registers no webhook with this name' : 'the lambda script registers no resolver with this name';
   }
 
   function payloadOf(name: string, value: object): string {
@@ -220,11 +243,12 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
         script = scriptText;
         current = worker;
         resolvers = worker.resolvers;
+        webhooks = worker.webhooks;
         restarting = undefined;
         givenUp = undefined;
         restartPolicy.reset();
         previous?.retire();
-        return { resolvers: [...resolvers.keys()].sort() };
+        return { resolvers: [...resolvers.keys()].sort(), webhooks: [...webhooks].sort() };
       });
       loading = attempt.catch(() => undefined);
       return attempt;
@@ -236,18 +260,26 @@ export function createLambdaHost(options: LambdaHostOptions = {}): LambdaHost {
 
     async call(name, input, graphql) {
       const payload = payloadOf(name, { parent: input.parent ?? null, args: input.args ?? {}, authHeader: input.authHeader });
-      return run(name, false, payload, graphql);
+      return run(name, 'single', payload, graphql);
     },
 
     async callBatch(name, input, graphql) {
       if (!Array.isArray(input.parents)) throw new LambdaCallError(name, 'bad-input', 'callBatch needs an array of parents');
       if (input.parents.length === 0) return [];
       const payload = payloadOf(name, { parents: input.parents, args: input.args ?? {}, authHeader: input.authHeader });
-      const values = await run(name, true, payload, graphql);
+      const values = await run(name, 'batch', payload, graphql);
       if (!Array.isArray(values) || values.length !== input.parents.length) {
         throw new LambdaCallError(name, 'bad-result', `expected ${input.parents.length} results, one per parent`);
       }
       return values;
+    },
+
+    hasWebhook: (name) => webhooks.has(name),
+    webhookNames: () => [...webhooks].sort(),
+
+    async callWebhook(name, input, graphql) {
+      const payload = payloadOf(name, { event: input.event, authHeader: input.authHeader });
+      await run(name, 'webhook', payload, graphql);
     },
 
     async close() {

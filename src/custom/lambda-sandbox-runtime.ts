@@ -11,8 +11,9 @@
  * The source evaluates to `function (bridge, maxResultBytes) { ... }` returning `{ seal() }`; see
  * lambda-worker-source.ts. Results and graphql() variables larger than `maxResultBytes` as JSON are refused
  * while they are copied, before the JSON text is built (a lower bound of its size is counted: characters).
- * Messages the runtime posts: log, result, failed, graphql. Messages it receives (via `inbox`): call,
- * graphqlResult, timer.
+ * Messages the runtime posts: log, result, failed, graphql. Messages it receives (via `inbox`): call
+ * (`webhook: true` for a webhook), graphqlResult, timer. `seal()` answers the JSON of
+ * `{ resolvers: [{ name, kind }], webhooks: [name] }`.
  */
 export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutographLambdaRuntime(bridge, maxResultBytes) {
   'use strict';
@@ -31,10 +32,13 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
   var ErrorCtor = Error;
   var TypeErrorCtor = TypeError;
   var RESOLVER_NAME = /^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/;
+  var WEBHOOK_NAME = /^[A-Za-z_][A-Za-z0-9_]*\.(add|update|delete)$/;
   var MAX_LOG_LENGTH = 8192;
   var MAX_LIVE_TIMERS = 1000;
 
   var resolvers = new MapCtor();
+  /** Webhooks by "Type.add|update|delete": a namespace of their own, so "T.add" may also be a field resolver. */
+  var webhooks = new MapCtor();
   var registrationOpen = true;
   var graphqlWaiters = new MapCtor();
   var timers = new MapCtor();
@@ -195,6 +199,29 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     }
   }
 
+  /**
+   * self.addWebHookResolvers({ "Type.add": fn, ... }), as Dgraph's lambda server takes it. Only the three
+   * names a webhook is ever called by are accepted, so a misspelt one is found when the script loads.
+   */
+  function registerWebhooks(table) {
+    var apiName = 'addWebHookResolvers';
+    if (!registrationOpen) throw new ErrorCtor('self.' + apiName + ' must be called while the script loads, not later');
+    if (table === null || typeof table !== 'object') {
+      throw new TypeErrorCtor('self.' + apiName + ' expects an object that maps "Type.add", "Type.update" or "Type.delete" names to functions');
+    }
+    var names = objectKeys(table);
+    for (var i = 0; i < names.length; i++) {
+      var name = names[i];
+      if (!WEBHOOK_NAME.test(name)) {
+        throw new TypeErrorCtor('self.' + apiName + ': "' + name + '" is not a webhook name of the form "Type.add", "Type.update" or "Type.delete"');
+      }
+      var fn = table[name];
+      if (typeof fn !== 'function') throw new TypeErrorCtor('self.' + apiName + ': the webhook for "' + name + '" is not a function');
+      if (webhooks.has(name)) throw new ErrorCtor('the webhook "' + name + '" is registered twice');
+      webhooks.set(name, fn);
+    }
+  }
+
   function makeGraphql(callId) {
     return function graphql(query, variables) {
       if (typeof query !== 'string') return PromiseCtor.reject(new TypeErrorCtor('graphql(query, variables): query must be a string'));
@@ -266,7 +293,35 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     send({ type: 'result', id: id, value: text });
   }
 
+  /**
+   * A webhook gets what Dgraph's lambda server hands it: the event's type name ("Type.add"), the event,
+   * the auth header and graphql(). What it returns is not used; the call ends when its promise settles.
+   */
+  function startWebhook(message) {
+    var fn = webhooks.get(message.name);
+    if (!fn) {
+      send({ type: 'failed', id: message.id, failure: 'not-registered', message: 'the script registers no webhook with this name' });
+      return;
+    }
+    var input = parse(message.payload);
+    var pending;
+    try {
+      pending = fn({ type: message.name, event: input.event, authHeader: input.authHeader, graphql: makeGraphql(message.id) });
+    } catch (error) {
+      fail(message.id, error);
+      return;
+    }
+    PromiseCtor.resolve(pending).then(
+      function () { finish(message.id, null); },
+      function (error) { fail(message.id, error); }
+    );
+  }
+
   function startCall(message) {
+    if (message.webhook === true) {
+      startWebhook(message);
+      return;
+    }
     var entry = resolvers.get(message.name);
     if (!entry) {
       send({ type: 'failed', id: message.id, failure: 'not-registered', message: 'the script registers no resolver with this name' });
@@ -344,6 +399,7 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
   defineGlobal('addMultiParentGraphQLResolvers', function addMultiParentGraphQLResolvers(table) {
     register('batch', table, 'addMultiParentGraphQLResolvers');
   });
+  defineGlobal('addWebHookResolvers', function addWebHookResolvers(table) { registerWebhooks(table); });
   defineGlobal('self', globalThis);
   defineGlobal('console', freeze({
     log: logger('info'), info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'),
@@ -365,7 +421,9 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
       registrationOpen = false;
       var list = [];
       resolvers.forEach(function (entry, name) { list.push({ name: name, kind: entry.kind }); });
-      return stringify(list);
+      var hooks = [];
+      webhooks.forEach(function (fn, name) { hooks.push(name); });
+      return stringify({ resolvers: list, webhooks: hooks });
     },
   });
 })`;

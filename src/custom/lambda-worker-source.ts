@@ -31,9 +31,9 @@
  * its call and never reaches the service's process.
  *
  * First message received: init { runtimeSource, script, filename, timeoutMs, maxResultBytes, maxExternalBytes }.
- * Posts: loaded { resolvers: [{ name, kind }] } | loadFailed { message, line?, column? } | result | failed |
+ * Posts: loaded { resolvers: [{ name, kind }], webhooks: [name] } | loadFailed { message, line?, column? } | result | failed |
  * graphql | log | busy { callId: number | null } (an entry starts) | idle (it ended) | memoryExceeded { message }.
- * Then receives: call { id, name, batch, payload } | graphqlResult { callId, requestId, result? error? }.
+ * Then receives: call { id, name, batch, webhook?, payload } | graphqlResult { callId, requestId, result? error? }.
  * It exits when the host disconnects.
  */
 export const LAMBDA_WORKER_SOURCE = String.raw`'use strict';
@@ -336,12 +336,13 @@ function load() {
     loadFailed('the lambda script holds ' + megabytes(held) + ' of ArrayBuffer memory after loading (its limit: ' + megabytes(maxExternalBytes) + ')', {});
     return;
   }
-  const resolvers = runtime.seal();
-  if (resolvers.length > MAX_RESOLVER_LIST_CHARS) {
+  const registered = runtime.seal();
+  if (registered.length > MAX_RESOLVER_LIST_CHARS) {
     loadFailed('the lambda script registers too many resolvers: their list takes more than ' + MAX_RESOLVER_LIST_CHARS + ' characters', {});
     return;
   }
-  post({ type: 'loaded', resolvers: JSON.parse(resolvers) });
+  const { resolvers, webhooks } = JSON.parse(registered);
+  post({ type: 'loaded', resolvers, webhooks });
 }
 
 process.on('unhandledRejection', (reason) => {

@@ -7,6 +7,9 @@ import { LAMBDA_WORKER_SOURCE } from './lambda-worker-source.js';
 /** How a resolver was registered: `addGraphQLResolvers` (single) or `addMultiParentGraphQLResolvers` (batch). */
 export type LambdaResolverKind = 'single' | 'batch';
 
+/** How one call reaches the script: a resolver for one parent, for a batch of parents, or a webhook. */
+export type LambdaCallMode = 'single' | 'batch' | 'webhook';
+
 /** Runs a GraphQL operation for the script, as the caller of the lambda field. */
 export type LambdaGraphqlExecutor = (query: string, variables?: Record<string, unknown>) => Promise<object>;
 
@@ -40,7 +43,8 @@ export interface WorkerStop {
 /**
  * A call the worker lost when it stopped while the call was waiting or queued. `mayRetry` tells whether
  * running it on a new worker is safe: always when the script never started it; when it had started, only
- * for a query or a field (a `Mutation.*` resolver may already have made changes, so it is not repeated).
+ * for a query or a field (a `Mutation.*` resolver or a webhook may already have made changes, so it is
+ * not repeated).
  */
 export class LostCallError extends LambdaCallError {
   constructor(
@@ -53,7 +57,7 @@ export class LostCallError extends LambdaCallError {
 }
 
 type FromWorker =
-  | { type: 'loaded'; resolvers: Array<{ name: string; kind: LambdaResolverKind }> }
+  | { type: 'loaded'; resolvers: Array<{ name: string; kind: LambdaResolverKind }>; webhooks: string[] }
   | { type: 'loadFailed'; message: string; line?: number; column?: number }
   | { type: 'result'; id: number; value: string }
   | { type: 'failed'; id: number; failure: LambdaCallFailure; message: string }
@@ -70,6 +74,11 @@ interface PendingCall {
   reject(error: Error): void;
   /** The script has begun running it (the worker entered the sandbox for it at least once). */
   started: boolean;
+  /**
+   * Whether running it again on a new worker is safe once it has started: not for a `Mutation.*` resolver
+   * or a webhook, which may already have made changes.
+   */
+  repeatable: boolean;
 }
 
 /** An entry into the sandbox in progress, as the worker announced it. */
@@ -111,6 +120,8 @@ export class ScriptWorker {
   private constructor(
     private readonly worker: LambdaProcess,
     readonly resolvers: ReadonlyMap<string, LambdaResolverKind>,
+    /** Webhooks the script registered with `addWebHookResolvers` ("Type.add|update|delete"). */
+    readonly webhooks: ReadonlySet<string>,
     private readonly options: ScriptWorkerOptions,
   ) {
     this.stuckAfterMs = options.timeoutMs + Math.max(STUCK_MARGIN_MIN_MS, options.timeoutMs);
@@ -144,7 +155,7 @@ export class ScriptWorker {
         if (fromWorker.type === 'loaded') {
           clearTimeout(timer);
           worker.waiting(false);
-          resolve(new ScriptWorker(worker, new Map(fromWorker.resolvers.map((r) => [r.name, r.kind])), options));
+          resolve(new ScriptWorker(worker, new Map(fromWorker.resolvers.map((r) => [r.name, r.kind])), new Set(fromWorker.webhooks), options));
         } else if (fromWorker.type === 'loadFailed') {
           const location = fromWorker.line !== undefined ? { line: fromWorker.line, column: fromWorker.column ?? 1 } : undefined;
           failLoad(new LambdaScriptError(fromWorker.message, location));
@@ -169,13 +180,14 @@ export class ScriptWorker {
     return this.answeredCount;
   }
 
-  call(name: string, batch: boolean, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
+  call(name: string, mode: LambdaCallMode, payload: string, graphql: LambdaGraphqlExecutor): Promise<unknown> {
     if (this.stopped) return Promise.reject(new LostCallError(name, 'the lambda worker has stopped', true));
     const id = this.nextCallId++;
+    const repeatable = mode !== 'webhook' && !name.startsWith('Mutation.');
     return new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { name, graphql, resolve, reject, started: false });
+      this.pending.set(id, { name, graphql, resolve, reject, started: false, repeatable });
       if (this.pending.size === 1) this.worker.waiting(true);
-      this.worker.send({ type: 'call', id, name, batch, payload });
+      this.worker.send({ type: 'call', id, name, batch: mode === 'batch', webhook: mode === 'webhook', payload });
     });
   }
 
@@ -213,8 +225,9 @@ export class ScriptWorker {
         call.reject(new LambdaCallError(call.name, culpritFailure, culpritFailure === 'timeout'
           ? `it ran past its time limit of ${this.options.timeoutMs} ms and could not be interrupted, so the lambda worker was restarted`
           : `the lambda worker ${what} while running it`));
-      } else if (call.started && call.name.startsWith('Mutation.')) {
-        call.reject(new LostCallError(call.name, `${reason}; the mutation had started and is not run again, since it may already have made changes`, false));
+      } else if (call.started && !call.repeatable) {
+        const what = call.name.startsWith('Mutation.') ? 'the mutation' : 'the webhook';
+        call.reject(new LostCallError(call.name, `${reason}; ${what} had started and is not run again, since it may already have made changes`, false));
       } else {
         call.reject(new LostCallError(call.name, reason, true));
       }

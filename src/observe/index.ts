@@ -3,7 +3,7 @@ import { trace, type Context } from '@opentelemetry/api';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { LambdaHost } from '../custom/index.js';
+import type { LambdaHost, WebhookListener } from '../custom/index.js';
 import type { Store } from '../store/port.js';
 import { LabelCap } from './label-cap.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics.js';
@@ -12,6 +12,7 @@ import { observedLambdaHost } from './observed-lambda.js';
 import { observedStore } from './observed-store.js';
 import { requestObservationPlugin } from './request-plugin.js';
 import { RequestObserver } from './request-observer.js';
+import { webhookMetrics } from './webhook-metrics.js';
 
 export { REQUEST_ID_HEADER } from './request-id.js';
 export { noteErrorCode } from './request-observation.js';
@@ -53,6 +54,8 @@ export interface Observability {
    * the `@custom` fetch as made for the schema: nothing of the request would call them.
    */
   decorate<T extends ObservableServices>(services: T, req?: IncomingMessage, customLogic?: boolean): T;
+  /** Counts the mutation webhook events the dispatcher reports (nothing when metrics are off). */
+  readonly webhooks: WebhookListener;
 }
 
 export function createObservability(options: ObservabilityOptions): Observability {
@@ -65,6 +68,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     metrics,
     requests,
     plugin: requestObservationPlugin((contextValue) => requests.observationOfContext(contextValue)),
+    webhooks: webhookMetrics(metrics, resolverNames),
     decorate<T extends ObservableServices>(services: T, req?: IncomingMessage, customLogic = true): T {
       const observation = req && requests.observationOf(req);
       const traceContext = observation?.traceContext;

@@ -19,7 +19,12 @@ export interface ServiceMetrics {
   recordSubscriptionResult(outcome: 'delivered' | 'unchanged'): void;
   /** A subscription refused before it started, by its error code. */
   recordSubscriptionRefused(code: string): void;
+  /** A mutation webhook event: `delivered`, `failed` (with why) or `dropped` (the queue was full). */
+  recordWebhook(webhook: string, outcome: WebhookOutcome): void;
 }
+
+/** `delivered`, `dropped`, or `failed_<failure>` (thrown, timeout, not-registered, ... with `_` for `-`). */
+export type WebhookOutcome = string;
 
 /** What the schema gauge reports: a short hash of the text being served, if any. */
 export type ActiveSchemaRevision = () => string | undefined;
@@ -92,6 +97,13 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     labelNames: ['code'] as const,
     registers,
   });
+  const webhooks = new Counter({
+    name: 'autograph_lambda_webhooks_total',
+    help: 'Mutation webhook events (@lambdaOnMutate) by webhook and outcome: delivered, dropped (the queue was full), or failed_<why> (thrown, timeout, not_registered, worker_stopped, ...)',
+    labelNames: ['webhook', 'outcome'] as const,
+    registers,
+  });
+  const webhookCounts = childrenByLabel((webhook) => childrenByLabel((outcome) => webhooks.labels(webhook, outcome)));
   const requestCounts = childrenByLabel((type) => childrenByLabel((name) => childrenByLabel((outcome) => requests.labels(type, name, outcome))));
   const requestTimers = childrenByLabel((type) => childrenByLabel((name) => requestDuration.child(type, name)));
   const persistedCounts = childrenByLabel((result) => persistedQueries.labels(result));
@@ -111,6 +123,7 @@ export function createServiceMetrics(activeRevision: ActiveSchemaRevision): Serv
     recordSubscriptionRerun: () => subscriptionReruns.inc(),
     recordSubscriptionResult: (outcome) => resultCounts(outcome).inc(),
     recordSubscriptionRefused: (code) => refusalCounts(code).inc(),
+    recordWebhook: (webhook, outcome) => webhookCounts(webhook)(outcome).inc(),
   };
 }
 

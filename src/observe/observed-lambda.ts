@@ -4,7 +4,7 @@
  * requests are not HTTP requests: their store calls are counted, not traced.)
  */
 import type { Attributes, Context } from '@opentelemetry/api';
-import type { LambdaBatchInput, LambdaCallInput, LambdaGraphqlExecutor, LambdaHost, LambdaResolverKind } from '../custom/index.js';
+import type { LambdaBatchInput, LambdaCallInput, LambdaGraphqlExecutor, LambdaHost, LambdaResolverKind, LambdaWebhookInput } from '../custom/index.js';
 import type { LabelCap } from './label-cap.js';
 import type { ServiceMetrics } from './metrics.js';
 import { timedCall, tracer } from './tracer.js';
@@ -49,6 +49,19 @@ class ObservedLambdaHost implements LambdaHost {
 
   callBatch(name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor): ReturnType<LambdaHost['callBatch']> {
     return this.observe(name, { 'autograph.lambda.batch_size': input.parents.length }, () => this.host.callBatch(name, input, graphql));
+  }
+
+  hasWebhook(name: string): boolean {
+    return this.host.hasWebhook(name);
+  }
+
+  webhookNames(): string[] {
+    return this.host.webhookNames();
+  }
+
+  /** Webhooks run after their request has answered: counted by the webhook dispatcher's own metric, not timed here. */
+  callWebhook(name: string, input: LambdaWebhookInput, graphql: LambdaGraphqlExecutor): Promise<void> {
+    return this.host.callWebhook(name, input, graphql);
   }
 
   close(): ReturnType<LambdaHost['close']> {

@@ -1,7 +1,7 @@
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
 import type { AuthResult } from '../auth/index.js';
-import type { LambdaHost } from '../custom/index.js';
+import type { CommittedMutation, LambdaHost } from '../custom/index.js';
 import { DEFAULT_BUDGET_LIMITS, RequestBudget, type BudgetLimits } from '../limits/budget.js';
 import type { Store } from '../store/port.js';
 import { budgetedStore } from './budgeted-store.js';
@@ -22,6 +22,11 @@ export interface ResolverServices {
   executeGraphQL?(query: string, variables: Record<string, unknown> | undefined, headers: Record<string, string | undefined>): Promise<object>;
   /** Each request's time limit and object cap (limits/'s defaults when absent). */
   budgetLimits?: Readonly<BudgetLimits>;
+  /**
+   * Told once a generated mutation of a `@lambdaOnMutate` type has committed (resolve/mutation-events.ts);
+   * must return at once: the mutation's answer never waits for its webhook.
+   */
+  mutationCommitted?(mutation: CommittedMutation): void;
 }
 
 export interface CustomHttpSettings {

@@ -14,6 +14,7 @@ import { storeOf } from './model-store.js';
 import { hashPasswordsIn } from './passwords/hash-inputs.js';
 import { storedPath } from '../query/schema-facts.js';
 import { checkIdArgument } from './id-argument.js';
+import { commitAnnouncer } from './mutation-events.js';
 
 type Resolver = GraphQLFieldResolver<any, RequestContext, any>;
 
@@ -83,6 +84,7 @@ function mutationAuth(context: RequestContext, model: SchemaModel): MutationAuth
 
 export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<string, Resolver> {
   const T = type.name;
+  const announce = { add: commitAnnouncer(model, type, 'add'), update: commitAnnouncer(model, type, 'update'), delete: commitAnnouncer(model, type, 'delete') };
   const resolvers: Record<string, Resolver> = {
     [names.delete(T)]: async (_root, args, context, info): Promise<Payload> => {
       checkMutationCascade(info);
@@ -94,6 +96,7 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
           deleted.set(selection.responseKey, await findAmongIds(scope, T, selection.args, allDeleted));
         }
       }, mutationAuth(context, model));
+      announce.delete?.(context, { outcome });
       return { typeName: T, outcome, deleted, msg: outcome.numUids > 0 ? 'Deleted' : 'No nodes were deleted' };
     },
   };
@@ -103,19 +106,19 @@ export function mutationResolvers(model: SchemaModel, type: TypeModel): Record<s
       // As Dgraph's update rewriter: no `set` and no `remove` (absent, null or `{}`) changes nothing and
       // reads nothing, not even the filter's matches.
       if (isEmptyPatch(args.input.set) && isEmptyPatch(args.input.remove)) return { typeName: T, outcome: { ids: new Map(), numUids: 0 } };
-      return {
-        typeName: T,
-        outcome: await updateObjects(model, storeOf(context, model), T, await withHashedPasswords(model, context, T, args.input), mutationAuth(context, model)),
-      };
+      const input = await withHashedPasswords(model, context, T, args.input);
+      const outcome = await updateObjects(model, storeOf(context, model), T, input, mutationAuth(context, model));
+      announce.update?.(context, { outcome, set: input.set, remove: input.remove });
+      return { typeName: T, outcome };
     };
   }
   if (canAdd(model, type)) {
     resolvers[names.add(T)] = async (_root, args, context, info): Promise<Payload> => {
       checkMutationCascade(info);
-      return {
-        typeName: T,
-        outcome: await addObjects(model, storeOf(context, model), T, await hashPasswordsIn(model, context, T, args.input, names.add(T)), args.upsert === true, mutationAuth(context, model)),
-      };
+      const input = await hashPasswordsIn(model, context, T, args.input, names.add(T));
+      const outcome = await addObjects(model, storeOf(context, model), T, input, args.upsert === true, mutationAuth(context, model));
+      announce.add?.(context, { outcome, input });
+      return { typeName: T, outcome };
     };
   }
   return resolvers;

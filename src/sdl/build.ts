@@ -131,6 +131,7 @@ function typeModelOf(draft: TypeDraft): TypeModel {
   if (draft.directives.marks) model.marks = draft.directives.marks;
   if (draft.directives.auth) model.auth = draft.directives.auth;
   if (draft.directives.generate) model.generate = draft.directives.generate;
+  if (draft.directives.lambdaOnMutate) model.lambdaOnMutate = draft.directives.lambdaOnMutate;
   // `@generate(subscription: true)` is Dgraph's other spelling of `@withSubscription`.
   if (draft.directives.withSubscription || draft.directives.generate?.subscription) model.withSubscription = true;
   if ('description' in node && node.description) model.description = node.description.value;

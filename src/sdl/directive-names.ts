@@ -1,7 +1,7 @@
 /** The directives a schema may use, by where they go. Anything else is an error. */
 
-export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate', 'secret', 'dgraph', 'withSubscription'] as const;
-export const INTERFACE_DIRECTIVES = ['auth', 'generate', 'secret', 'dgraph', 'withSubscription'] as const;
+export const TYPE_DIRECTIVES = ['key', 'extends', 'auth', 'generate', 'secret', 'dgraph', 'withSubscription', 'lambdaOnMutate'] as const;
+export const INTERFACE_DIRECTIVES = ['auth', 'generate', 'secret', 'dgraph', 'withSubscription', 'lambdaOnMutate'] as const;
 export const TYPE_FIELD_DIRECTIVES = [
   'id', 'search', 'hasInverse', 'external', 'provides', 'requires', 'lambda', 'custom', 'deprecated',
   'default', 'dgraph',

@@ -182,6 +182,18 @@ export interface TypeModel {
   secret?: SecretField;
   /** `@generate`: the operations switched on and off (absent: Dgraph's defaults, everything but subscriptions). */
   generate?: GenerateSettings;
+  /** `@lambdaOnMutate`: which committed mutations of this type call the lambda script's webhooks. */
+  lambdaOnMutate?: LambdaOnMutate;
+}
+
+/**
+ * `@lambdaOnMutate(add:, update:, delete:)` (Dgraph): after an `addT` / `updateT` / `deleteT` of this type
+ * commits, the script's webhook `T.add` / `T.update` / `T.delete` is called with the event.
+ */
+export interface LambdaOnMutate {
+  add: boolean;
+  update: boolean;
+  delete: boolean;
 }
 
 /** `@generate(query: {get, query, password, aggregate}, mutation: {add, update, delete}, subscription)`. */

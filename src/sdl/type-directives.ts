@@ -8,7 +8,8 @@ import type { FederationLink } from './federation-link.js';
 import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, fieldSelectionOf } from './field-directives.js';
 import { generateSettingsOf } from './generate-directive.js';
-import type { AuthRules, FederationMarks, FieldSelection, GenerateSettings } from './model.js';
+import { lambdaOnMutateOf } from './lambda-on-mutate.js';
+import type { AuthRules, FederationMarks, FieldSelection, GenerateSettings, LambdaOnMutate } from './model.js';
 
 /** One `@key` as written: its selection, `resolvable`, and the directive for locations. */
 export interface KeyDirective {
@@ -35,6 +36,8 @@ export interface TypeDirectives {
   dgraph?: DirectiveNode;
   /** `@withSubscription`: the type's queries are also subscriptions. */
   withSubscription?: boolean;
+  /** `@lambdaOnMutate(add:, update:, delete:)`: the committed mutations that call the script's webhooks. */
+  lambdaOnMutate?: LambdaOnMutate;
 }
 
 export function typeDirectivesOf(declaration: ObjectDeclaration, link: FederationLink, errors: ErrorSink, describe: Describe): TypeDirectives {
@@ -83,6 +86,8 @@ export function typeDirectivesOf(declaration: ObjectDeclaration, link: Federatio
     checkNoArguments(withSubscription, errors, describe);
     result.withSubscription = true;
   }
+  const lambdaOnMutate = collected.byName.get('lambdaOnMutate');
+  if (lambdaOnMutate) result.lambdaOnMutate = lambdaOnMutateOf(declaration.name, lambdaOnMutate, errors, describe);
   return result;
 }
 

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Server } from 'node:http';
 import { checkAuthRules, DEFAULT_KEY_SET_POLICY, KeySets, type KeySetPolicy } from '../auth/index.js';
-import { customHttpFetch } from '../custom/index.js';
+import { customHttpFetch, WebhookDispatcher } from '../custom/index.js';
 import { LiveRegistry, liveServerOptions, liveSettings, schemaChangedResult, type LiveListener, type LiveSettings } from '../live/index.js';
 import { operationLimits, type OperationLimits } from '../limits/settings.js';
 import { createPersistedQueryPlugin, type PersistedQueries, type PersistedQueryPluginOptions } from '../persisted/index.js';
@@ -39,7 +39,7 @@ export type { ActivationError, ActivationResult, ActiveSchema, DryRunResult } fr
 export type { LambdaActivationResult } from './lambda-activation.js';
 
 /** Long-lived dependencies handed to the resolvers (the resolve/ layer's ResolverServices). */
-export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL' | 'budgetLimits'> {
+export interface SchemaServices extends Pick<ResolverServices, 'lambdaHost' | 'customHttp' | 'executeGraphQL' | 'budgetLimits' | 'mutationCommitted'> {
   store: Store;
   logger?: Logger;
 }
@@ -216,6 +216,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const customSecrets = options.customSecrets ?? {};
   const observability = createObservability({ logger: logger.child({ component: 'http' }), metrics: options.metrics, activeSchemaText: () => active?.text });
+  // @lambdaOnMutate: committed mutations call the script's webhooks from a bounded queue (custom/webhook-dispatcher.ts).
+  const webhooks = new WebhookDispatcher({ host: lambdaRuntime, logger: logger.child({ component: 'lambda' }), listener: observability.webhooks });
   const undecoratedServices: SchemaServices = {
     store,
     logger: logger.child({ component: 'resolve' }),
@@ -224,6 +226,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     budgetLimits: budgetLimitsOf(options),
     executeGraphQL: (query, variables, headers) =>
       lambdaGraphqlExecutor(apollo, (callerHeaders) => createContext(services, { headers: callerHeaders }))(query, variables, headers),
+    mutationCommitted: (mutation) => webhooks.committed(mutation),
   };
   const services = observability.decorate(undecoratedServices);
   // Checked with the schema: @auth rules compile, @custom settings, and @lambda fields the loaded script lacks.
@@ -421,6 +424,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async close() {
       liveRegistry.close();
+      webhooks.close();
       await definitions.close();
       await activationQueue;
       if (apolloStarted) {

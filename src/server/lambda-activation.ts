@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { customHttpProblems, LambdaScriptError, missingLambdaResolvers } from '../custom/index.js';
+import { customHttpProblems, LambdaScriptError, missingLambdaResolvers, missingWebhooks } from '../custom/index.js';
 import type { SchemaError, SchemaModel } from '../sdl/model.js';
 import { StoreUnavailableError, SYSTEM_COLLECTIONS, type Store } from '../store/port.js';
 import type { ActivationError } from './activation.js';
 import type { SwappableLambdaHost } from './lambda-runtime.js';
 
 export type LambdaActivationResult =
-  | { ok: true; resolvers: string[] }
+  | { ok: true; resolvers: string[]; webhooks: string[] }
   | { ok: false; httpStatus: 400 | 500 | 503; errors: ActivationError[] };
 
 /** The single document of SYSTEM_COLLECTIONS.lambda. */
@@ -16,8 +16,8 @@ export type StoredLambdaDocument = { _id: 'active'; text: string; updatedAt: str
 const ACTIVE_ID = 'active';
 
 /**
- * Loads `text` as the lambda script: it must load in a fresh host and serve every `@lambda` field of the
- * active schema (the script is the second of the two to arrive, so the gap is its error). Only then is
+ * Loads `text` as the lambda script: it must load in a fresh host and serve every `@lambda` field and
+ * every `@lambdaOnMutate` webhook of the active schema (the script is the second of the two to arrive, so the gap is its error). Only then is
  * it stored (when `persist`) and swapped in; on any error the running script keeps serving.
  */
 export async function activateLambdaScript(
@@ -36,7 +36,7 @@ export async function activateLambdaScript(
     if (!(error instanceof LambdaScriptError)) throw error;
     return { ok: false, httpStatus: 400, errors: [error.location ? { message: error.message, locations: [error.location] } : { message: error.message }] };
   }
-  const missing = steps.activeModel ? missingLambdaResolvers(steps.activeModel, prepared.host) : [];
+  const missing = steps.activeModel ? [...missingLambdaResolvers(steps.activeModel, prepared.host), ...missingWebhooks(steps.activeModel, prepared.host)] : [];
   if (missing.length > 0) {
     await runtime.discard(prepared);
     // The locations point into the schema, not into the uploaded script: they go into the message.
@@ -52,16 +52,16 @@ export async function activateLambdaScript(
     }
   }
   runtime.publish(prepared);
-  return { ok: true, resolvers: prepared.resolvers };
+  return { ok: true, resolvers: prepared.resolvers, webhooks: prepared.webhooks };
 }
 
 /**
  * Problems of custom logic in a schema about to be activated: `@custom(http:)` settings (including
  * secret names that are not configured), and, when a script is loaded (the schema comes second),
- * `@lambda` fields it does not serve.
+ * `@lambda` fields and `@lambdaOnMutate` webhooks it does not serve.
  */
 export function customLogicProblems(model: SchemaModel, runtime: SwappableLambdaHost, secretNames: ReadonlySet<string>): SchemaError[] {
-  const lambda = runtime.script === undefined ? [] : missingLambdaResolvers(model, runtime);
+  const lambda = runtime.script === undefined ? [] : [...missingLambdaResolvers(model, runtime), ...missingWebhooks(model, runtime)];
   return [...lambda, ...customHttpProblems(model, { secretNames })];
 }
 

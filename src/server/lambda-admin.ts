@@ -14,7 +14,8 @@ export interface LambdaAdminDeps {
 
 /**
  * `/admin/lambda` (the caller is already authorized): GET answers the running script, POST replaces it
- * with the raw request body. A rejected upload answers like a schema upload: the HTTP status and
+ * with the raw request body and answers the names it registers (`resolvers`, and `webhooks` from
+ * `self.addWebHookResolvers`). A rejected upload answers like a schema upload: the HTTP status and
  * `{ errors: [{ message, locations?, extensions: { code } }] }`, with the previous script still serving.
  */
 export async function handleLambdaAdmin(req: IncomingMessage, res: ServerResponse, deps: LambdaAdminDeps): Promise<void> {
@@ -32,7 +33,7 @@ export async function handleLambdaAdmin(req: IncomingMessage, res: ServerRespons
   }
   const result = await deps.activate(decodeScript(await readBody(req, deps.maxBodyBytes)));
   if (result.ok) {
-    sendJson(res, 200, { data: { message: 'lambda script loaded', resolvers: result.resolvers } });
+    sendJson(res, 200, { data: { message: 'lambda script loaded', resolvers: result.resolvers, webhooks: result.webhooks } });
   } else {
     sendJson(res, result.httpStatus, refusedUploadBody(result.httpStatus, result.errors, ErrorCode.BAD_LAMBDA_SCRIPT));
   }

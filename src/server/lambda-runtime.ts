@@ -1,12 +1,15 @@
 import {
   createLambdaHost, LambdaCallError,
-  type LambdaBatchInput, type LambdaCallInput, type LambdaGraphqlExecutor, type LambdaHost, type LambdaHostOptions, type LambdaResolverKind,
+  type LambdaBatchInput, type LambdaCallInput, type LambdaGraphqlExecutor, type LambdaHost, type LambdaHostOptions, type LambdaRegistrations,
+  type LambdaResolverKind, type LambdaWebhookInput,
 } from '../custom/index.js';
 
 /** A script loaded in its own host, ready to be served once the caller has checked it. */
 export interface PreparedLambda {
   readonly text: string;
   readonly resolvers: string[];
+  /** Its webhooks (`self.addWebHookResolvers`), sorted. */
+  readonly webhooks: string[];
   /** The loaded host; `has(name)` answers for the new script. */
   readonly host: LambdaHost;
 }
@@ -33,8 +36,8 @@ export class SwappableLambdaHost implements LambdaHost {
   async prepare(text: string): Promise<PreparedLambda> {
     const host = createLambdaHost(this.options);
     try {
-      const { resolvers } = await host.load(text);
-      return { text, resolvers, host };
+      const { resolvers, webhooks } = await host.load(text);
+      return { text, resolvers, webhooks, host };
     } catch (error) {
       await host.close();
       throw error;
@@ -57,10 +60,10 @@ export class SwappableLambdaHost implements LambdaHost {
     return prepared.host.close();
   }
 
-  async load(scriptText: string): Promise<{ resolvers: string[] }> {
+  async load(scriptText: string): Promise<LambdaRegistrations> {
     const prepared = await this.prepare(scriptText);
     this.publish(prepared);
-    return { resolvers: prepared.resolvers };
+    return { resolvers: prepared.resolvers, webhooks: prepared.webhooks };
   }
 
   has(name: string): boolean {
@@ -81,6 +84,18 @@ export class SwappableLambdaHost implements LambdaHost {
 
   callBatch(name: string, input: LambdaBatchInput, graphql: LambdaGraphqlExecutor): Promise<unknown[]> {
     return this.tracked(name, (host) => host.callBatch(name, input, graphql));
+  }
+
+  hasWebhook(name: string): boolean {
+    return this.current?.host.hasWebhook(name) ?? false;
+  }
+
+  webhookNames(): string[] {
+    return this.current?.host.webhookNames() ?? [];
+  }
+
+  callWebhook(name: string, input: LambdaWebhookInput, graphql: LambdaGraphqlExecutor): Promise<void> {
+    return this.tracked(name, (host) => host.callWebhook(name, input, graphql));
   }
 
   async close(): Promise<void> {

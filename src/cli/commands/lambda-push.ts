@@ -10,13 +10,14 @@ export const lambdaPush: Command = {
   async run(context) {
     const args = parseArgs(context.args, { positional: ['file'] });
     const text = await readInputFile(context.cwd, args.positional[0]!);
-    const answer = await upload<{ message: string; resolvers: string[] }>(context.client, '/admin/lambda', text);
+    const answer = await upload<{ message: string; resolvers: string[]; webhooks?: string[] }>(context.client, '/admin/lambda', text);
     if (!answer.data) {
       context.stderr.write(errorLines(answer.errors ?? []));
       return EXIT.refused;
     }
     const resolvers = answer.data.resolvers.length === 0 ? 'no resolvers' : `resolvers: ${answer.data.resolvers.join(', ')}`;
-    context.stdout.write(`${answer.data.message} (${resolvers})\n`);
+    const webhooks = answer.data.webhooks?.length ? `; webhooks: ${answer.data.webhooks.join(', ')}` : '';
+    context.stdout.write(`${answer.data.message} (${resolvers}${webhooks})\n`);
     return EXIT.ok;
   },
 };
