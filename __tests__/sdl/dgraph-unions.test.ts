@@ -122,7 +122,7 @@ describe('what the schema reader refuses in a union', () => {
       'type A { id: ID! @id }\ntype B { id: ID! @id }\ntype C { id: ID! }\nunion U = A | B | C',
       ['4:11,4:15 Type U: members A, B all take their ids from the caller (ID @id or an extended type\'s key), so one id could name an object of each; at most one member of a union may'],
     ],
-    ['a directive on the union', 'type A { id: ID! }\nunion U @remote = A', ['2:9 Type U: @remote is not allowed on a union']],
+    ['a directive other than @remote on the union', 'type A { id: ID! }\nunion U @auth = A', ['2:9 Type U: @auth is not allowed on a union']],
     [
       '@hasInverse on a union field',
       'type A { id: ID!  owner: B }\nunion U = A\ntype B { id: ID!  things: [U] @hasInverse(field: owner) }',

@@ -12,7 +12,8 @@ import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
 /** What a name in the schema stands for. `root` is Query/Mutation, which fields cannot hold. */
-export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input' | 'union';
+/** `remote`: a `@remote` type, interface or union (sdl/remote-types.ts). */
+export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input' | 'union' | 'remote';
 
 export interface FieldContext {
   /** The type (or `Query`/`Mutation`) declaring the field, for messages. */
@@ -163,6 +164,7 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
     case 'type':
     case 'interface':
     case 'union':
+    case 'remote':
       return { kind: 'relation', target: shape.namedType };
     case 'root':
       errors.at(describe(`${shape.namedType} is a root type and cannot be the type of a field`), shape.namedTypeNode);
