@@ -116,7 +116,7 @@ describe('what the schema reader refuses in a union', () => {
     ['an interface member', 'interface I { id: ID! }\ntype A implements I { n: Int }\nunion U = A | I', ['3:15 Type U: member I is an interface; the members of a union are object types']],
     ['a scalar member', 'type A { id: ID! }\nunion U = A | String', ['2:15 Type U: member String is a scalar; the members of a union are object types']],
     ['a member listed twice', 'type A { id: ID! }\nunion U = A | A', ['2:15 Type U: member A is listed more than once']],
-    ['a union named like a root type', 'type A { id: ID! }\nunion Query = A', ['2:7 Type Query: Query is a root type of the generated API; a union cannot take its name']],
+    ['a union named like a root type', 'type A { id: ID! }\nunion Query = A', ["2:7 Query is a reserved word, so you can't declare a type with this name. Pick a different name for the type."]],
     [
       'two members whose ids the caller supplies',
       'type A { id: ID! @id }\ntype B { id: ID! @id }\ntype C { id: ID! }\nunion U = A | B | C',

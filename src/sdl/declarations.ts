@@ -14,6 +14,7 @@ import {
 import { ErrorSink, typeMessage } from './errors.js';
 import { generatedEnumNames, generatedTypeNames, isSharedGeneratedName } from './generated-names.js';
 import { SCALAR_NAMES } from './model.js';
+import { isReservedWord, reservedTypeNameMessage } from './reserved-names.js';
 
 /** A user object type or interface, as declared. */
 export interface ObjectDeclaration {
@@ -140,8 +141,8 @@ function nameIsUsable(name: NameNode, errors: ErrorSink): boolean {
     errors.at(typeMessage(name.value, 'names starting with "_" are reserved'), name);
     return false;
   }
-  if ((SCALAR_NAMES as readonly string[]).includes(name.value)) {
-    errors.at(typeMessage(name.value, 'the name of a built-in scalar cannot be reused'), name);
+  if (isReservedWord(name.value)) {
+    errors.at(reservedTypeNameMessage(name.value, 'type'), name);
     return false;
   }
   return true;

@@ -6,6 +6,7 @@ import { isIgnoredDirective, type FederationLink } from './federation-link.js';
 import { deprecationReasonOf } from './field-directives.js';
 import type { NameKind } from './fields.js';
 import type { ArgumentModel, RemoteFieldModel, RemoteTypeModel } from './model.js';
+import { isReservedWord, reservedFieldNameMessage } from './reserved-names.js';
 import { shapeOf } from './type-ref.js';
 import type { TypeDraft } from './types.js';
 
@@ -83,6 +84,7 @@ function remoteFieldsOf(
       continue;
     }
     if (name.startsWith('_')) errors.at(describe('names starting with "_" are reserved'), node.name);
+    else if (isReservedWord(name)) errors.at(describe(reservedFieldNameMessage(name)), node.name);
     const shape = shapeOf(node.type);
     if (shape.nestedList) errors.at(describe(`lists of lists (${shape.typeText}) are not supported`), node.type);
     const kind = kindOf(shape.namedType);
