@@ -337,4 +337,73 @@ type Town implements Place {
 }
 `,
   },
+  {
+    name: '@remote types, interfaces and inputs answered by @custom and @lambda',
+    dgraphInputs: ['custom-nested-types', 'custom-query-mixed-types', 'custom-query-not-dgraph-type', 'type-with-custom-fields-on-remote-type'],
+    schema: `
+interface Animal @remote {
+  legs: Int!
+}
+
+type Pet implements Animal @remote {
+  petID: ID!
+  nickname: String! @remoteResponse(name: "nick_name")
+  toys: [Toy]
+}
+
+type Toy @remote {
+  id: ID!
+  label: String
+}
+
+input PetInput @remote {
+  nickname: String!
+  legs: Int!
+  toys: [ToyInput]
+}
+
+input ToyInput {
+  label: String!
+}
+
+type Shelter {
+  id: ID!
+  city: String! @search(by: [hash])
+  residents: [Pet] @custom(http: { url: "http://pets.example/shelter", method: POST, body: "{ shelter: $id }" })
+  mascot: Toy @lambda
+}
+
+type Query {
+  petsNear(city: String!): [Pet] @custom(http: { url: "http://pets.example/near?city=$city", method: GET })
+}
+
+type Mutation {
+  adoptPets(input: [PetInput!]!): [Pet] @custom(http: { url: "http://pets.example/adopt", method: POST, body: "$input" })
+}
+`,
+  },
+  {
+    name: 'a @remote union beside a stored one',
+    dgraphInputs: ['union'],
+    schema: `
+type Tree {
+  id: ID!
+  species: String! @search(by: [exact])
+}
+
+type Shrub {
+  id: ID!
+  height: Float
+}
+
+union Plant = Tree | Shrub
+union Sighting @remote = Tree | Shrub
+
+type Garden {
+  id: ID!
+  plants: [Plant!]
+  lastSighting: Sighting @custom(http: { url: "http://birds.example/sighting/$id", method: GET })
+}
+`,
+  },
 ];

@@ -78,7 +78,7 @@ function schema(base: string): string {
 type Author {
   id: ID!
   name: String! @search(by: [hash])
-  handle: String
+  handle: String!
   bio(lang: String): String @custom(http: { url: "${base}/bios/$handle?lang=$lang", method: GET })
   score(bonus: Int): Int @custom(http: { url: "${base}/score", method: POST, body: "{ author: { name: $name, id: $id }, bonus: $bonus }" })
   rank: Int @custom(http: { url: "${base}/ranks", method: POST, body: "{ id: $id, name: $name }", mode: BATCH })

@@ -26,7 +26,7 @@ describe('diffModels', () => {
     ],
     ['a field retyped', TASK, TASK.replace('done: Boolean', 'done: Int'), { fieldsRetyped: [{ type: 'Task', field: 'done', from: 'Boolean', to: 'Int' }] }],
     ['a field made non-null', TASK, TASK.replace('done: Boolean', 'done: Boolean!'), { fieldsRetyped: [{ type: 'Task', field: 'done', from: 'Boolean', to: 'Boolean!' }] }],
-    ['a field made a list', TASK, TASK.replace('done: Boolean', 'done: [Boolean]'), { fieldsRetyped: [{ type: 'Task', field: 'done', from: 'Boolean', to: '[Boolean]' }] }],
+    ['a field made a list', TASK, TASK.replace('label: String!', 'label: [String!]'), { fieldsRetyped: [{ type: 'Task', field: 'label', from: 'String!', to: '[String!]' }] }],
     [
       'a custom query added',
       `${TASK}type Query { a: String @lambda }`,

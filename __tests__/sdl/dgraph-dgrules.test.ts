@@ -22,7 +22,7 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
     '7:6 Type Z; field id: is of type ID in interface Y and is of type ID! in interface X',
   ]],
   ['two interfaces giving one field different scalar types', 'interface X { code: String }\ninterface Y { code: Int }\ntype Z implements X & Y { name: String }', [
-    '3:6 Type Z; field code: is of type Int in interface Y and is of type String in interface X',
+    '1:15,2:15 Field Z.code can only be defined once.',
   ]],
   ['@custom url path argument that can be null', 'type Author { id: ID! name: String }\ntype Query {\n  author(id: ID): Author @custom(http: { url: "http://api.example/authors/$id", method: GET })\n}', [
     '3:47 Type Query; field author: url path inside @custom directive uses an argument id that can be null',

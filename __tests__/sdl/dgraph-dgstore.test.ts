@@ -27,9 +27,9 @@ describe('accepted: what the model records', () => {
   });
 
   it('a predicate in DQL\'s angle brackets names the same stored field', () => {
-    const model = validModel('type A {\n  id: ID!\n  bs: [B] @dgraph(pred: "<A.bs>")\n}\ntype B {\n  id: ID!\n  as: [A] @dgraph(pred: "<~A.bs>")\n}');
+    const model = validModel('type A {\n  id: ID!\n  bs: [B] @dgraph(pred: "<A.bs>")\n}\ntype B {\n  id: ID!\n  xs: [A] @dgraph(pred: "<~A.bs>")\n}');
     expect(fieldOf(model, 'A', 'bs')).toMatchObject({ storedName: 'A%2Ebs', storedHere: true });
-    expect(fieldOf(model, 'B', 'as')).toMatchObject({ reversePredicate: 'A.bs', storedHere: false, inverse: { type: 'A', field: 'bs' } });
+    expect(fieldOf(model, 'B', 'xs')).toMatchObject({ reversePredicate: 'A.bs', storedHere: false, inverse: { type: 'A', field: 'bs' } });
   });
 
   it('a reverse predicate makes the derived side of the forward edge', () => {
@@ -150,10 +150,10 @@ const refusals: Array<[rule: string, source: string, expected: string[]]> = [
   ['reverse edge without a forward edge', 'type A { id: ID! bs: [B] @dgraph(pred: "~a.bs") }\ntype B { id: ID! }', [
     "1:26 Type A; field bs: pred argument: ~a.bs is not supported as forward edge doesn't exist for type B",
   ]],
-  ['reverse edge on a single field', 'type A { id: ID! b: B @dgraph(pred: "~as") }\ntype B { id: ID! as: [A] }', [
+  ['reverse edge on a single field', 'type A { id: ID! b: B @dgraph(pred: "~xs") }\ntype B { id: ID! xs: [A] }', [
     '1:23 Type A; field b: with a @dgraph(pred:) starting with ~ should be of type list ([B])',
   ]],
-  ['reverse edge with @hasInverse', 'type A { id: ID! bs: [B] @dgraph(pred: "~as") @hasInverse(field: as) }\ntype B { id: ID! as: [A] }', [
+  ['reverse edge with @hasInverse', 'type A { id: ID! bs: [B] @dgraph(pred: "~xs") @hasInverse(field: xs) }\ntype B { id: ID! xs: [A] }', [
     '1:26 Type A; field bs: @hasInverse is not allowed when the pred argument of @dgraph starts with a ~',
   ]],
   ['@secret naming a field', 'type A @secret(field: "name") { id: ID! name: String }', [

@@ -116,13 +116,13 @@ describe('what the schema reader refuses in a union', () => {
     ['an interface member', 'interface I { id: ID! }\ntype A implements I { n: Int }\nunion U = A | I', ['3:15 Type U: member I is an interface; the members of a union are object types']],
     ['a scalar member', 'type A { id: ID! }\nunion U = A | String', ['2:15 Type U: member String is a scalar; the members of a union are object types']],
     ['a member listed twice', 'type A { id: ID! }\nunion U = A | A', ['2:15 Type U: member A is listed more than once']],
-    ['a union named like a root type', 'type A { id: ID! }\nunion Query = A', ['2:7 Type Query: Query is a root type of the generated API; a union cannot take its name']],
+    ['a union named like a root type', 'type A { id: ID! }\nunion Query = A', ["2:7 Query is a reserved word, so you can't declare a type with this name. Pick a different name for the type."]],
     [
       'two members whose ids the caller supplies',
       'type A { id: ID! @id }\ntype B { id: ID! @id }\ntype C { id: ID! }\nunion U = A | B | C',
       ['4:11,4:15 Type U: members A, B all take their ids from the caller (ID @id or an extended type\'s key), so one id could name an object of each; at most one member of a union may'],
     ],
-    ['a directive on the union', 'type A { id: ID! }\nunion U @remote = A', ['2:9 Type U: @remote is not allowed on a union']],
+    ['a directive other than @remote on the union', 'type A { id: ID! }\nunion U @auth = A', ['2:9 Type U: @auth is not allowed on a union']],
     [
       '@hasInverse on a union field',
       'type A { id: ID!  owner: B }\nunion U = A\ntype B { id: ID!  things: [U] @hasInverse(field: owner) }',

@@ -242,7 +242,7 @@ describe('custom logic', () => {
       id: ID!
       name: String!
       rank(scale: Int!, mode: Mode): Float @lambda
-      bio: String @custom(http: { url: "https://example.com/bio/$id", method: POST, body: "{ id: $id }", forwardHeaders: ["Authorization"], secretHeaders: ["X-Key"], mode: BATCH })
+      bio: String @custom(http: { url: "https://example.com/bio", method: POST, body: "{ id: $id }", forwardHeaders: ["Authorization"], secretHeaders: ["X-Key"], mode: BATCH })
     }
     enum Mode { FAST SLOW }
     type Query {
@@ -272,7 +272,7 @@ describe('custom logic', () => {
       args: [{ name: 'scale', typeText: 'Int!', namedType: 'Int' }, { name: 'mode', typeText: 'Mode', namedType: 'Mode' }],
     });
     expect(fieldOf(model, 'Author', 'bio').custom).toEqual({
-      url: 'https://example.com/bio/$id', method: 'POST', body: '{ id: $id }', forwardHeaders: ['Authorization'], secretHeaders: ['X-Key'], mode: 'BATCH',
+      url: 'https://example.com/bio', method: 'POST', body: '{ id: $id }', forwardHeaders: ['Authorization'], secretHeaders: ['X-Key'], mode: 'BATCH',
     });
     expect(fieldOf(model, 'Author', 'bio').lambda).toBe(false);
   });

@@ -7,6 +7,7 @@ import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hidd
 import { names } from './names.js';
 import { checkPasswordOperation, secretInputLine } from './password.js';
 import { filterFor } from './search-filters.js';
+import { remoteTypeBlock } from './remote-blocks.js';
 import { unionBlocks } from './union-blocks.js';
 import { generateOf } from '../sdl/generate-directive.js';
 
@@ -64,6 +65,7 @@ export function generateApi(model: SchemaModel): GeneratedApi {
     blocks.set(enumModel.name, describe(enumModel.description, `enum ${enumModel.name} {\n${enumModel.values.map(valueLine).join('\n')}\n}`));
   }
   for (const input of model.inputs?.values() ?? []) blocks.set(input.name, userInputBlock(input));
+  for (const remote of model.remoteTypes?.values() ?? []) blocks.set(remote.name, remoteTypeBlock(remote));
 
   for (const type of model.types.values()) {
     blocks.currentType = type.name;

@@ -78,7 +78,51 @@ function shapeItem(answer: Answer, item: unknown, what: string): unknown {
   if (typeof item !== 'object' || Array.isArray(item)) {
     throw wrongShape(answer, `${what} is ${describe(item)}, not an object of type ${field.of.target}`);
   }
+  if (answer.model.remoteTypes?.has(field.of.target)) return shapeRemote(answer, field.of.target, item as Record<string, unknown>, what);
   return shapeObject(answer, field.of.target, item as Record<string, unknown>, what);
+}
+
+/**
+ * An answered object of a `@remote` type, interface or union: its fields read from the keys their
+ * `@remoteResponse(name:)` names (else their own), the concrete type in `__typename`, and the values of
+ * object fields shaped in turn (objects of stored types as for any custom answer).
+ */
+function shapeRemote(answer: Answer, target: string, object: Record<string, unknown>, what: string): Record<string, unknown> {
+  const { model } = answer;
+  const declared = model.remoteTypes!.get(target)!;
+  const candidates = declared.kind === 'type' ? [target]
+    : declared.kind === 'union' ? declared.members
+      : [...model.remoteTypes!.values()].filter((type) => type.kind === 'type' && type.implements.includes(target)).map((type) => type.name);
+  const given = object.__typename;
+  const typeName = typeof given === 'string' && candidates.includes(given) ? given : candidates.length === 1 && given === undefined ? candidates[0] : undefined;
+  if (!typeName) throw wrongShape(answer, `${what} needs "__typename" naming one of ${candidates.join(', ')} (the types ${target} stands for)`);
+  const remote = model.remoteTypes!.get(typeName);
+  if (!remote) return shapeObject(answer, typeName, object, what);
+  const shaped: Record<string, unknown> = { __typename: typeName };
+  for (const field of remote.fields) {
+    const value = object[field.remoteName ?? field.name];
+    if (value === undefined) continue;
+    shaped[field.name] = shapeRemoteField(answer, field.namedType, field.list, value, `${typeName}.${field.name} of ${what}`);
+  }
+  return shaped;
+}
+
+function shapeRemoteField(answer: Answer, namedType: string, list: boolean, value: unknown, what: string): unknown {
+  const { model } = answer;
+  const isObjectType = model.remoteTypes?.has(namedType) || model.types.has(namedType) || model.unions?.has(namedType);
+  if (value === null || !isObjectType) return value;
+  const one = (item: unknown, itemWhat: string): unknown => {
+    if (item === null || item === undefined) return null;
+    if (typeof item !== 'object' || Array.isArray(item)) throw wrongShape(answer, `${itemWhat} is ${describe(item)}, not an object of type ${namedType}`);
+    const object = item as Record<string, unknown>;
+    return model.remoteTypes?.has(namedType) ? shapeRemote(answer, namedType, object, itemWhat) : shapeObject(answer, namedType, object, itemWhat);
+  };
+  if (!list) {
+    if (Array.isArray(value)) throw wrongShape(answer, `${what} is a list, for a field that holds one value`);
+    return one(value, what);
+  }
+  if (!Array.isArray(value)) throw wrongShape(answer, `${what} is ${describe(value)}, not a list`);
+  return value.map((item, index) => one(item, `${what}: item ${index}`));
 }
 
 /** An answered object of type `target`: its concrete type, its ID as `_id`, and its relations answered as objects shaped too. */

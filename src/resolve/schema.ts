@@ -11,6 +11,7 @@ import { customFieldResolvers } from './custom-fields.js';
 import { checkEntityTypenames, entityResolvers } from './entities.js';
 import { mutationResolvers, payloadListResolver, queryResolvers } from './operations.js';
 import { relationResolvers } from './relations.js';
+import { remoteFieldResolvers } from './remote-fields.js';
 import { storedFieldResolvers } from './stored-fields.js';
 import { DateTimeScalar, Int64Scalar } from './scalars.js';
 import { buildSubgraphApiSchema } from './subgraph-schema.js';
@@ -122,6 +123,7 @@ function resolverMap(model: SchemaModel, services: ResolverServices): Record<str
   // A union's objects carry their collection as `__typename`, as an interface's do.
   for (const union of model.unions?.keys() ?? []) map[union] = { __resolveType: (object: { __typename: string }) => object.__typename };
   for (const [typeName, fields] of Object.entries(customFieldResolvers(model, services))) map[typeName] = { ...map[typeName], ...fields };
+  Object.assign(map, remoteFieldResolvers(model));
   if (Object.keys(map.Mutation).length === 0) delete map.Mutation;
   const subscriptions = subscriptionResolvers(map.Query, model);
   if (Object.keys(subscriptions).length > 0) map.Subscription = subscriptions;

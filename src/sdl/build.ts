@@ -18,6 +18,7 @@ import { checkSchemaDocument, checkSchemaText, DEFAULT_SCHEMA_LIMITS, type Schem
 import { SCALAR_NAMES, type EnumModel, type SchemaError, type SchemaModel, type TypeModel } from './model.js';
 import { parseSchemaText } from './parse.js';
 import { resolveRelations } from './relations.js';
+import { checkRemoteUses, remoteTypeModelsOf } from './remote-types.js';
 import { pairReversePredicates } from './reverse-predicates.js';
 import { readSecrets } from './secret.js';
 import { readStorageNames } from './storage-names.js';
@@ -60,7 +61,9 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   resolveRelations(drafts, errors);
   pairReversePredicates(drafts, errors);
   checkFederation(drafts, link.settings.version, errors);
+  const remoteTypes = remoteTypeModelsOf(declarations, kindOf, link, errors);
   for (const draft of drafts.values()) {
+    checkRemoteUses(draft, remoteTypes, errors);
     checkSearchOnExternal(draft, errors);
     checkCustomHttpOfType(draft, errors);
     checkKeyFieldArguments(draft, errors);
@@ -94,6 +97,7 @@ export function buildSchemaModel(source: string, limits: SchemaLimits = DEFAULT_
   if (authorization) model.authorization = authorization;
   if (inputs.size > 0) model.inputs = inputs;
   if (unions.size > 0) model.unions = unions;
+  if (remoteTypes.size > 0) model.remoteTypes = remoteTypes;
   return { model, errors: [] };
 }
 
@@ -105,6 +109,7 @@ function nameKinds(declarations: Declarations): (name: string) => NameKind | und
     const object = declarations.objects.get(name);
     if (object) return object.kind;
     if (declarations.unions.has(name)) return 'union';
+    if (declarations.remote.has(name)) return 'remote';
     if ((ROOT_TYPES as readonly string[]).includes(name)) return 'root';
     return undefined;
   };

@@ -7,8 +7,20 @@ const HTTP_KEYS = ['url', 'method', 'body', 'forwardHeaders', 'secretHeaders', '
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const MODES = ['SINGLE', 'BATCH'] as const;
 
+/**
+ * `@custom(dql:)` runs a query in Dgraph's own language against Dgraph's predicates: there is no DQL
+ * engine here, so the schema is refused, saying what to use instead.
+ */
+export const DQL_REFUSAL = '@custom(dql:) is not supported: DQL is Dgraph\'s query language and has no equivalent in this service; '
+  + 'resolve the field with @lambda (its graphql() runs queries of the generated API) or @custom(http:)';
+
 /** `@custom(http: { url, method, body, forwardHeaders, secretHeaders, mode })` as a `CustomHttpConfig`. */
 export function customHttpOf(directive: DirectiveNode, errors: ErrorSink, describe: Describe): CustomHttpConfig | undefined {
+  const dql = directive.arguments?.find((argument) => argument.name.value === 'dql');
+  if (dql) {
+    errors.at(describe(DQL_REFUSAL), dql);
+    return undefined;
+  }
   const http = directiveArguments(directive, { allowed: ['http'], required: ['http'] }, errors, describe).get('http');
   if (!http) return undefined;
   if (http.value.kind !== Kind.OBJECT) {

@@ -14,6 +14,7 @@ import {
 import { ErrorSink, typeMessage } from './errors.js';
 import { generatedEnumNames, generatedTypeNames, isSharedGeneratedName } from './generated-names.js';
 import { SCALAR_NAMES } from './model.js';
+import { isReservedWord, reservedTypeNameMessage } from './reserved-names.js';
 
 /** A user object type or interface, as declared. */
 export interface ObjectDeclaration {
@@ -41,6 +42,22 @@ export interface Declarations {
   inputs: Map<string, InputObjectTypeDefinitionNode>;
   /** `union U = A | B` definitions (checked by unions.ts). */
   unions: Map<string, UnionTypeDefinitionNode>;
+  /** Types, interfaces and unions marked `@remote` (read by remote-types.ts), kept apart from the stored ones. */
+  remote: Map<string, RemoteDeclaration>;
+}
+
+/** A `@remote` type, interface or union, as declared. */
+export interface RemoteDeclaration {
+  name: string;
+  kind: 'type' | 'interface' | 'union';
+  node: ObjectTypeDefinitionNode | ObjectTypeExtensionNode | InterfaceTypeDefinitionNode | UnionTypeDefinitionNode;
+}
+
+/** `@remote`: Dgraph's mark of a type that is not stored, only answered by custom logic. */
+export const REMOTE_DIRECTIVE = 'remote';
+
+function isRemote(definition: { directives?: readonly { name: { value: string } }[] | undefined }): boolean {
+  return (definition.directives ?? []).some((directive) => directive.name.value === REMOTE_DIRECTIVE);
 }
 
 export const ROOT_TYPES = ['Query', 'Mutation'] as const;
@@ -50,7 +67,7 @@ export const ROOT_TYPES = ['Query', 'Mutation'] as const;
  * their uses on enum values and on Query/Mutation are skipped like everywhere else.
  */
 export function collectDeclarations(document: DocumentNode, errors: ErrorSink, isIgnored: (directive: string) => boolean = () => false): Declarations {
-  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map(), unions: new Map() };
+  const declarations: Declarations = { objects: new Map(), enums: new Map(), queryFields: [], mutationFields: [], inputs: new Map(), unions: new Map(), remote: new Map() };
   const firstNameNode = new Map<string, NameNode>();
 
   const claimName = (name: NameNode): boolean => {
@@ -72,6 +89,8 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink, i
           collectRootType(definition, declarations, errors, isIgnored);
         } else if (name === 'Subscription') {
           errors.at(typeMessage(name, 'the Subscription type is generated: mark a type or a @lambda Query field @withSubscription'), definition.name);
+        } else if (isRemote(definition)) {
+          if (claimName(definition.name)) declarations.remote.set(name, { name, kind: 'type', node: definition });
         } else if (claimName(definition.name)) {
           declarations.objects.set(name, {
             name,
@@ -86,7 +105,9 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink, i
         if (definition.interfaces && definition.interfaces.length > 0) {
           errors.at(typeMessage(definition.name.value, 'an interface cannot implement other interfaces here'), definition.interfaces[0]);
         }
-        if (claimName(definition.name)) {
+        if (isRemote(definition)) {
+          if (claimName(definition.name)) declarations.remote.set(definition.name.value, { name: definition.name.value, kind: 'interface', node: definition });
+        } else if (claimName(definition.name)) {
           declarations.objects.set(definition.name.value, { name: definition.name.value, kind: 'interface', node: definition, extendSyntax: false });
         }
         break;
@@ -99,7 +120,9 @@ export function collectDeclarations(document: DocumentNode, errors: ErrorSink, i
         if (claimName(definition.name)) declarations.inputs.set(definition.name.value, definition);
         break;
       case Kind.UNION_TYPE_DEFINITION:
-        if (claimName(definition.name)) declarations.unions.set(definition.name.value, definition);
+        if (!claimName(definition.name)) break;
+        if (isRemote(definition)) declarations.remote.set(definition.name.value, { name: definition.name.value, kind: 'union', node: definition });
+        else declarations.unions.set(definition.name.value, definition);
         break;
       case Kind.SCHEMA_EXTENSION:
       case Kind.DIRECTIVE_DEFINITION:
@@ -118,8 +141,8 @@ function nameIsUsable(name: NameNode, errors: ErrorSink): boolean {
     errors.at(typeMessage(name.value, 'names starting with "_" are reserved'), name);
     return false;
   }
-  if ((SCALAR_NAMES as readonly string[]).includes(name.value)) {
-    errors.at(typeMessage(name.value, 'the name of a built-in scalar cannot be reused'), name);
+  if (isReservedWord(name.value)) {
+    errors.at(reservedTypeNameMessage(name.value, 'type'), name);
     return false;
   }
   return true;
@@ -145,7 +168,8 @@ function collectRootType(
 function enumValuesOf(definition: EnumTypeDefinitionNode, errors: ErrorSink, isIgnored: (directive: string) => boolean): string[] {
   const name = definition.name.value;
   for (const directive of definition.directives ?? []) {
-    if (!isIgnored(directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
+    // `@remote` on an enum or an input means nothing here: neither is ever stored.
+    if (!isIgnored(directive.name.value) && directive.name.value !== REMOTE_DIRECTIVE) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an enum`), directive);
   }
   const values: string[] = [];
   const seen = new Map<string, NameNode>();

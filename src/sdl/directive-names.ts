@@ -44,6 +44,8 @@ const FEDERATION_2_ONLY: readonly string[] = [...FEDERATION_2_TYPE_DIRECTIVES, .
 
 /** Why a directive is rejected where it stands: misplaced, only for Federation 2, or not supported at all. */
 export function rejectionReason(name: string, place: string, allowed: readonly string[]): string {
+  if (name === 'remoteResponse') return '@remoteResponse directive can only be defined on fields of @remote type';
+  if (name === 'remote') return '@remote is allowed on types, interfaces, unions, enums and input types only';
   const list = allowed.map((item) => `@${item}`).join(', ');
   if (SUPPORTED.includes(name) || (FEDERATION_2_ONLY.includes(name) && allowed.includes('shareable'))) {
     return `@${name} is not allowed on ${place} (allowed there: ${list})`;

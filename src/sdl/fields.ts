@@ -8,11 +8,13 @@ import { federationMarksOf } from './federation-marks.js';
 import { checkNoArguments, collectDirectives, deprecationReasonOf, fieldSelectionOf, inverseFieldOf } from './field-directives.js';
 import { checkIdArguments, isUniqueAcrossInterface } from './id-interface.js';
 import type { ArgumentModel, FieldKind, FieldModel, ScalarName } from './model.js';
+import { isReservedWord, reservedFieldNameMessage } from './reserved-names.js';
 import { searchIndexesOf } from './search.js';
 import { shapeOf, type TypeShape } from './type-ref.js';
 
 /** What a name in the schema stands for. `root` is Query/Mutation, which fields cannot hold. */
-export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input' | 'union';
+/** `remote`: a `@remote` type, interface or union (sdl/remote-types.ts). */
+export type NameKind = 'scalar' | 'enum' | 'type' | 'interface' | 'root' | 'input' | 'union' | 'remote';
 
 export interface FieldContext {
   /** The type (or `Query`/`Mutation`) declaring the field, for messages. */
@@ -42,6 +44,7 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   const name = node.name.value;
   const describe: Describe = (message) => fieldMessage(context.owner, name, message);
   if (name.startsWith('_')) errors.at(describe('names starting with "_" are reserved'), node.name);
+  else if (isReservedWord(name)) errors.at(describe(reservedFieldNameMessage(name)), node.name);
 
   const shape = shapeOf(node.type);
   if (shape.nestedList) errors.at(describe(`lists of lists (${shape.typeText}) are not supported`), node.type);
@@ -79,6 +82,11 @@ export function fieldDraftOf(node: FieldDefinitionNode, context: FieldContext, e
   const isIdField = of.kind === 'scalar' && of.scalar === 'ID' && !shape.list;
   if (context.position === 'type' && of.kind === 'scalar' && of.scalar === 'ID' && shape.list) {
     errors.at(describe(`an ID field cannot be a list (${shape.typeText}); a type has one ID, its identity`), node.type);
+  }
+
+  // Dgraph stores no list of booleans ([Boolean] has no Dgraph schema type).
+  if (context.position === 'type' && of.kind === 'scalar' && of.scalar === 'Boolean' && shape.list) {
+    errors.at(describe('Boolean lists are invalid'), node.type);
   }
 
   const idDirective = directives.get('id');
@@ -163,6 +171,7 @@ function fieldKindOf(shape: TypeShape, context: FieldContext, errors: ErrorSink,
     case 'type':
     case 'interface':
     case 'union':
+    case 'remote':
       return { kind: 'relation', target: shape.namedType };
     case 'root':
       errors.at(describe(`${shape.namedType} is a root type and cannot be the type of a field`), shape.namedTypeNode);

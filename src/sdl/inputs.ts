@@ -1,4 +1,5 @@
 import type { InputObjectTypeDefinitionNode } from 'graphql';
+import { REMOTE_DIRECTIVE } from './declarations.js';
 import { fieldMessage, locationOf, typeMessage, type ErrorSink } from './errors.js';
 import { isIgnoredDirective, type FederationLink } from './federation-link.js';
 import type { NameKind } from './fields.js';
@@ -19,7 +20,9 @@ export function inputModelsOf(
   const inputs = new Map<string, InputModel>();
   for (const [name, node] of nodes) {
     for (const directive of node.directives ?? []) {
-      if (!isIgnoredDirective(link, directive.name.value)) errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an input type`), directive);
+      if (!isIgnoredDirective(link, directive.name.value) && directive.name.value !== REMOTE_DIRECTIVE) {
+        errors.at(typeMessage(name, `@${directive.name.value} is not allowed on an input type`), directive);
+      }
     }
     const fields: InputFieldModel[] = [];
     for (const fieldNode of node.fields ?? []) {

@@ -8,7 +8,8 @@ import type { TypeDraft } from './types.js';
  * Dgraph's order: each interface's omitted fields go before those already there, so the last interface's
  * come first, then the type's own fields, a redeclared inherited field keeping its place. A type may
  * redeclare an inherited field with the same type; a different type, or
- * different directives, is an error, as are two interfaces declaring one field differently.
+ * different directives, is an error, as are two interfaces declaring one field (Dgraph allows that for
+ * the ID field alone, of one type in both).
  */
 export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<string, TypeDraft>, errors: ErrorSink): void {
   if (draft.implements.length === 0) return;
@@ -20,6 +21,9 @@ export function inheritInterfaceFields(draft: TypeDraft, drafts: ReadonlyMap<str
       const earlier = inherited.get(field.model.name);
       if (!earlier) {
         inherited.set(field.model.name, { ...field, model: { ...field.model, inheritedFrom: interfaceName } });
+      } else if (field.model.namedType !== 'ID' || earlier.model.namedType !== 'ID') {
+        // Dgraph copies each interface's fields into the type: only an ID field may come from two of them.
+        errors.at(`Field ${draft.name}.${field.model.name} can only be defined once.`, earlier.node.name, field.node.name);
       } else if (earlier.model.typeText !== field.model.typeText) {
         errors.at(
           fieldMessage(draft.name, field.model.name,

@@ -311,6 +311,39 @@ export interface SchemaModel {
   inputs?: ReadonlyMap<string, InputModel>;
   /** `union U = A | B` declarations, by name (absent: none). A field of union type holds ids of member objects. */
   unions?: ReadonlyMap<string, UnionModel>;
+  /**
+   * `@remote` types, interfaces and unions, by name (absent: none): never stored, with no generated
+   * operations, filters or inputs; what `@custom`/`@lambda` fields answer (Dgraph's `@remote`).
+   */
+  remoteTypes?: ReadonlyMap<string, RemoteTypeModel>;
+}
+
+/** A `@remote` type, interface or union, printed into the generated API as written (inherited interface fields first). */
+export interface RemoteTypeModel {
+  name: string;
+  kind: 'type' | 'interface' | 'union';
+  /** Types and interfaces: their fields (a type's inherited interface fields first, as Dgraph prints them). */
+  fields: RemoteFieldModel[];
+  /** Types: the `@remote` interfaces they implement. */
+  implements: string[];
+  /** Unions: the member object types (stored or `@remote`), in declaration order. */
+  members: string[];
+  description?: string;
+  loc: SourceLocation;
+}
+
+export interface RemoteFieldModel {
+  name: string;
+  /** The declared type text, e.g. `[Car!]`. */
+  typeText: string;
+  namedType: string;
+  list: boolean;
+  /** Arguments as written (the API prints them; the remote answer is taken as given). */
+  args: ArgumentModel[];
+  /** `@remoteResponse(name:)`: the key of the remote answer that holds this field's value. */
+  remoteName?: string;
+  description?: string;
+  deprecationReason?: string;
 }
 
 /** A user-declared `input` type: the argument type of custom operations and fields. */

@@ -1,4 +1,4 @@
-import type { DirectiveNode } from 'graphql';
+import { Kind, type DirectiveNode } from 'graphql';
 import { describeValue, directiveArguments, listItemsOf, nameValueOf, type Describe } from './directive-values.js';
 import type { ErrorSink } from './errors.js';
 import type { FieldKind, ScalarName, SearchIndex } from './model.js';
@@ -48,6 +48,11 @@ export function searchIndexesOf(directive: DirectiveNode, of: FieldKind, errors:
 
   const by = directiveArguments(directive, { allowed: ['by'] }, errors, describe).get('by');
   if (!by) return [rule.default];
+  if (by.value.kind !== Kind.LIST) {
+    const written = nameValueOf(by.value) ?? 'hash';
+    errors.at(describe(`the @search directive requires a list argument, like @search(by: [${JSON.stringify(written)}])`), by.value);
+    return [];
+  }
 
   const items = listItemsOf(by.value);
   // Dgraph reads an empty list as a bare @search: the type's default index.

@@ -1,3 +1,4 @@
+import { isReservedWord } from './reserved-names.js';
 import type { DirectiveNode } from 'graphql';
 import { describeValue, directiveArguments, stringValueOf, type Describe } from './directive-values.js';
 import { fieldMessage, typeMessage, type ErrorSink } from './errors.js';
@@ -64,6 +65,10 @@ function readTypeStorageName(draft: TypeDraft, errors: ErrorSink): void {
     errors.at(describe(`@dgraph(type: ${JSON.stringify(name)}): names starting with "_" are reserved for the service's own collections`), directive);
     return;
   }
+  if (isReservedWord(name)) {
+    errors.at(describe(`type argument '${name}' for @dgraph directive is a reserved keyword`), directive);
+    return;
+  }
   // Interfaces are not stored: their objects live in the collections of the types implementing them.
   if (draft.kind === 'type' && name !== draft.name) draft.storedName = storedNameOf(name);
 }
@@ -95,6 +100,10 @@ function readFieldStorageName(draft: TypeDraft, field: FieldDraft, errors: Error
   }
   if (predicate.startsWith('_')) {
     errors.at(describe(`@dgraph(pred: ${JSON.stringify(predicate)}): names starting with "_" are reserved for the service's own stored fields`), directive);
+    return standing;
+  }
+  if (isReservedWord(predicate)) {
+    errors.at(describe(`pred argument '${predicate}' for @dgraph directive is a reserved keyword`), directive);
     return standing;
   }
   if (predicate.includes('@')) return readLanguageField(predicate, field, directive, errors, describe) ?? standing;

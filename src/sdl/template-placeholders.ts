@@ -32,3 +32,15 @@ export function urlPathPlaceholders(url: string): string[] {
   const path = url.split(/[?#]/, 1)[0]!;
   return [...new Set([...path.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!))];
 }
+
+/** The `$name` placeholders among the query values of a `@custom(http: { url: ... })` (`?a=$x&b=$y`). */
+export function urlQueryPlaceholders(url: string): string[] {
+  const query = url.split('#', 1)[0]!.split('?').slice(1).join('?');
+  const names: string[] = [];
+  for (const pair of query.split('&')) {
+    const value = pair.slice(pair.indexOf('=') + 1);
+    const name = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(value)?.[1];
+    if (name && !names.includes(name)) names.push(name);
+  }
+  return names;
+}

@@ -71,6 +71,7 @@ function implementedInterfaces(
     const name = node.name.value;
     const kind = kindOf(name);
     if (kind === undefined) errors.at(typeMessage(typeName, `implements unknown interface ${name}`), node);
+    else if (kind === 'remote') errors.at(typeMessage(typeName, `without @remote directive can't implement an interface ${name}, which has the @remote directive`), node);
     else if (kind !== 'interface') errors.at(typeMessage(typeName, `implements ${name}, which is not an interface`), node);
     else if (names.includes(name)) errors.at(typeMessage(typeName, `implements ${name} more than once`), node);
     else names.push(name);

@@ -61,6 +61,7 @@ function describeKind(kind: NameKind): string {
     case 'root': return 'a root type';
     case 'type': return 'an object type';
     case 'input': return 'an input type';
+    case 'remote': return 'a @remote type (not stored; only a @remote union may hold it)';
   }
 }
 
