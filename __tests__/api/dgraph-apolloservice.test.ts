@@ -1,5 +1,5 @@
 import { Kind, parse, print, type DocumentNode, type FieldDefinitionNode } from 'graphql';
-import { activateSchema, gqlData, uploadSchema } from '../helpers/gql';
+import { activateSchema, gqlData } from '../helpers/gql';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { DGRAPH_APOLLOSERVICE, type ApolloServiceFixture } from './dgraph-apolloservice-fixtures';
 
@@ -9,12 +9,6 @@ import { DGRAPH_APOLLOSERVICE, type ApolloServiceFixture } from './dgraph-apollo
  * generator gives such a schema, in its order and with its arguments and types (an extended type's `addT`,
  * `updateT` and `deleteT` among them; its queries not).
  */
-
-/**
- * The Dgraph input whose fixture Autograph refuses: `@remote` types are not supported yet (README,
- * "Different from Dgraph"). Once they are, drop it from this set (and the refusal test below).
- */
-const REFUSED = new Set(['custom-directive']);
 
 /** Each field of the root type `name` (its `type` or `extend type` definitions), printed as one line. */
 function rootFields(document: DocumentNode, name: string): string[] {
@@ -42,28 +36,17 @@ afterAll(async () => {
   await server?.close();
 });
 
-const accepted = DGRAPH_APOLLOSERVICE.filter((fixture) => !REFUSED.has(fixture.dgraphInput));
 
 test('the table covers every input of Dgraph\'s apolloservice test data, one fixture each', () => {
   expect(DGRAPH_APOLLOSERVICE.map((fixture) => fixture.dgraphInput)).toEqual([
     'auth-directive', 'custom-directive', 'extended-types', 'generate-directive', 'single-extended-type',
   ]);
-  expect(accepted).toHaveLength(4);
 });
 
-test.each(accepted.map((fixture) => [fixture.dgraphInput, fixture.name, fixture] as const))('%s (%s): _service { sdl } lists exactly the Query and Mutation fields Dgraph gives', async (_input, _name, fixture) => {
+test.each(DGRAPH_APOLLOSERVICE.map((fixture) => [fixture.dgraphInput, fixture.name, fixture] as const))('%s (%s): _service { sdl } lists exactly the Query and Mutation fields Dgraph gives', async (_input, _name, fixture) => {
   await activateSchema(server.url, fixture.input);
   const { _service } = await gqlData(server.url, '{ _service { sdl } }');
   const sdl = parse(_service.sdl);
   expect({ query: rootFields(sdl, 'Query'), mutation: rootFields(sdl, 'Mutation') })
     .toEqual({ query: dgraphFields(fixture, 'query'), mutation: dgraphFields(fixture, 'mutation') });
-});
-
-test('custom-directive: refused at its @remote type, which Autograph does not support yet', async () => {
-  const fixture = DGRAPH_APOLLOSERVICE.find((candidate) => candidate.dgraphInput === 'custom-directive')!;
-  const { status, body } = await uploadSchema(server.url, fixture.input);
-  expect(status).toBe(400);
-  expect(body.errors?.map((error) => error.message)).toEqual([
-    'Type Courier: @remote is not a supported directive (allowed on a type: @key, @extends, @auth, @generate, @secret, @dgraph, @withSubscription)',
-  ]);
 });

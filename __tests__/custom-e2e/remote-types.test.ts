@@ -166,8 +166,8 @@ test('a @remote type gets no operations, filters or inputs, and frees the names 
     ref: __type(name: "VanRef") { name }
     garage: __type(name: "Garage") { kind description fields { name args { name } } }
   }`);
-  expect(body.data!.query.fields.map((field: { name: string }) => field.name)).toEqual(['getMechanic', 'queryMechanic', 'aggregateMechanic', 'garageByNumber', 'garageOf', '_service']);
-  expect(body.data!.mutation.fields.map((field: { name: string }) => field.name)).toEqual(['addMechanic', 'updateMechanic', 'deleteMechanic', 'addGarage']);
+  expect(body.data!.query.fields.map((field: { name: string }) => field.name)).toEqual(['garageByNumber', 'garageOf', 'getMechanic', 'queryMechanic', 'aggregateMechanic', '_service']);
+  expect(body.data!.mutation.fields.map((field: { name: string }) => field.name)).toEqual(['addGarage', 'addMechanic', 'updateMechanic', 'deleteMechanic']);
   expect(body.data!.filter).toBeNull();
   expect(body.data!.ref).toBeNull();
   expect(body.data!.garage).toEqual({

@@ -83,11 +83,11 @@ export function generateApi(model: SchemaModel): GeneratedApi {
       if (block.gatewaySdl !== undefined) blocks.gatewayVariants.set(block.name, block.gatewaySdl);
     }
   }
-  for (const field of model.customQueries) {
-    queries.push({ sdl: customOperation(field), localOnly: false });
-    if (field.withSubscription) subscriptions.push({ sdl: customOperation(field), localOnly: false });
-  }
-  for (const field of model.customMutations) mutations.push({ sdl: customOperation(field), localOnly: false });
+  // As Dgraph prints them: the schema's own Query and Mutation fields first, then the generated ones.
+  const custom = (fields: readonly FieldModel[]): Operation[] => fields.map((field) => ({ sdl: customOperation(field), localOnly: false }));
+  queries.unshift(...custom(model.customQueries));
+  subscriptions.unshift(...custom(model.customQueries.filter((field) => field.withSubscription)));
+  mutations.unshift(...custom(model.customMutations));
 
   const print = (includeLocalOnly: boolean): string => {
     const visible = (operations: Operation[]) => operations.filter((operation) => includeLocalOnly || !operation.localOnly);
