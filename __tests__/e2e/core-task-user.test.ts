@@ -129,7 +129,7 @@ test('a schema with errors is refused with line:column, and the previous schema 
   const broken = `type Task {\n  id: ID!\n  title: String! @search(by: [int])\n  owner: Nobody\n}\n`;
   const errors = await expectRefusedUpload(server.url, broken);
   expect(errors).toEqual([
-    { line: 3, column: 31, message: 'Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, trigram)' },
+    { line: 3, column: 31, message: 'Type Task; field title: @search(by: [int]) does not apply to String (allowed: hash, exact, regexp, term, fulltext, ngram, trigram)' },
     { line: 4, column: 10, message: 'Type Task; field owner: unknown type Nobody' },
   ]);
   expect(await activeSchemaText(server.url)).toBe(TASK_USER_SCHEMA);
