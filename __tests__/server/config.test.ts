@@ -18,7 +18,7 @@ function errorOf(argv: string[], env: Record<string, string | undefined> = {}): 
 
 describe('parseCommandLine', () => {
   it('uses the defaults when nothing is given', () => {
-    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true });
+    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true, ide: true });
   });
 
   it('reads every flag, in both "--flag value" and "--flag=value" forms', () => {
@@ -36,6 +36,7 @@ describe('parseCommandLine', () => {
       adminToken: 's3cret',
       logLevel: 'debug',
       introspection: true,
+      ide: true,
     });
   });
 
@@ -47,7 +48,7 @@ describe('parseCommandLine', () => {
       }),
     ).toEqual({
       port: 0, host: '::1', dataDir: 'd', schemaFile: 's.graphql',
-      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn', introspection: true,
+      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn', introspection: true, ide: true,
     });
   });
 
@@ -61,6 +62,17 @@ describe('parseCommandLine', () => {
     ['INTROSPECTION=0', [], { INTROSPECTION: '0' }, false],
   ])('introspection: %s', (_case, argv, env, expected) => {
     expect(run(argv, env).introspection).toBe(expected);
+  });
+
+  it.each([
+    ['no flag, NODE_ENV unset', [], {}, true],
+    ['no flag, NODE_ENV=production', [], { NODE_ENV: 'production' }, false],
+    ['--ide under production', ['--ide'], { NODE_ENV: 'production' }, true],
+    ['--ide=false outside production', ['--ide=false'], {}, false],
+    ['IDE=true under production', [], { NODE_ENV: 'production', IDE: 'true' }, true],
+    ['IDE=false', [], { IDE: 'false' }, false],
+  ])('ide: %s', (_case, argv, env, expected) => {
+    expect(run(argv, env).ide).toBe(expected);
   });
 
   it.each([

@@ -42,6 +42,7 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       adminToken: config.adminToken,
       corsOrigins: config.corsOrigins,
       introspection: config.introspection,
+      ide: config.ide,
       maxBodyBytes: config.maxBodyBytes,
       initialSchema,
       initialLambda,
