@@ -37,9 +37,9 @@ export interface IdePageConfig {
   headers?: string;
 }
 
-const DEFAULT_QUERY = `# Autograph's GraphQL IDE. Write a query and press Ctrl-Enter (or the run button).
-# The docs explorer (the book icon, top left) lists the generated API.
-# Headers (below the query) are sent with every request, and with subscriptions over WebSocket.
+const DEFAULT_QUERY = `# Autograph's GraphQL IDE: write a query, run it with Ctrl-Enter.
+# The docs explorer (top left) lists the generated API.
+# Headers (below) go with every request and subscription.
 `;
 
 export function ideRoute(deps: IdeRouteDeps): Route {
@@ -86,6 +86,7 @@ function idePage(config: IdePageConfig): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Autograph GraphQL IDE</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${UI_PREFIX}vendor/graphiql.min.css">
 <link rel="stylesheet" href="${UI_PREFIX}ide.css">
 <script id="autograph-ide-config" type="application/json">${scriptSafeJson(data)}</script>
