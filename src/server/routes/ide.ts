@@ -10,14 +10,15 @@
  * run time, no download at install or start. Chosen by how it installs and by size (measured December 2026,
  * `npm install --ignore-scripts` in an empty folder, `du -sh node_modules`):
  * - `graphiql@3.9.0` + `react@18.3.1` + `react-dom@18.3.1`: 103 packages, 52 MB in this repository's
- *   node_modules (56 MB alone), no install script; GraphiQL 3 is the last line that ships a prebuilt UMD
- *   bundle with graphql-ws inside it, and React 18 the last with UMD files. Served: graphiql.min.js
- *   978,022 bytes, graphiql.min.css 410,559, react-dom.production.min.js 131,835,
- *   react.production.min.js 10,751, ide.js + ide.css about 3 KB: 1.53 MB, about 430 KB gzipped (the
- *   service gzips once, in memory).
+ *   node_modules (56 MB alone), no install script; a prebuilt UMD bundle with graphql-ws inside it, and
+ *   React 18 is the last React with UMD files. Served to a first visit:
+ *   graphiql.min.js 978,022 bytes, graphiql.min.css 410,559 (its fonts inlined), react-dom.production.min.js
+ *   131,835, react.production.min.js 10,751, ide.js + ide.css + the page 2,476: 1,533,643 bytes, 631 KB
+ *   gzipped (the service gzips each file once, in memory); later visits revalidate with ETags (304s).
  * - `ruru@2.0.2` (PostGraphile's IDE, prebuilt bundle): 131 packages, 272 MB (monaco-editor alone 101 MB,
  *   ruru itself 60 MB), and `engines.node >= 22` where this service supports Node 20.19. Not chosen.
- * GraphiQL 4 and 5 ship ES modules for a bundler only (and 5 needs Monaco's web workers).
+ * `graphiql@4.1.2` still ships a UMD bundle, larger (graphiql.min.js 1.1 MB); `graphiql@5` ships ES modules
+ * only, with Monaco's web workers set up for a bundler or esm.sh.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ActiveSchema } from '../activation.js';
