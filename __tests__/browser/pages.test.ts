@@ -156,7 +156,7 @@ describeInBrowser()('the IDE and the schema page in Chromium', () => {
       const report = await page.textContent('#dry-run-report dl');
       expect(report).toContain('fields addedTask.name: String!');
       expect(report).toContain('fields removedTask.title: String!');
-      expect(report).toContain('VALUES_MISSING Task.name');
+      expect(report).toContain('VALUES_MISSING: Task.name (String!) is non-null, but stored Task objects have no value for it');
       await browser.screenshot(page, 'schema-dry-run');
       expect(await gqlData(server.url, '{ __type(name: "Task") { fields { name } } }')).toEqual({ __type: { fields: [{ name: 'id' }, { name: 'title' }, { name: 'done' }] } });
     });

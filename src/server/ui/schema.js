@@ -75,8 +75,8 @@
   }
 
   function storedText(problem) {
-    return problem.kind + ' ' + problem.type + (problem.field ? '.' + problem.field : '') + ': ' + problem.message +
-      ' (for example ' + problem.exampleId + ')' + (problem.blocking ? ', refuses without force' : '');
+    // The message names an example object already.
+    return problem.kind + ': ' + problem.message + (problem.blocking ? ' [refuses without force]' : '');
   }
 
   function verdictOf(report) {
