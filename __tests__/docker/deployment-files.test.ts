@@ -78,4 +78,13 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^HEALTHCHECK .*\\\n\s+CMD \[.*'\/health'\)/m);
     expect(runtime).not.toMatch(/ADMIN_TOKEN/);
   });
+
+  it('copies the browser pages\' own files, which the service reads from src/server/ui at run time, and the production dependencies that hold GraphiQL', () => {
+    const runtime = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
+    expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(runtime).toMatch(/^COPY --from=build \/app\/src\/server\/ui \.\/src\/server\/ui$/m);
+    expect(runtime).toMatch(/^RUN npm ci --omit=dev/m);
+    const packageJson = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(packageJson.dependencies)).toEqual(expect.arrayContaining(['graphiql', 'react', 'react-dom']));
+  });
 });

@@ -27,7 +27,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Cli {
   // signal handlers unless told not to).
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL', 'CORS_ORIGINS', 'INTROSPECTION'].includes(name) && !name.startsWith('PERSISTED_') && !name.startsWith('MAX_'),
+      ([name]) => !['NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'SCHEMA_FILE', 'MONGODB_URI', 'ADMIN_TOKEN', 'LOG_LEVEL', 'CORS_ORIGINS', 'INTROSPECTION', 'IDE'].includes(name) && !name.startsWith('PERSISTED_') && !name.startsWith('MAX_'),
     ),
   );
   const child = spawn(process.execPath, ['-r', REGISTER_TS, MAIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
@@ -105,14 +105,15 @@ describe('the CLI', () => {
     expect((await again.exit).code).toBe(0);
   });
 
-  it('loads --schema at start and exits 0 on SIGINT', async () => {
+  it('loads --schema at start and exits 0 on SIGINT; --ide=false turns the IDE off', async () => {
     const schemaFile = join(dataDir, 'schema.graphql');
     await writeFile(schemaFile, TASKS_SCHEMA);
-    const cli = runCli(['--port=0', `--data=${join(dataDir, 'data')}`, '--schema', schemaFile]);
+    const cli = runCli(['--port=0', `--data=${join(dataDir, 'data')}`, '--schema', schemaFile, '--ide=false']);
     const started = await cli.waitForLog('started');
     expect(started.schema).toBe(true);
     const response = await fetch(`${started.url as string}/admin/schema`);
     expect(await response.text()).toBe(TASKS_SCHEMA);
+    expect((await fetch(`${started.url as string}/`, { headers: { accept: 'text/html' } })).status).toBe(404);
     cli.child.kill('SIGINT');
     expect((await cli.exit).code).toBe(0);
   });
@@ -224,15 +225,19 @@ describe('the CLI', () => {
     expect(await byHash.json()).toEqual({ data: { queryTask: [] } });
   }
 
-  it('--introspection (off under NODE_ENV=production), --cors-origins and --max-body-bytes reach the service', async () => {
+  it('--introspection (off under NODE_ENV=production), IDE, --cors-origins and --max-body-bytes reach the service', async () => {
     const schemaFile = join(dataDir, 'schema.graphql');
     await writeFile(schemaFile, TASKS_SCHEMA);
     const cli = runCli(['--port', '0', '--data', join(dataDir, 'data'), '--schema', schemaFile, '--max-body-bytes', '1024'], {
       NODE_ENV: 'production',
       CORS_ORIGINS: 'https://app.example.com',
+      IDE: 'true',
     });
     try {
       const { url } = (await cli.waitForLog('started')) as { url: string };
+      const ide = await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(await ide.text()).toContain('<title>Autograph GraphQL IDE</title>');
+      expect((await fetch(`${url}/ui/vendor/graphiql.min.js`)).status).toBe(200);
       const introspection = await gql(url, '{ __schema { queryType { name } } }');
       expect(introspection.status).toBe(400);
       expect(introspection.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -301,5 +306,6 @@ describe('the CLI', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: autograph \[options\]/);
     expect(stdout).toMatch(/--admin-token TOKEN/);
+    expect(stdout).toMatch(/^  --ide +the GraphQL IDE \(GraphiQL, served offline\) at \/ and for a browser opening \/graphql \(default: off when NODE_ENV=production, on otherwise\) \[IDE\]$/m);
   });
 });

@@ -18,7 +18,7 @@ function errorOf(argv: string[], env: Record<string, string | undefined> = {}): 
 
 describe('parseCommandLine', () => {
   it('uses the defaults when nothing is given', () => {
-    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true });
+    expect(run([])).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true, ide: true });
   });
 
   it('reads every flag, in both "--flag value" and "--flag=value" forms', () => {
@@ -36,6 +36,7 @@ describe('parseCommandLine', () => {
       adminToken: 's3cret',
       logLevel: 'debug',
       introspection: true,
+      ide: true,
     });
   });
 
@@ -47,7 +48,7 @@ describe('parseCommandLine', () => {
       }),
     ).toEqual({
       port: 0, host: '::1', dataDir: 'd', schemaFile: 's.graphql',
-      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn', introspection: true,
+      mongoUri: 'mongodb+srv://cluster.example.net', adminToken: 't', logLevel: 'warn', introspection: true, ide: true,
     });
   });
 
@@ -78,6 +79,17 @@ describe('parseCommandLine', () => {
   it('lists --csrf-prevention in the help, and refuses a value that is not a boolean', () => {
     expect(helpText()).toMatch(/--csrf-prevention +Apollo's CSRF prevention: refuse a GET without a header .*\(default off; --csrf-prevention=false turns it off\) \[CSRF_PREVENTION\]/);
     expect(errorOf(['--csrf-prevention=yes'])).toBe('--csrf-prevention: expected true or false, got "yes"');
+  });
+
+  it.each([
+    ['no flag, NODE_ENV unset', [], {}, true],
+    ['no flag, NODE_ENV=production', [], { NODE_ENV: 'production' }, false],
+    ['--ide under production', ['--ide'], { NODE_ENV: 'production' }, true],
+    ['--ide=false outside production', ['--ide=false'], {}, false],
+    ['IDE=true under production', [], { NODE_ENV: 'production', IDE: 'true' }, true],
+    ['IDE=false', [], { IDE: 'false' }, false],
+  ])('ide: %s', (_case, argv, env, expected) => {
+    expect(run(argv, env).ide).toBe(expected);
   });
 
   it.each([

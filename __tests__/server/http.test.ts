@@ -175,7 +175,7 @@ describe('HTTP routing', () => {
     expect(await response.json()).toEqual({
       errors: [
         {
-          message: 'no route for GET /nothing/here: the service answers /graphql, /admin/schema, /admin/lambda, /admin/persisted-queries, /admin/export, /admin/import, /admin/backup, /metrics, /health and /health/ready',
+          message: 'no route for GET /nothing/here: the service answers /, /graphql, /ui/<file>, /admin/ui, /admin/schema, /admin/lambda, /admin/persisted-queries, /admin/export, /admin/import, /admin/backup, /metrics, /health and /health/ready',
           extensions: { code: 'NOT_FOUND' },
         },
       ],

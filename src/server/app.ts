@@ -28,6 +28,10 @@ import { createRouter } from './router.js';
 import { adminRoute } from './routes/admin.js';
 import { graphqlRoute } from './routes/graphql.js';
 import { healthRoute } from './routes/health.js';
+import { ideRoute } from './routes/ide.js';
+import { schemaUiRoute } from './routes/schema-ui.js';
+import { uiAssetsRoute } from './routes/ui-assets.js';
+import { UiFiles } from './ui-files.js';
 import { metricsRoute } from './routes/metrics.js';
 import { SwappableSchemaSource } from './schema-source.js';
 import { activateLambdaScript, customLogicProblems, type LambdaActivationResult } from './lambda-activation.js';
@@ -87,6 +91,11 @@ export interface AppOptions {
   introspection?: boolean;
   /** Apollo's CSRF prevention on `/graphql` (the CLI's `--csrf-prevention`); default off (README, Persisted queries). */
   csrfPrevention?: boolean;
+  /**
+   * The GraphQL IDE at `/` and at `GET /graphql` for a browser (the CLI's `--ide`); default: off under
+   * NODE_ENV=production, on otherwise. The schema page (`/admin/ui`) is served either way.
+   */
+  ide?: boolean;
   /**
    * Pause between attempts to read the stored schema and lambda script (or to store the ones given at
    * start) while the store is unreachable; default 2000 ms.
@@ -207,6 +216,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const buildSchema: ExecutableSchemaBuilder = options.buildSchema ?? buildExecutableSchema;
   const createContext: RequestContextFactory = options.createContext ?? createRequestContext;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Read before anything starts: a missing page file stops the start with its name.
+  const ide = ideEnabled(options.ide);
+  const uiFiles = new UiFiles({ vendor: ide });
   const lambdaRuntime = new SwappableLambdaHost({
     timeoutMs: options.lambdaTimeoutMs,
     memoryMb: options.lambdaMemoryMb,
@@ -360,6 +372,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const cors = options.corsOrigins === undefined ? undefined : { origins: options.corsOrigins, maxAgeSeconds: CORS_MAX_AGE_SECONDS };
   const router = createRouter(
     [
+      // Before the GraphQL route: it takes a browser's GET /graphql (the page), and leaves every other request.
+      ...(ide ? [ideRoute({ active: () => active })] : []),
       graphqlRoute({
         apollo,
         store,
@@ -369,6 +383,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         maxBodyBytes,
         cors,
       }),
+      uiAssetsRoute(uiFiles),
+      // Before the admin route, which answers every other path under /admin/.
+      schemaUiRoute({ files: uiFiles, adminToken: options.adminToken }),
       adminRoute({
         adminToken: options.adminToken,
         cors,
@@ -433,6 +450,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       await lambdaRuntime.close();
     },
   };
+}
+
+/** Whether the IDE is served: as asked, else off under NODE_ENV=production, like introspection. */
+export function ideEnabled(asked: boolean | undefined): boolean {
+  return asked ?? process.env.NODE_ENV !== 'production';
 }
 
 /** The subscription metrics, fed by the registry's reports (live/ does not know observe/). */

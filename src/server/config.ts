@@ -87,6 +87,8 @@ export interface ServerConfig extends Partial<OperationLimits> {
   introspection: boolean;
   /** Apollo's CSRF prevention (a GET must carry a header a cross-site page cannot send without a preflight); default off. */
   csrfPrevention?: boolean;
+  /** The GraphQL IDE at `/` and for a browser's `GET /graphql`; default: off under NODE_ENV=production. */
+  ide: boolean;
   /** Largest accepted request body (GraphQL JSON, schema, lambda script or manifest upload), in bytes. */
   maxBodyBytes?: number;
   /** Prometheus metrics at `/metrics` (default on). */
@@ -150,6 +152,7 @@ const OPTIONS: readonly OptionDefinition[] = [
   { flag: '--cors-origins', env: 'CORS_ORIGINS', key: 'corsOrigins', valueName: 'ORIGINS', description: 'comma-separated browser origins allowed to call /graphql (https://app.example.com), or * for any, and /admin/* with an admin token (default none: no CORS headers)', parse: parseCorsOrigins },
   { flag: '--introspection', env: 'INTROSPECTION', key: 'introspection', valueName: '', description: 'answer __schema/__type and suggest names in validation errors (default: off when NODE_ENV=production, on otherwise)', parse: parseSwitch },
   { flag: '--csrf-prevention', env: 'CSRF_PREVENTION', key: 'csrfPrevention', valueName: '', description: "Apollo's CSRF prevention: refuse a GET without a header that forces a preflight, such as apollo-require-preflight (default off; --csrf-prevention=false turns it off)", parse: parseSwitch },
+  { flag: '--ide', env: 'IDE', key: 'ide', valueName: '', description: 'the GraphQL IDE (GraphiQL, served offline) at / and for a browser opening /graphql (default: off when NODE_ENV=production, on otherwise)', parse: parseSwitch },
   { flag: '--max-body-bytes', env: 'MAX_BODY_BYTES', key: 'maxBodyBytes', valueName: 'BYTES', description: `largest request body: GraphQL request, schema, lambda script or manifest (default ${DEFAULT_MAX_BODY_BYTES})`, parse: parseCount },
   { flag: '--metrics', env: 'METRICS', key: 'metrics', valueName: '', description: 'Prometheus metrics at GET /metrics (default on; --metrics=false turns them off)', parse: parseSwitch },
   { flag: '--metrics-token', env: 'METRICS_TOKEN', key: 'metricsToken', valueName: 'TOKEN', description: 'bearer token required by /metrics (without it: loopback callers only)', parse: nonEmpty },
@@ -169,9 +172,9 @@ const OPTIONS: readonly OptionDefinition[] = [
   ),
 ];
 
-/** Like Apollo Server: introspection is on unless NODE_ENV says production. */
+/** Like Apollo Server: introspection (and the IDE, which needs it) is on unless NODE_ENV says production. */
 function defaultsFor(env: Readonly<Record<string, string | undefined>>): ServerConfig {
-  return { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: env.NODE_ENV !== 'production' };
+  return { port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: env.NODE_ENV !== 'production', ide: env.NODE_ENV !== 'production' };
 }
 
 export function helpText(): string {

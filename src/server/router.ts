@@ -6,7 +6,8 @@ import { HttpError, sendHttpError } from './http-io.js';
 export interface Route {
   /** The paths named in the 404 answer, e.g. `/admin/schema`. */
   readonly paths: readonly string[];
-  matches(path: string): boolean;
+  /** Whether the route answers `path`; `req` lets one path go to several routes (a browser's `GET /graphql`). */
+  matches(path: string, req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
@@ -22,7 +23,7 @@ export function createRouter(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathnameOf(req.url ?? '/');
-    const matched = routes.find((candidate) => candidate.matches(path));
+    const matched = routes.find((candidate) => candidate.matches(path, req));
     if (!matched) throw notFound(req.method ?? 'GET', path, routes);
     await matched.handle(req, res, path);
   }

@@ -43,6 +43,7 @@ export async function serve(config: ServerConfig, initialSchema: string | undefi
       corsOrigins: config.corsOrigins,
       introspection: config.introspection,
       csrfPrevention: config.csrfPrevention,
+      ide: config.ide,
       maxBodyBytes: config.maxBodyBytes,
       initialSchema,
       initialLambda,
