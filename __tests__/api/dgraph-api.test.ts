@@ -56,6 +56,9 @@ const INTERFACES = fixture('interfaces: with an ID, without one, ID only, severa
 const DEPRECATED = fixture('deprecated fields and enum values');
 const FEDERATION = fixture('federation: extended types, keys, @provides, @requires');
 const NO_IDS = fixture('types without an ID, lists and self references');
+const ALL_EMPTY = fixture('inputs left empty by reverse edges are dropped, repeatedly');
+const DIRECT_LINK = fixture('an ID keeps a Ref alive when its relations are dropped');
+const CIRCULAR = fixture('Refs that only take each other stay');
 
 describe('Dgraph\'s shapes, rule by rule', () => {
   test.each<[string, string, string, string[] | undefined]>([
@@ -114,6 +117,24 @@ describe('Dgraph\'s shapes, rule by rule', () => {
     ['no ID, no @id: no getT', NO_IDS, 'Query', expect.not.arrayContaining([expect.stringMatching(/^getEntry\(/)])],
     ['no ID, no @id: a Ref of the fields, all optional', NO_IDS, 'KindRef', ['label: String']],
     ['lists are not orderable', NO_IDS, 'SampleAggregateResult', ['count: Int']],
+    // Dgraph's clean-up (filter-cleanSchema-*.graphql): an input left without fields goes, then the fields that take it.
+    ['a type written only through reverse edges has no Ref', ALL_EMPTY, 'VolumeRef', undefined],
+    ['... so the relations to it leave the Ref of the type holding them', ALL_EMPTY, 'ShelfRef', undefined],
+    ['... and its Patch', ALL_EMPTY, 'ShelfPatch', undefined],
+    ['... and its Add input', ALL_EMPTY, 'AddShelfInput', undefined],
+    ['... then the type that only holds those', ALL_EMPTY, 'AddAisleInput', undefined],
+    ['... with no addT nor updateT left', ALL_EMPTY, 'Mutation', ['deleteShelf(filter: ShelfFilter!): DeleteShelfPayload', 'deleteVolume(filter: VolumeFilter!): DeleteVolumePayload', 'deleteAisle(filter: AisleFilter!): DeleteAislePayload']],
+    ['... but the payloads stay, as Dgraph leaves them', ALL_EMPTY, 'AddShelfPayload', ['shelf(filter: ShelfFilter, first: Int, offset: Int): [Shelf]', 'numUids: Int']],
+    ['... the update payload too', ALL_EMPTY, 'UpdateAislePayload', ['aisle(filter: AisleFilter, first: Int, offset: Int): [Aisle]', 'numUids: Int']],
+    ['reverse edges only: a has enum but no has, and, or in the filter', ALL_EMPTY, 'VolumeFilter', ['not: VolumeFilter']],
+    ['... the has enum', ALL_EMPTY, 'VolumeHasFilter', ['heldBy']],
+    ['an ID keeps the Ref, less the dropped relation', DIRECT_LINK, 'StationRef', ['id: ID', 'title: String']],
+    ['... and the Add input keeps the other fields', DIRECT_LINK, 'AddStationInput', ['title: String']],
+    ['... and the Patch', DIRECT_LINK, 'StationPatch', ['title: String']],
+    ['a relation to a dropped Ref leaves no Ref behind', DIRECT_LINK, 'DepotRef', undefined],
+    ['... only the ID\'d type keeps addT and updateT', DIRECT_LINK, 'Mutation', ['addStation(input: [AddStationInput!]!): AddStationPayload', 'updateStation(input: UpdateStationInput!): UpdateStationPayload', 'deleteStation(filter: StationFilter!): DeleteStationPayload', 'deleteTrack(filter: TrackFilter!): DeleteTrackPayload', 'deleteDepot(filter: DepotFilter!): DeleteDepotPayload']],
+    ['Refs in a cycle stay', CIRCULAR, 'FrogRef', ['flies: [HeronRef]']],
+    ['... and so do the inputs that take them', CIRCULAR, 'AddHeronInput', ['wades: [PondRef]']],
   ])('%s', (_rule, schema, typeName, expected) => {
     expect(membersOf(schema, typeName)).toEqual(expected);
   });

@@ -406,4 +406,63 @@ type Garden {
 }
 `,
   },
+  {
+    name: 'inputs left empty by reverse edges are dropped, repeatedly',
+    dgraphInputs: ['filter-cleanSchema-all-empty'],
+    schema: `
+type Shelf {
+  titles: [Volume]
+  holds: [Volume] @dgraph(pred: "holds")
+}
+
+# written only through Shelf.holds: no VolumeRef, so nothing of Shelf can be written either
+type Volume {
+  heldBy: [Shelf] @dgraph(pred: "~holds")
+}
+
+type Aisle {
+  shelves: [Shelf]
+}
+`,
+  },
+  {
+    name: 'an ID keeps a Ref alive when its relations are dropped',
+    dgraphInputs: ['filter-cleanSchema-directLink'],
+    schema: `
+type Station {
+  lines: [Track] @dgraph(pred: "lines")
+  title: String
+  id: ID
+}
+
+type Track {
+  depots: [Depot] @dgraph(pred: "~depots")
+  stations: [Station] @dgraph(pred: "~lines")
+}
+
+type Depot {
+  tracks: [Track] @dgraph(pred: "depots")
+}
+`,
+  },
+  {
+    name: 'Refs that only take each other stay',
+    dgraphInputs: ['filter-cleanSchema-circular'],
+    schema: `
+type Pond {
+  frogs: [Frog] @dgraph(pred: "frogs")
+  herons: [Heron] @dgraph(pred: "~wades")
+}
+
+type Frog {
+  pond: [Pond] @dgraph(pred: "~frogs")
+  flies: [Heron] @dgraph(pred: "flees")
+}
+
+type Heron {
+  frogs: [Frog] @dgraph(pred: "~flees")
+  wades: [Pond] @dgraph(pred: "wades")
+}
+`,
+  },
 ];

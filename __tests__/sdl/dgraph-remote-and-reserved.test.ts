@@ -1,4 +1,4 @@
-import { errorLines, validModel } from './helpers.js';
+import { errorLines, fieldOf, validModel } from './helpers.js';
 
 /**
  * Issue 32: the rules of Dgraph's graphql/schema/gqlschema_test.yml that were missing — `@remote` types,
@@ -108,6 +108,25 @@ describe('Dgraph\'s acceptances', () => {
     ['a body with the @id field and a url query of a nullable field', 'type Box {\n  code: String! @id\n  shelf: String\n  size: Int @custom(http: { url: "http://boxes.example/?s=$shelf", method: POST, body: "{ code: $code }" })\n}'],
   ])('%s', (_rule, source) => {
     validModel(source);
+  });
+
+  it('pairs each implementing type\'s copy of an inherited field with its own @hasInverse, as Dgraph does', () => {
+    const model = validModel(`type Keeper {
+  id: ID!
+  name: String! @search(by: [hash])
+  lions: [Lion] @hasInverse(field: keeper)
+  zebras: [Zebra] @hasInverse(field: keeper)
+}
+interface Animal {
+  id: ID!
+  keeper: Keeper!
+}
+type Lion implements Animal { roars: Int }
+type Zebra implements Animal { stripes: Int }`);
+    expect(fieldOf(model, 'Lion', 'keeper').inverse).toEqual({ type: 'Keeper', field: 'lions' });
+    expect(fieldOf(model, 'Zebra', 'keeper').inverse).toEqual({ type: 'Keeper', field: 'zebras' });
+    expect(fieldOf(model, 'Keeper', 'lions').inverse).toEqual({ type: 'Lion', field: 'keeper' });
+    expect(fieldOf(model, 'Keeper', 'zebras').inverse).toEqual({ type: 'Zebra', field: 'keeper' });
   });
 
   it('keeps @remote types out of the stored types, with their @remoteResponse keys and inherited fields', () => {

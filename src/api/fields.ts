@@ -17,13 +17,60 @@ export function isReferenceable(model: SchemaModel, type: TypeModel): boolean {
 }
 
 /**
- * Whether a relation can be written through inputs: as in Dgraph, a relation to an interface with neither
- * an `ID` nor an `@id` field cannot (an interface's objects cannot be created, nor named).
+ * Whether a relation can be written through inputs before Dgraph's clean-up: as in Dgraph, a relation to an
+ * interface with neither an `ID` nor an `@id` field cannot (an interface's objects cannot be created, nor named).
  */
-function isWritableRelation(model: SchemaModel, field: FieldModel): boolean {
+function isDeclaredWritableRelation(model: SchemaModel, field: FieldModel): boolean {
   if (field.of.kind !== 'relation') return true;
   const target = model.types.get(field.of.target);
   return target === undefined || target.kind === 'type' || isReferenceable(model, target);
+}
+
+/** Whether a relation can be written through inputs: as declared, and its target has a `TRef` after the clean-up. */
+function isWritableRelation(model: SchemaModel, field: FieldModel): boolean {
+  if (!isDeclaredWritableRelation(model, field)) return false;
+  if (field.of.kind !== 'relation' || !model.types.has(field.of.target)) return true;
+  return typesWithRef(model).has(field.of.target);
+}
+
+/** Fields an input could take as declared: kept here, not a generated `ID`, not a reverse edge nor a language preference. */
+function isInputCandidate(model: SchemaModel, type: TypeModel, field: FieldModel): boolean {
+  return isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)) && field.reversePredicate === undefined && !field.languagePreference;
+}
+
+const refCache = new WeakMap<SchemaModel, ReadonlySet<string>>();
+
+/**
+ * The types that have a `TRef`, after Dgraph's clean-up (its cleanSchema): a Ref, Patch or Add input
+ * left without fields is dropped, and with it every input field that takes it, repeatedly. A Ref of an
+ * object type keeps its `ID`, its secret, or a field that is no relation to a dropped Ref; an interface's
+ * Ref is its `ID` or `@id` field. Refs that only take each other (a cycle) stay, as in Dgraph.
+ */
+function typesWithRef(model: SchemaModel): ReadonlySet<string> {
+  const cached = refCache.get(model);
+  if (cached) return cached;
+  const alive = new Set<string>();
+  for (const type of model.types.values()) if (type.kind === 'type' || isReferenceable(model, type)) alive.add(type.name);
+  const keepsRef = (type: TypeModel): boolean => {
+    if (type.kind === 'interface' || apiIdField(model, type) !== undefined || type.secret !== undefined) return true;
+    return type.fields.some((field) => {
+      if (field.isIdField || !isInputCandidate(model, type, field) || !isDeclaredWritableRelation(model, field)) return false;
+      return field.of.kind !== 'relation' || !model.types.has(field.of.target) || alive.has(field.of.target);
+    });
+  };
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const name of alive) {
+      const type = model.types.get(name);
+      if (type && !keepsRef(type)) {
+        alive.delete(name);
+        changed = true;
+      }
+    }
+  }
+  refCache.set(model, alive);
+  return alive;
 }
 
 /**
@@ -32,9 +79,16 @@ function isWritableRelation(model: SchemaModel, field: FieldModel): boolean {
  * preference (`@dgraph(pred: "p@hi:en")`, `"p@."`) is read-only, as in Dgraph.
  */
 export function inputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
-  return type.fields.filter(
-    (field) => isKeptHere(model, type, field) && !(field.isIdField && !callerSuppliesId(type)) && isWritableRelation(model, field) && field.reversePredicate === undefined && !field.languagePreference,
-  );
+  return type.fields.filter((field) => isInputCandidate(model, type, field) && isWritableRelation(model, field));
+}
+
+/**
+ * The input fields before Dgraph's clean-up drops the relations to types left without a `TRef`: they
+ * decide whether `AddTPayload` and `UpdateTPayload` exist, which Dgraph's clean-up leaves in place even
+ * where it drops `addT` and `updateT`.
+ */
+export function declaredInputFields(model: SchemaModel, type: TypeModel): FieldModel[] {
+  return type.fields.filter((field) => isInputCandidate(model, type, field) && isDeclaredWritableRelation(model, field));
 }
 
 /**
@@ -66,6 +120,14 @@ export function orderableFields(model: SchemaModel, type: TypeModel): FieldModel
 /** Fields a `has` filter can name: everything kept here or derived, except the ID itself and (as in Dgraph) a list of languages. */
 export function hasFilterFields(model: SchemaModel, type: TypeModel): FieldModel[] {
   return type.fields.filter((field) => isKeptHere(model, type, field) && !field.isIdField && !field.languagePreference?.multiLanguage);
+}
+
+/**
+ * Whether `TFilter` takes `has`: as in Dgraph, only with a field besides the ID that an input could
+ * write as declared (a type whose fields are all reverse edges has a `THasFilter` but no `has`).
+ */
+export function filterTakesHas(model: SchemaModel, type: TypeModel): boolean {
+  return type.fields.some((field) => !field.isIdField && isKeptHere(model, type, field) && field.reversePredicate === undefined && isDeclaredWritableRelation(model, field));
 }
 
 /** `@id` fields usable as arguments of `getT` (the extended type's key included). */

@@ -1,7 +1,7 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../sdl/model.js';
 import { userInputBlock } from './user-inputs.js';
 import { isCustomLogic, isKeptHere, isNumeric, isUnionTarget, scalarOf } from '../sdl/facts.js';
-import { apiIdField, canAdd, canUpdate, canUpsert, hasFilterFields, inputFields, isReferenceable, orderableFields, patchFields, uniqueIdFields } from './fields.js';
+import { apiIdField, canAdd, canUpdate, canUpsert, declaredInputFields, filterTakesHas, hasFilterFields, inputFields, isReferenceable, orderableFields, patchFields, uniqueIdFields } from './fields.js';
 import { gatewayKeepsRelationAggregate, gatewayKeepsRelationArguments, localOnlyTypeNames, queriesAreLocalOnly } from './gateway-view.js';
 import { federationSchemaExtension, fieldDirectives, generatedObjectSuffix, hiddenSuffix, typeDirectives } from './federation-print.js';
 import { names } from './names.js';
@@ -207,8 +207,10 @@ function addTypeBlocks(model: SchemaModel, type: TypeModel, blocks: Blocks): voi
   if (ref) blocks.set(names.ref(T), ref);
 
   const listField = `${names.payloadField(T)}${listArgs(model, T)}: [${T}]`;
-  if (mutations.add) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
-  if (mutations.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
+  // Dgraph's clean-up drops `addT`/`updateT` whose input is left empty, but keeps their payloads.
+  const payloads = generatedPayloads(model, type);
+  if (payloads.add) blocks.set(names.addPayload(T), objectBlock(names.addPayload(T), [listField, 'numUids: Int'], objectSuffix));
+  if (payloads.update) blocks.set(names.updatePayload(T), objectBlock(names.updatePayload(T), [listField, 'numUids: Int'], objectSuffix));
   if (mutations.delete) blocks.set(names.deletePayload(T), objectBlock(names.deletePayload(T), [listField, 'msg: String', 'numUids: Int'], objectSuffix));
 }
 
@@ -302,8 +304,10 @@ function filterBlock(model: SchemaModel, type: TypeModel, blocks: Blocks, suffix
   }
   const hasFields = hasFilterFields(model, type);
   if (hasFields.length > 0) {
-    lines.push(`has: [${names.hasFilter(T)}]`);
-    onlyTheId = false;
+    if (filterTakesHas(model, type)) {
+      lines.push(`has: [${names.hasFilter(T)}]`);
+      onlyTheId = false;
+    }
     blocks.set(names.hasFilter(T), enumBlock(names.hasFilter(T), hasFields.map((field) => `${field.name}${hiddenSuffix(model, isHidden(field))}`), suffix));
   }
   if (!onlyTheId) lines.push(`and: [${names.filter(T)}]`, `or: [${names.filter(T)}]`);
@@ -376,6 +380,13 @@ function getArguments(model: SchemaModel, type: TypeModel): string | undefined {
 function generatedMutations(model: SchemaModel, type: TypeModel): { add: boolean; update: boolean; delete: boolean } {
   const generate = generateOf(type);
   return { add: generate.add && canAdd(model, type), update: generate.update && canUpdate(model, type), delete: generate.delete };
+}
+
+/** Which of `AddTPayload` and `UpdateTPayload` the API has: those of the inputs as declared, before Dgraph's clean-up. */
+function generatedPayloads(model: SchemaModel, type: TypeModel): { add: boolean; update: boolean } {
+  const generate = generateOf(type);
+  const declared = declaredInputFields(model, type);
+  return { add: generate.add && type.kind === 'type' && declared.length > 0, update: generate.update && declared.some((field) => !field.isIdField) };
 }
 
 /** The mutations of a type; the gateway view has them too, an extended type's included (spec 4.2, rule 1). */

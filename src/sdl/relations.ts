@@ -24,7 +24,8 @@ export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors:
       const partner = declaredPartner(draft, field, drafts, errors);
       if (!partner) continue;
       partnerOf.set(field, partner);
-      const earlier = namedBy.get(declaredName(partner));
+      const key = pairKey(field.model.of, partner);
+      const earlier = namedBy.get(key) ?? clashingPair(namedBy, key, partner, drafts);
       if (earlier && earlier.model.name !== field.model.name && field.origin === draft.name) {
         errors.at(
           fieldMessage(draft.name, field.model.name,
@@ -33,7 +34,7 @@ export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors:
         );
         continue;
       }
-      namedBy.set(declaredName(partner), field);
+      namedBy.set(key, field);
     }
   }
 
@@ -45,7 +46,7 @@ export function resolveRelations(drafts: ReadonlyMap<string, TypeDraft>, errors:
         model.storedHere = false;
         continue;
       }
-      const partner = partnerOf.get(field) ?? namedBy.get(declaredName(field));
+      const partner = partnerOf.get(field) ?? namedBy.get(`${draft.name}.${model.name}`) ?? namedBy.get(declaredName(field));
       if (!partner) {
         model.storedHere = true;
         continue;
@@ -88,6 +89,32 @@ function declaredPartner(draft: TypeDraft, field: FieldDraft, drafts: ReadonlyMa
     return fail(`@hasInverse(field: ${wanted}): ${target.name}.${wanted} names ${partner.model.hasInverse} as its inverse, not ${model.name}`);
   }
   return partner;
+}
+
+/**
+ * The field a pair names, by the type it is named on: a relation to a concrete type names that type's copy
+ * of an inherited field (Dgraph gives each implementing type's copy its own @hasInverse, so
+ * `questions: [Question] @hasInverse(field: author)` and `answers: [Answer] @hasInverse(field: author)`
+ * pair with Question.author and Answer.author, both inherited from Post); a relation to an interface names
+ * the interface's field, which every implementing type's copy shares.
+ */
+function pairKey(relation: FieldDraft['model']['of'], partner: FieldDraft): string {
+  return relation.kind === 'relation' ? `${relation.target}.${partner.model.name}` : declaredName(partner);
+}
+
+/**
+ * A pair already naming the same field at the other level: an interface's field paired, and now one
+ * implementing type's copy of it (or the reverse).
+ */
+function clashingPair(namedBy: ReadonlyMap<string, FieldDraft>, key: string, partner: FieldDraft, drafts: ReadonlyMap<string, TypeDraft>): FieldDraft | undefined {
+  const [typeName] = key.split('.');
+  if (typeName !== partner.origin) return namedBy.get(declaredName(partner));
+  for (const draft of drafts.values()) {
+    if (!draft.implements.includes(partner.origin)) continue;
+    const earlier = namedBy.get(`${draft.name}.${partner.model.name}`);
+    if (earlier) return earlier;
+  }
+  return undefined;
 }
 
 function declaredName(field: FieldDraft): string {
