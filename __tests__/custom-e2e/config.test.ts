@@ -28,14 +28,14 @@ test('reads their environment equivalents, and secrets from CUSTOM_SECRET_<NAME>
     LAMBDA_FILE: 'x.js', LAMBDA_TIMEOUT_MS: '900', CUSTOM_ALLOW: '*', CUSTOM_TIMEOUT_MS: '50',
     CUSTOM_SECRET_API_KEY: 'k1', CUSTOM_SECRET_Github_Token: 'k2', CUSTOM_SECRET_EMPTY: '', CUSTOM_SECRET_: 'nameless',
   })).toEqual({
-    port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true,
+    port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true, ide: true,
     lambdaFile: 'x.js', lambdaTimeoutMs: 900, customAllow: ['*'], customTimeoutMs: 50,
     customSecrets: { API_KEY: 'k1', Github_Token: 'k2' },
   });
 });
 
 test('leaves the settings out when nothing is given', () => {
-  expect(run([], { CUSTOM_ALLOW: '' })).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true });
+  expect(run([], { CUSTOM_ALLOW: '' })).toEqual({ port: 8080, host: '127.0.0.1', dataDir: './data', logLevel: 'info', introspection: true, ide: true });
 });
 
 test('refuses bad values with the flag and what is expected', () => {
