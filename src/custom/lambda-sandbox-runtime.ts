@@ -181,45 +181,37 @@ export const LAMBDA_SANDBOX_RUNTIME_SOURCE = String.raw`(function installAutogra
     };
   }
 
-  function register(kind, table, apiName) {
+  /** What one registration call takes: which names, as words for its errors, and where the functions go. */
+  var RESOLVER_TABLE = { pattern: RESOLVER_NAME, form: '"Type.field"', noun: 'resolver' };
+  // Only the three names a webhook is ever called by, as Dgraph's lambda server takes them, so a misspelt one
+  // is found when the script loads.
+  var WEBHOOK_TABLE = { pattern: WEBHOOK_NAME, form: '"Type.add", "Type.update" or "Type.delete"', noun: 'webhook' };
+
+  function registerTable(apiName, table, spec, registered, entryOf) {
     if (!registrationOpen) throw new ErrorCtor('self.' + apiName + ' must be called while the script loads, not later');
     if (table === null || typeof table !== 'object') {
-      throw new TypeErrorCtor('self.' + apiName + ' expects an object that maps "Type.field" names to functions');
+      throw new TypeErrorCtor('self.' + apiName + ' expects an object that maps ' + spec.form + ' names to functions');
     }
     var names = objectKeys(table);
     for (var i = 0; i < names.length; i++) {
       var name = names[i];
-      if (!RESOLVER_NAME.test(name)) {
-        throw new TypeErrorCtor('self.' + apiName + ': "' + name + '" is not a resolver name of the form "Type.field"');
+      if (!spec.pattern.test(name)) {
+        throw new TypeErrorCtor('self.' + apiName + ': "' + name + '" is not a ' + spec.noun + ' name of the form ' + spec.form);
       }
       var fn = table[name];
-      if (typeof fn !== 'function') throw new TypeErrorCtor('self.' + apiName + ': the resolver for "' + name + '" is not a function');
-      if (resolvers.has(name)) throw new ErrorCtor('the resolver "' + name + '" is registered twice');
-      resolvers.set(name, { kind: kind, fn: fn });
+      if (typeof fn !== 'function') throw new TypeErrorCtor('self.' + apiName + ': the ' + spec.noun + ' for "' + name + '" is not a function');
+      if (registered.has(name)) throw new ErrorCtor('the ' + spec.noun + ' "' + name + '" is registered twice');
+      registered.set(name, entryOf(fn));
     }
   }
 
-  /**
-   * self.addWebHookResolvers({ "Type.add": fn, ... }), as Dgraph's lambda server takes it. Only the three
-   * names a webhook is ever called by are accepted, so a misspelt one is found when the script loads.
-   */
+  function register(kind, table, apiName) {
+    registerTable(apiName, table, RESOLVER_TABLE, resolvers, function (fn) { return { kind: kind, fn: fn }; });
+  }
+
+  /** self.addWebHookResolvers({ "Type.add": fn, ... }). */
   function registerWebhooks(table) {
-    var apiName = 'addWebHookResolvers';
-    if (!registrationOpen) throw new ErrorCtor('self.' + apiName + ' must be called while the script loads, not later');
-    if (table === null || typeof table !== 'object') {
-      throw new TypeErrorCtor('self.' + apiName + ' expects an object that maps "Type.add", "Type.update" or "Type.delete" names to functions');
-    }
-    var names = objectKeys(table);
-    for (var i = 0; i < names.length; i++) {
-      var name = names[i];
-      if (!WEBHOOK_NAME.test(name)) {
-        throw new TypeErrorCtor('self.' + apiName + ': "' + name + '" is not a webhook name of the form "Type.add", "Type.update" or "Type.delete"');
-      }
-      var fn = table[name];
-      if (typeof fn !== 'function') throw new TypeErrorCtor('self.' + apiName + ': the webhook for "' + name + '" is not a function');
-      if (webhooks.has(name)) throw new ErrorCtor('the webhook "' + name + '" is registered twice');
-      webhooks.set(name, fn);
-    }
+    registerTable('addWebHookResolvers', table, WEBHOOK_TABLE, webhooks, function (fn) { return fn; });
   }
 
   function makeGraphql(callId) {
