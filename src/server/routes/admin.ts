@@ -1,6 +1,7 @@
 import { answerManifestUpload, type PersistedQueries } from '../../persisted/index.js';
 import { authorizeAdmin, callerOf } from '../admin-auth.js';
 import { applyCors } from '../cors-http.js';
+import { refuseUnknownParameters } from './admin-parameters.js';
 import { ADMIN_CORS_OFFER, type CorsPolicy } from '../cors.js';
 import { allowMethods, HttpError, readBody, sendJson } from '../http-io.js';
 import type { LambdaActivationResult } from '../lambda-activation.js';
@@ -43,6 +44,7 @@ export function adminRoute(deps: AdminRouteDeps): Route {
       // Before the token check: a browser's preflight carries no Authorization.
       if (applyCors(req, res, cors, ADMIN_CORS_OFFER, 'the admin endpoints')) return;
       authorizeAdmin(callerOf(req), { token: deps.adminToken, corsOrigins: cors?.origins });
+      refuseUnknownParameters(method, path, req.url ?? path);
       if (isDataPath(path)) {
         await handleData(req, res, path);
         return;
