@@ -6,6 +6,7 @@ import { refusedUploadBody } from '../activation-answer.js';
 import type { ActivationResult, ActiveSchema, DryRunResult } from '../activation.js';
 import { allowMethods, HttpError, readBody, sendJson } from '../http-io.js';
 import { answeringStoreOutage } from '../store-refusal.js';
+import { refuseMangledSchemaBody } from './schema-body.js';
 
 export interface SchemaAdminDeps {
   store: Store;
@@ -45,7 +46,9 @@ export async function handleSchemaAdmin(req: IncomingMessage, res: ServerRespons
       sendText(res, servedSchema(deps).text);
       return;
     }
-    await answerUpload(res, decodeSchemaText(await readBody(req, deps.maxBodyBytes)), query, deps);
+    const text = decodeSchemaText(await readBody(req, deps.maxBodyBytes));
+    refuseMangledSchemaBody(req.headers['content-type'], text);
+    await answerUpload(res, text, query, deps);
     return;
   }
   if (path === '/admin/schema/history') {
