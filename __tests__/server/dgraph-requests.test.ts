@@ -35,6 +35,26 @@ function json(answer: RawAnswer): any {
   return JSON.parse(text.toString('utf8'));
 }
 
+describe('a POST of another Content-Type is refused naming the ones the endpoint takes, as Dgraph refuses it', () => {
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }, 'not text/plain'],
+    ['form-encoded (curl -d)', { 'content-type': 'application/x-www-form-urlencoded' }, 'not application/x-www-form-urlencoded'],
+    ['text/xml with a charset', { 'content-type': 'Text/XML; charset=utf-8' }, 'not text/xml'],
+    ['no Content-Type', {}, 'and this one has no Content-Type'],
+  ])('%s', async (_name, headers: Record<string, string>, ending) => {
+    const answer = await post('{"query":"{ queryUser { username } }"}', headers);
+    expect(answer.status).toBe(415);
+    expect(json(answer)).toEqual({
+      errors: [
+        {
+          message: `a POST to the GraphQL endpoint takes Content-Type application/json (a JSON request object) or application/graphql (the query text), ${ending}`,
+          extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+        },
+      ],
+    });
+  });
+});
+
 describe('an empty operationName means none, as in Dgraph', () => {
   it.each([
     ['an anonymous operation', '{ queryUser { username } }'],

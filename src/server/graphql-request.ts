@@ -7,7 +7,7 @@ import { HttpError } from './http-io.js';
  * body, and an empty `operationName` means none.
  */
 
-/** A POST body by its `Content-Type`: JSON parsed, `application/graphql` as `{ query }`, anything else as text. */
+/** A POST body by its `Content-Type`: JSON parsed, `application/graphql` as `{ query }`; any other type is refused. */
 export function graphqlRequestBody(raw: Buffer, contentType: string | undefined): unknown {
   // What clients nearly always send, answered without splitting the header.
   if (contentType === 'application/json') return jsonBody(raw);
@@ -15,8 +15,14 @@ export function graphqlRequestBody(raw: Buffer, contentType: string | undefined)
   const mediaType = essence!.trim().toLowerCase();
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) return jsonBody(raw);
   if (mediaType === 'application/graphql') return { query: graphqlText(raw, params) };
-  // Apollo answers a POST of another type itself (CSRF prevention, or "POST body missing, invalid Content-Type").
-  return raw.toString('utf8');
+  // Apollo would answer "POST body missing, invalid Content-Type, or JSON object has no keys." for all of
+  // these alike; Dgraph refuses them too ("Unrecognised Content-Type").
+  throw new HttpError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    `a POST to the GraphQL endpoint takes Content-Type application/json (a JSON request object) or application/graphql (the query text), ` +
+      (mediaType === '' ? 'and this one has no Content-Type' : `not ${mediaType}`),
+  );
 }
 
 function jsonBody(raw: Buffer): unknown {
