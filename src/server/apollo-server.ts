@@ -3,6 +3,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import type { ValidationRule } from 'graphql';
 import type { Logger } from 'pino';
 import { createAuthPlugin, type KeySets } from '../auth/index.js';
+import { misplacedTokenLogger } from './misplaced-token-log.js';
 import { operationLimitsPlugin } from '../limits/plugin.js';
 import { operationLimitRules } from '../limits/rules.js';
 import type { OperationLimits } from '../limits/settings.js';
@@ -71,7 +72,7 @@ export function createApolloServer(parts: ApolloServerParts): ApolloServer<BaseC
       // One group: Apollo calls each hook once on the group instead of on every plugin's listener.
       pluginGroup([
         parts.persistedQueries.plugin,
-        createAuthPlugin(parts.keySets),
+        createAuthPlugin(parts.keySets, { onMisplacedToken: misplacedTokenLogger(logger) }),
         operationLimitsPlugin(limits, PAGES),
         ...(parts.requestPlugins ?? []),
         // Without introspection, "Did you mean ...?" in error messages would reveal the schema's names.
